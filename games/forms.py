@@ -1,0 +1,175 @@
+"""Forms for setting up a table, and the parsing of a move from a posted form."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
+
+from .models import GAME_CHOICES, Table
+from .rules import get_game
+
+# Labels the pages show for each game's options (the referee's own help is English only).
+OPTION_LABELS: dict[str, dict[str, Any]] = {
+    "amnesia": {
+        "start_tokens": _("Tokens per player at the start"),
+        "token_cap": _("A pass may take tokens only while you end below"),
+        "finale_factor": _("The room can be remembered once the discard exceeds this × players"),
+        "tie_loses": _("A card of the same rank loses the challenge (off: guess again)"),
+    },
+}
+
+# How posted form fields become move fields. Anything else is passed as text, so the
+# referee (not the view) decides what is malformed and says why.
+INT_FIELDS = {"take", "value", "amount", "count", "points", "slot"}
+LIST_FIELDS = {"agreed", "story", "slots", "journey", "cards", "targets"}
+INT_LIST_FIELDS = {"picks"}
+CSV_FIELDS = {"abilities"}
+CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "shortcut"}
+
+
+def _maybe_int(raw: str) -> Any:
+    raw = raw.strip()
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def move_from_post(data: QueryDict) -> dict[str, Any]:
+    """The move a form posted. A ``move`` field holding JSON wins over separate fields."""
+    if data.get("move"):
+        try:
+            move = json.loads(data["move"])
+        except json.JSONDecodeError:
+            return {"do": None, "_malformed": True}
+        if isinstance(move, dict):
+            if "text" in data and "text" not in move:
+                move["text"] = data["text"]
+            return move
+        return {"do": None, "_malformed": True}
+    move: dict[str, Any] = {}
+    for key in data:
+        if key in CONTROL_FIELDS:
+            continue
+        values = data.getlist(key)
+        if key in LIST_FIELDS:
+            move[key] = [v for v in values if v != ""]
+        elif key in INT_LIST_FIELDS:
+            move[key] = [_maybe_int(v) for v in values if v.strip() != ""]
+        elif key in CSV_FIELDS:
+            joined = ",".join(values)
+            move[key] = [part.strip() for part in joined.split(",") if part.strip()]
+        elif key in INT_FIELDS:
+            move[key] = _maybe_int(values[-1])
+        else:
+            move[key] = values[-1]
+    # An empty optional card from a form means "draw one" in a virtual deck.
+    if move.get("card") == "":
+        del move["card"]
+    return move
+
+
+def parse_expected_seq(data: QueryDict) -> int | None:
+    raw = data.get("expected_seq")
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return -1  # never matches: the client gets a 409, not a silently applied move
+
+
+class NewTableForm(forms.Form):
+    name = forms.CharField(
+        label=_("Table name"),
+        max_length=120,
+        required=False,
+        help_text=_("Leave empty to name it after the players."),
+    )
+    players = forms.CharField(
+        label=_("Players, in seat order (clockwise), one per line"),
+        widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
+    )
+    start = forms.CharField(
+        label=_("Start player"),
+        max_length=60,
+        required=False,
+        help_text=_("Leave empty for the first seat."),
+    )
+    deck_mode = forms.ChoiceField(
+        label=_("Cards"),
+        choices=Table.DeckMode.choices,
+        initial=Table.DeckMode.VIRTUAL,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, game: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.rules = get_game(game)
+        labels = OPTION_LABELS.get(game, {})
+        self.option_names = []
+        for key, opt in self.rules.options.items():
+            label = labels.get(key, opt.help or key)
+            field_name = f"opt_{key}"
+            if isinstance(opt.default, bool):
+                field = forms.BooleanField(label=label, required=False, initial=opt.default)
+            elif opt.choices is not None:
+                field = forms.ChoiceField(
+                    label=label, choices=[(c, c) for c in opt.choices], initial=opt.default
+                )
+            else:
+                field = forms.IntegerField(
+                    label=label, min_value=opt.min, max_value=opt.max, initial=opt.default
+                )
+            field.help_text = _("Default: %(value)s") % {"value": _yes_no(opt.default)}
+            self.fields[field_name] = field
+            self.option_names.append(field_name)
+
+    def option_fields(self):
+        return [self[name] for name in self.option_names]
+
+    def clean_players(self) -> list[str]:
+        names = [line.strip() for line in self.cleaned_data["players"].splitlines()]
+        names = [n for n in names if n]
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("Each player needs a different name."))
+        if any(len(n) > 60 for n in names):
+            raise forms.ValidationError(_("Names are limited to 60 characters."))
+        lo, hi = self.rules.min_players, self.rules.max_players
+        if not lo <= len(names) <= hi:
+            raise forms.ValidationError(
+                _("This game needs %(lo)s to %(hi)s players; you listed %(n)s.")
+                % {"lo": lo, "hi": hi, "n": len(names)}
+            )
+        return names
+
+    def clean(self):
+        cleaned = super().clean()
+        players = cleaned.get("players") or []
+        start = (cleaned.get("start") or "").strip()
+        if start and players and start not in players:
+            self.add_error("start", _("The start player must be one of the players."))
+        return cleaned
+
+    def options(self) -> dict[str, Any]:
+        return {name[4:]: self.cleaned_data[name] for name in self.option_names}
+
+
+def _yes_no(value: Any) -> Any:
+    if value is True:
+        return _("on")
+    if value is False:
+        return _("off")
+    return value
+
+
+def game_choices() -> list[tuple[str, Any]]:
+    from .rules import available_games
+
+    present = set(available_games())
+    return [(key, label) for key, label in GAME_CHOICES if key in present]

@@ -1,0 +1,152 @@
+"""Tables, seats and the append-only move log.
+
+The move log is the only truth: ``Table.state`` is a cache of the referee's replay of the
+log, droppable at any time (``services.rebuild_state`` proves it rebuilds the same).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+GAME_CHOICES = [
+    ("amnesia", _("Amnesia")),
+    ("amnesia_stories", _("Amnesia Stories")),
+    ("contest", _("Contest")),
+]
+
+
+def new_seed() -> int:
+    # Below 2**53 so the seed survives any JSON consumer (JavaScript included) exactly.
+    return secrets.randbelow(2**53)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class TableQuerySet(models.QuerySet):
+    def owned_by(self, user) -> TableQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(owner=user)
+
+    def active(self) -> TableQuerySet:
+        return self.filter(status=Table.Status.ACTIVE)
+
+    def finished(self) -> TableQuerySet:
+        return self.filter(status=Table.Status.FINISHED)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    class DeckMode(models.TextChoices):
+        VIRTUAL = "virtual", _("Virtual deck (the app draws)")
+        PHYSICAL = "physical", _("Physical deck (you enter each card)")
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables"
+    )
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seed = models.BigIntegerField(_("seed"), default=new_seed)
+    deck_mode = models.CharField(
+        _("deck mode"), max_length=16, choices=DeckMode.choices, default=DeckMode.VIRTUAL
+    )
+    deck = models.JSONField(_("stacked deck"), null=True, blank=True)
+    extra = models.JSONField(_("extra set-up"), default=dict, blank=True)
+    start_player = models.CharField(_("start player"), max_length=60)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The number of rows in the move log (moves and undos); the next row gets last_seq + 1.
+    last_seq = models.PositiveIntegerField(default=0)
+    # A droppable cache of the referee's state after the log up to state_seq.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    state_seq = models.PositiveIntegerField(default=0, editable=False)
+    # The narration being typed for the current scene; not game state, just a draft.
+    draft = models.TextField(blank=True, default="")
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_game_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.name for seat in self.seats.all()]
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    # The secret of the seat's private page (an unguessable link).
+    token = models.CharField(max_length=64, default=new_token, unique=True, editable=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "name"], name="seat_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Move(models.Model):
+    """One row of a table's append-only log: a move, or the undo of the last live move."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("Move")
+        UNDO = "undo", _("Undo")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
+    # What the referee reads: {"by": ..., "do": ..., fields...}, without text and time.
+    payload = models.JSONField(default=dict)
+    text = models.TextField(blank=True, default="")
+    at = models.DateTimeField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    # For an undo: the seq of the move it took back.
+    undoes = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="move_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.UNDO:
+            return f"#{self.seq} undo #{self.undoes}"
+        return f"#{self.seq} {self.payload.get('by')} {self.payload.get('do')}"
+
+    def as_script_move(self) -> dict:
+        move = dict(self.payload)
+        if self.text:
+            move["text"] = self.text
+        move["at"] = self.at.isoformat()
+        return move

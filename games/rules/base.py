@@ -1,0 +1,238 @@
+"""The referee framework: errors, options, the game interface and the move pipeline.
+
+Nothing below ``games/rules`` imports Django or touches I/O or the clock: a game is a
+pure function of its script.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+# The error codes of the referee contract, in their order of precedence.
+ERROR_CODES = (
+    "game_over",
+    "unknown_player",
+    "unknown_move",
+    "wrong_phase",
+    "not_your_turn",
+    "bad_argument",
+    "rule_violation",
+    "insufficient_tokens",
+)
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; ``code`` is one of ERROR_CODES, ``message`` a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class BadScript(Exception):
+    """The script itself is malformed (exit 2 of ``referee replay``)."""
+
+    code = "bad_script"
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its default and what values it accepts."""
+
+    default: Any
+    min: int | None = None
+    max: int | None = None
+    choices: tuple | None = None
+    help: str = ""
+
+    def check(self, name: str, value: Any) -> None:
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise BadScript(f"Option {name} must be true or false.")
+            return
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(str(c) for c in self.choices)
+                raise BadScript(f"Option {name} must be one of: {allowed}.")
+            return
+        if isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise BadScript(f"Option {name} must be a whole number.")
+            if self.min is not None and value < self.min:
+                raise BadScript(f"Option {name} must be at least {self.min}.")
+            if self.max is not None and value > self.max:
+                raise BadScript(f"Option {name} must be at most {self.max}.")
+
+
+@dataclass
+class Setup:
+    """Everything in a script but its moves, validated and with defaults filled in."""
+
+    game: str
+    players: list[str]
+    start: str
+    options: dict[str, Any]
+    deck_mode: str = "virtual"
+    seed: int = 0
+    deck: list[str] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_script(self) -> dict[str, Any]:
+        script: dict[str, Any] = {
+            "game": self.game,
+            "players": list(self.players),
+            "start": self.start,
+            "options": dict(self.options),
+            "deck_mode": self.deck_mode,
+            "seed": self.seed,
+        }
+        if self.deck is not None:
+            script["deck"] = list(self.deck)
+        script.update(self.extra)
+        return script
+
+
+class Game:
+    """The interface every game implements. Subclasses fill in the class attributes and
+    ``setup_state`` and ``handle``; the pipeline in ``apply`` does the checks that are the
+    same for every game, in the contract's order of precedence."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 8
+    options: dict[str, Option] = {}
+    # verb -> the phases in which it is allowed
+    moves: dict[str, frozenset[str]] = {}
+    # move fields that hold card codes (a string or a list of strings)
+    card_fields: tuple[str, ...] = ("card",)
+
+    # -- set-up ------------------------------------------------------------------------
+    def is_card(self, code: str, setup: Setup) -> bool:
+        """Whether ``code`` is a card code this game (with these options) knows."""
+        raise NotImplementedError
+
+    def check_setup(self, setup: Setup) -> None:
+        """Raise BadScript for a set-up the game cannot be played with."""
+        n = len(setup.players)
+        if not self.min_players <= n <= self.max_players:
+            raise BadScript(
+                f"{self.title or self.name} needs {self.min_players} to {self.max_players} "
+                f"players, not {n}."
+            )
+
+    def setup_state(self, setup: Setup) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def initial_state(self, setup: Setup) -> dict[str, Any]:
+        state = {
+            "game": self.name,
+            "phase": "",
+            "seats": list(setup.players),
+            "finished": False,
+            "winners": [],
+            "options": dict(setup.options),
+            "deck_mode": setup.deck_mode,
+        }
+        state.update(self.setup_state(setup))
+        return state
+
+    # -- play --------------------------------------------------------------------------
+    def active_players(self, state: dict[str, Any]) -> list[str]:
+        """Players who may still make moves (default: everyone seated)."""
+        return list(state["seats"])
+
+    def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        """Apply ``move`` to ``state`` in place or raise IllegalMove. Called after the
+        common checks; starts with ``not_your_turn`` then the move's fields."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
+        """The moves ``player`` may make now, as templates: ``{"do": verb, ...}``."""
+        return []
+
+    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """The state as ``player`` may see it (None: a spectator / the game master)."""
+        return copy.deepcopy(state)
+
+    def apply(self, state: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+        """The new state after ``move``; ``state`` is left untouched."""
+        if not isinstance(move, dict):
+            raise IllegalMove("bad_argument", "A move must be an object.")
+        if state.get("finished"):
+            raise IllegalMove(
+                "game_over", "The game is over; no more moves can be made."
+            )
+        by = move.get("by")
+        if not isinstance(by, str) or by not in state["seats"]:
+            raise IllegalMove(
+                "unknown_player", f"There is no player called {by!r} at this table."
+            )
+        if by not in self.active_players(state):
+            raise IllegalMove("unknown_player", f"{by} is out of the game.")
+        verb = move.get("do")
+        if not isinstance(verb, str) or verb not in self.moves:
+            raise IllegalMove(
+                "unknown_move", f"{self.title or self.name} has no move {verb!r}."
+            )
+        if state["phase"] not in self.moves[verb]:
+            raise IllegalMove(
+                "wrong_phase",
+                f"'{verb}' cannot be played now (phase: {state['phase']}).",
+            )
+        new_state = copy.deepcopy(state)
+        self.handle(new_state, move)
+        return new_state
+
+    # -- helpers for subclasses ------------------------------------------------------------
+    @staticmethod
+    def next_in(order: list[str], current: str, among: list[str] | None = None) -> str:
+        """The next name clockwise after ``current`` in ``order`` that is in ``among``."""
+        among = order if among is None else among
+        i = order.index(current)
+        for step in range(1, len(order) + 1):
+            name = order[(i + step) % len(order)]
+            if name in among:
+                return name
+        raise ValueError("nobody left to act")
+
+
+def require_int(
+    move: dict, key: str, lo: int | None = None, hi: int | None = None
+) -> int:
+    value = move.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove("bad_argument", f"'{key}' must be a whole number.")
+    if lo is not None and value < lo:
+        raise IllegalMove("bad_argument", f"'{key}' must be at least {lo}.")
+    if hi is not None and value > hi:
+        raise IllegalMove("bad_argument", f"'{key}' must be at most {hi}.")
+    return value
+
+
+def move_text(move: dict) -> str:
+    """The narration typed with a move ('' when none); it never changes the rules."""
+    text = move.get("text")
+    return text if isinstance(text, str) else ""
+
+
+def optional_text(move: dict, key: str) -> str:
+    value = move.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise IllegalMove("bad_argument", f"'{key}' must be text.")
+    return value

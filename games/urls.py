@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tables/new/", views.table_new, name="table_new"),
+    path("tables/import/", views.table_import, name="table_import"),
+    path("tables/<int:pk>/", views.table_detail, name="table"),
+    path("tables/<int:pk>/move/", views.table_move, name="move"),
+    path("tables/<int:pk>/undo/", views.table_undo, name="undo"),
+    path("tables/<int:pk>/draft/", views.table_draft, name="draft"),
+    path("tables/<int:pk>/export/", views.table_export, name="export"),
+    path("rules/<slug:game>/", views.rules_page, name="rules"),
+]

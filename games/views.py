@@ -1,0 +1,192 @@
+"""Thin views: parse the request, call the service, render.
+
+htmx requests get the ``panel`` partial of the table page, other requests the full page
+(after a POST, a redirect), so every action also works as a plain form post.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import presenters, services
+from .forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
+from .models import Table
+from .rules import BadScript, IllegalMove
+
+
+def _my_table(request, pk: int) -> Table:
+    """The table, if the user may run it; 404 for anyone else (no hint that it exists)."""
+    return get_object_or_404(Table.objects.owned_by(request.user), pk=pk)
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "games/welcome.html", {"games": game_choices()})
+    tables = Table.objects.owned_by(request.user).prefetch_related("seats")
+    return render(
+        request,
+        "games/table_list.html",
+        {
+            "active": tables.active(),
+            "finished": tables.finished(),
+            "games": game_choices(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request):
+    game = request.POST.get("game") or request.GET.get("game") or "amnesia"
+    if game not in dict(game_choices()):
+        raise Http404("No such game.")
+    form = NewTableForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.create_table(
+                request.user,
+                game,
+                form.cleaned_data["players"],
+                name=form.cleaned_data["name"],
+                start=form.cleaned_data["start"] or None,
+                options=form.options(),
+                deck_mode=form.cleaned_data["deck_mode"],
+            )
+        except BadScript as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(table)
+    return render(
+        request,
+        "games/table_new.html",
+        {"form": form, "game": game, "games": game_choices()},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _render_table(request, table: Table, *, error: str = "", status: int = 200):
+    context = presenters.table_context(table, error=error)
+    template = f"games/table_{table.game}.html"
+    if request.htmx:
+        template += "#panel"
+    return render(request, template, context, status=status)
+
+
+@login_required
+def table_detail(request, pk: int):
+    return _render_table(request, _my_table(request, pk))
+
+
+@login_required
+@require_POST
+def table_move(request, pk: int):
+    table = _my_table(request, pk)
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"{}")
+        except json.JSONDecodeError:
+            return JsonResponse({"error": {"code": "bad_argument", "message": _("Not JSON.")}}, status=400)
+        move = body.get("move", body) if isinstance(body, dict) else body
+        expected = body.get("expected_seq") if isinstance(body, dict) else None
+        return _json_move(request, table, move, expected)
+    move = move_from_post(request.POST)
+    try:
+        services.play(table, move, parse_expected_seq(request.POST), request.user)
+    except services.StaleMove as exc:
+        return _render_table(request, table, error=str(exc), status=409)
+    except IllegalMove as exc:
+        return _render_table(request, table, error=exc.message, status=400)
+    if request.htmx:
+        return _render_table(request, table)
+    return redirect(table)
+
+
+def _json_move(request, table: Table, move, expected) -> JsonResponse:
+    try:
+        played = services.play(table, move, expected, request.user)
+    except services.StaleMove as exc:
+        return JsonResponse({"error": {"code": "stale", "message": str(exc)}}, status=409)
+    except IllegalMove as exc:
+        return JsonResponse({"error": exc.as_dict()}, status=400)
+    return JsonResponse({"seq": played.move.seq, "state": presenters.gm_view(table, played.state)})
+
+
+@login_required
+@require_POST
+def table_undo(request, pk: int):
+    table = _my_table(request, pk)
+    try:
+        services.undo(table, parse_expected_seq(request.POST), request.user)
+    except services.StaleMove as exc:
+        return _render_table(request, table, error=str(exc), status=409)
+    except services.NothingToUndo:
+        return _render_table(request, table, error=_("There is no move to undo."), status=400)
+    if request.htmx:
+        return _render_table(request, table)
+    messages.info(request, _("The last move was undone."))
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def table_draft(request, pk: int):
+    """Autosave of the narration being typed (so a reload or a lost connection keeps it)."""
+    table = _my_table(request, pk)
+    services.save_draft(table, request.POST.get("text", ""))
+    return HttpResponse(status=204)
+
+
+@login_required
+def table_export(request, pk: int):
+    table = _my_table(request, pk)
+    response = HttpResponse(
+        json.dumps(services.script_of(table), ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_import(request):
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("script")
+        raw = upload.read(2_000_000) if upload else request.POST.get("script_text", "").encode()
+        try:
+            script = json.loads(raw.decode("utf-8"))
+            table = services.import_script(script, request.user)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            error = _("That file is not a JSON game script.")
+        except BadScript as exc:
+            error = _("The script is malformed: %(msg)s") % {"msg": exc.message}
+        except IllegalMove as exc:
+            error = _("The script has an illegal move: %(msg)s") % {"msg": exc.message}
+        else:
+            if request.htmx:
+                return HttpResponseClientRedirect(table.get_absolute_url())
+            return redirect(table)
+    return render(
+        request, "games/table_import.html", {"error": error}, status=400 if error else 200
+    )
+
+
+@login_required
+def rules_page(request, game: str):
+    if game not in dict(game_choices()):
+        raise Http404("No such game.")
+    return render(request, f"games/rules_{game}.html", {"game": game})
+
+
+def table_url(table: Table) -> str:
+    return reverse("games:table", args=[table.pk])
