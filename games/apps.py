@@ -2,4 +2,4 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
-    name = 'games'
+    name = "games"

@@ -61,8 +61,7 @@ def narrative(table: Table) -> list[dict[str, Any]]:
 def legal_by_player(table: Table, state: dict[str, Any]) -> dict[str, dict[str, dict]]:
     game = get_game(table.game)
     return {
-        name: {tpl["do"]: tpl for tpl in game.legal_moves(state, name)}
-        for name in state["seats"]
+        name: {tpl["do"]: tpl for tpl in game.legal_moves(state, name)} for name in state["seats"]
     }
 
 

@@ -94,7 +94,9 @@ def table_move(request, pk: int):
         try:
             body = json.loads(request.body or b"{}")
         except json.JSONDecodeError:
-            return JsonResponse({"error": {"code": "bad_argument", "message": _("Not JSON.")}}, status=400)
+            return JsonResponse(
+                {"error": {"code": "bad_argument", "message": _("Not JSON.")}}, status=400
+            )
         move = body.get("move", body) if isinstance(body, dict) else body
         expected = body.get("expected_seq") if isinstance(body, dict) else None
         return _json_move(request, table, move, expected)

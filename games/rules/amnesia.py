@@ -7,7 +7,9 @@ Rulings beyond ``shared/referee/amnesia.md``:
   A stacked card already turned in the current challenge is skipped (every challenge uses
   a full 52-card deck); once the stack runs out, draws come from the seeded generator.
 - A role check ("anyone but the narrator", "the narrator", "the player to act") that fails is
-  ``not_your_turn``: the mover is real, just not one of those allowed to act.
+  ``not_your_turn``: the mover is real, just not one of those allowed to act. So is ``join``
+  by the narrator or the insisting player (they are the two sides already); joining twice or
+  after the first card is ``rule_violation``.
 """
 
 from __future__ import annotations

@@ -173,21 +173,15 @@ class Game:
         if not isinstance(move, dict):
             raise IllegalMove("bad_argument", "A move must be an object.")
         if state.get("finished"):
-            raise IllegalMove(
-                "game_over", "The game is over; no more moves can be made."
-            )
+            raise IllegalMove("game_over", "The game is over; no more moves can be made.")
         by = move.get("by")
         if not isinstance(by, str) or by not in state["seats"]:
-            raise IllegalMove(
-                "unknown_player", f"There is no player called {by!r} at this table."
-            )
+            raise IllegalMove("unknown_player", f"There is no player called {by!r} at this table.")
         if by not in self.active_players(state):
             raise IllegalMove("unknown_player", f"{by} is out of the game.")
         verb = move.get("do")
         if not isinstance(verb, str) or verb not in self.moves:
-            raise IllegalMove(
-                "unknown_move", f"{self.title or self.name} has no move {verb!r}."
-            )
+            raise IllegalMove("unknown_move", f"{self.title or self.name} has no move {verb!r}.")
         if state["phase"] not in self.moves[verb]:
             raise IllegalMove(
                 "wrong_phase",
@@ -210,9 +204,7 @@ class Game:
         raise ValueError("nobody left to act")
 
 
-def require_int(
-    move: dict, key: str, lo: int | None = None, hi: int | None = None
-) -> int:
+def require_int(move: dict, key: str, lo: int | None = None, hi: int | None = None) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise IllegalMove("bad_argument", f"'{key}' must be a whole number.")

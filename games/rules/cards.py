@@ -46,9 +46,7 @@ def standard_deck() -> list[str]:
 
 def tarot_deck() -> list[str]:
     """The 78 tarot cards: 56 minor arcana then the 22 major arcana."""
-    return [rank + suit for suit in SUITS for rank in TAROT_MINOR_RANKS] + list(
-        TAROT_MAJOR
-    )
+    return [rank + suit for suit in SUITS for rank in TAROT_MINOR_RANKS] + list(TAROT_MAJOR)
 
 
 def is_playing_card(code: object) -> bool:
@@ -60,9 +58,7 @@ def is_joker(code: object) -> bool:
 
 
 def is_tarot_card(code: object) -> bool:
-    return isinstance(code, str) and (
-        bool(_TAROT_MINOR.match(code)) or code in TAROT_MAJOR
-    )
+    return isinstance(code, str) and (bool(_TAROT_MINOR.match(code)) or code in TAROT_MAJOR)
 
 
 def split(code: str) -> tuple[str, str]:

@@ -123,9 +123,7 @@ class Replay:
     error_index: int | None = None
 
 
-def replay(
-    setup: Setup, moves: list[dict[str, Any]], keep_states: bool = False
-) -> Replay:
+def replay(setup: Setup, moves: list[dict[str, Any]], keep_states: bool = False) -> Replay:
     """Apply the moves in order; stop at the first illegal one."""
     game = get_game(setup.game)
     state = game.initial_state(setup)
@@ -145,9 +143,7 @@ def replay_script(script: Any) -> tuple[int, dict[str, Any]]:
     try:
         setup, moves = parse_script(script)
     except BadScript as exc:
-        return 2, {
-            "error": {"index": exc.index, "code": exc.code, "message": exc.message}
-        }
+        return 2, {"error": {"index": exc.index, "code": exc.code, "message": exc.message}}
     result = replay(setup, moves)
     if result.error is not None:
         return 1, {
@@ -161,6 +157,4 @@ def load_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadScript(
-            f"The script is not valid JSON: {exc.msg} (line {exc.lineno})."
-        ) from exc
+        raise BadScript(f"The script is not valid JSON: {exc.msg} (line {exc.lineno}).") from exc

@@ -40,7 +40,9 @@ class Command(BaseCommand):
         ex.add_argument("table_id", type=int)
         im = sub.add_parser("import", help="Create a table from a script and print its id.")
         im.add_argument("file", help="a script file, or - for standard input")
-        im.add_argument("--owner", help="username of the new table's owner (default: first superuser)")
+        im.add_argument(
+            "--owner", help="username of the new table's owner (default: first superuser)"
+        )
 
     def handle(self, *args, **opts):
         action = opts["action"]
@@ -99,7 +101,10 @@ class Command(BaseCommand):
             if owner is None:
                 raise CommandError(f"No user called {opts['owner']!r}.")
         else:
-            owner = users.filter(is_superuser=True).order_by("pk").first() or users.order_by("pk").first()
+            owner = (
+                users.filter(is_superuser=True).order_by("pk").first()
+                or users.order_by("pk").first()
+            )
             if owner is None:
                 raise CommandError("Create a user first (or pass --owner): a table needs an owner.")
         try:

@@ -1,0 +1,93 @@
+"""A short Amnesia game played by clicking in Chromium: continue, flashback, a paid
+suggestion refused into a challenge played to its end, a pass."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Table
+
+PASSWORD = "a-long-and-unusual-passphrase"
+
+
+def log_in(page, django_user_model) -> None:
+    django_user_model.objects.create_user(username="gm", password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("gm")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_test_id("current-user")).to_have_text("gm")
+
+
+def test_play_a_short_game_by_clicking(page, django_user_model) -> None:
+    log_in(page, django_user_model)
+    page.goto("/tables/new/?game=amnesia")
+    page.get_by_label("Table name").fill("Room 714")
+    page.get_by_label(re.compile("Players, in seat order")).fill("Ana\nBruno\nCaio")
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.get_by_role("heading", name="Room 714")).to_be_visible()
+    panel = page.locator("#table-panel")
+    moves_heading = panel.locator(".actions h2")
+    expect(moves_heading).to_have_text("Ana’s turn")
+
+    # Ana continues the story and narrates it.
+    panel.get_by_role("button", name=re.compile("Continue the story")).click()
+    expect(moves_heading).to_have_text("Ana narrates")
+    page.locator("#narration").fill("She wakes with blood on her hands.")
+    panel.get_by_role("button", name=re.compile("End the scene")).click()
+    expect(moves_heading).to_have_text("Bruno’s turn")
+
+    # Bruno tells a memory that awakens an ability.
+    panel.get_by_label(re.compile("Abilities it awakens")).fill("surgery")
+    panel.get_by_role("button", name=re.compile("Flashback")).click()
+    expect(moves_heading).to_have_text("Bruno tells a memory")
+    expect(panel.locator(".memory")).to_contain_text("surgery")
+    page.locator("#narration").fill("An operating theatre, bright as noon.")
+    page.keyboard.press("Escape")
+    page.keyboard.press("e")  # the keyboard shortcut for "End the scene"
+    expect(moves_heading).to_have_text("Caio’s turn")
+
+    # Caio narrates; Ana pays to insist; Caio refuses: a challenge.
+    panel.get_by_role("button", name=re.compile("Continue the story")).click()
+    panel.get_by_label("Who").select_option("Ana")
+    panel.get_by_label("Suggestion").fill("She jumps out of the window.")
+    panel.get_by_role("button", name=re.compile("Insist")).click()
+    expect(moves_heading).to_have_text("Ana pays 1 token to insist")
+    expect(panel.locator("blockquote")).to_have_text("She jumps out of the window.")
+    panel.get_by_role("button", name=re.compile("Refuse")).click()
+    expect(moves_heading).to_have_text("Challenge: Caio against Ana")
+    panel.get_by_role("button", name=re.compile("turns the first card")).click()
+    expect(panel.get_by_text("Card to beat")).to_be_visible()
+
+    # Played to its end: guesses and quits until one is left (the seeded deck decides).
+    for _ in range(30):
+        if panel.get_by_text("Card to beat").count() == 0:
+            break
+        seq = int(panel.get_attribute("data-seq"))
+        goes = panel.get_by_role("button", name=re.compile("Higher"))
+        if goes.count() and seq % 3:
+            goes.click()
+        else:
+            panel.get_by_role("button", name=re.compile("Quit")).click()
+        expect(panel).not_to_have_attribute("data-seq", str(seq))
+    expect(panel.locator(".result")).to_contain_text("won the challenge")
+    panel.get_by_role("button", name=re.compile("End the scene")).click()
+
+    # Ana passes.
+    expect(moves_heading).to_have_text("Ana’s turn")
+    panel.get_by_label("Take from the bank").fill("0")
+    panel.get_by_role("button", name=re.compile("^Pass")).click()
+    expect(moves_heading).to_have_text("Bruno’s turn")
+
+    table = Table.objects.get(name="Room 714")
+    state = services.state_of(table)
+    assert state["challenges"] == 1 and state["scenes"] == 2 and state["flashbacks"] == 1
+    assert state["abilities"] == ["surgery"]
+    assert sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"] == 30
+    story = panel.locator(".story")
+    expect(story).to_contain_text("She wakes with blood on her hands.")
+    expect(story).to_contain_text("An operating theatre, bright as noon.")
+    expect(story).to_contain_text("Ana passed")

@@ -1,0 +1,275 @@
+"""The table pages through the test client: a whole game, 409, 404, 400."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Move, Table
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = ["Ana", "Bruno", "Caio"]
+
+
+def new_table(client, **extra) -> Table:
+    data = {
+        "game": "amnesia",
+        "players": "Ana\nBruno\nCaio",
+        "deck_mode": "virtual",
+        "opt_start_tokens": 10,
+        "opt_token_cap": 10,
+        "opt_finale_factor": 1,
+        "opt_tie_loses": "on",
+    }
+    data.update(extra)
+    response = client.post(reverse("games:table_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Table.objects.latest("pk")
+
+
+def post_move(client, table, expected=None, htmx=False, **fields):
+    table.refresh_from_db()
+    fields["expected_seq"] = table.last_seq if expected is None else expected
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("games:move", args=[table.pk]), fields, **headers)
+
+
+def test_new_table_form_shows_every_option_with_its_default(gm_client):
+    page = gm_client.get(reverse("games:table_new") + "?game=amnesia").content.decode()
+    for name, default in [("start_tokens", 10), ("token_cap", 10), ("finale_factor", 2)]:
+        assert f'name="opt_{name}"' in page
+        assert f'value="{default}"' in page
+    assert 'name="opt_tie_loses"' in page and "checked" in page
+    assert 'value="physical"' in page
+
+
+def test_new_table_rejects_bad_players_with_a_message(gm_client):
+    response = gm_client.post(
+        reverse("games:table_new"),
+        {
+            "game": "amnesia",
+            "players": "Ana\nAna",
+            "deck_mode": "virtual",
+            "opt_start_tokens": 10,
+            "opt_token_cap": 10,
+            "opt_finale_factor": 2,
+        },
+    )
+    assert response.status_code == 400
+    assert "different name" in response.content.decode()
+    response = gm_client.post(
+        reverse("games:table_new"),
+        {
+            "game": "amnesia",
+            "players": "Ana\nBruno",
+            "start": "Zed",
+            "deck_mode": "virtual",
+            "opt_start_tokens": 10,
+            "opt_token_cap": 10,
+            "opt_finale_factor": 2,
+        },
+    )
+    assert response.status_code == 400
+    assert Table.objects.count() == 0
+
+
+def test_a_whole_game_through_the_pages(gm_client):
+    table = new_table(gm_client, start="Bruno")
+    assert table.start_player == "Bruno"
+    script = [
+        {"by": "Bruno", "do": "continue", "text": "Blood on her hands."},
+        {"by": "Caio", "do": "suggest", "text": "The phone rings."},
+        {"by": "Ana", "do": "insist", "text": "She climbs out of the window."},
+        {"by": "Bruno", "do": "refuse"},
+        {"by": "Caio", "do": "join", "text": "She hides under the bed."},
+        {"by": "Bruno", "do": "stake", "text": "She answers the door."},
+        {"by": "Bruno", "do": "open"},
+    ]
+    for move in script:
+        response = post_move(gm_client, table, **move)
+        assert response.status_code == 302, response.content.decode()[:3000]
+    # play the challenge out with whatever the seeded deck gives: quit until one is left
+    for _ in range(5):
+        table.refresh_from_db()
+        state = services.state_of(table)
+        if state["phase"] != "challenge":
+            break
+        response = post_move(gm_client, table, by=state["challenge"]["to_act"], do="quit")
+        assert response.status_code == 302
+    table.refresh_from_db()
+    state = services.state_of(table)
+    assert state["phase"] == "scene" and state["challenges"] == 1
+    rest = [
+        {"by": "Bruno", "do": "end_scene", "text": "She opens the door."},
+        {"by": "Caio", "do": "flashback", "abilities": "karate, first aid", "text": "A dojo."},
+        {"by": "Caio", "do": "end_scene"},
+        {"by": "Ana", "do": "flashback"},
+        {"by": "Ana", "do": "end_scene"},
+        {"by": "Bruno", "do": "flashback"},
+        {"by": "Bruno", "do": "end_scene"},
+        {"by": "Caio", "do": "flashback"},
+        {"by": "Caio", "do": "end_scene"},
+        {"by": "Ana", "do": "room_flashback", "text": "What happened in the room."},
+        {"by": "Ana", "do": "end_scene"},
+        {"by": "Bruno", "do": "end_story", "agreed": PLAYERS, "text": "The end."},
+    ]
+    for move in rest:
+        response = post_move(gm_client, table, **move)
+        assert response.status_code == 302, response.content.decode()[:3000]
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    state = services.state_of(table)
+    assert state["abilities"] == ["karate", "first aid"]
+    total = sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"]
+    assert total == 30
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert "The story is over" in page
+    for text in (
+        "Blood on her hands.",
+        "She opens the door.",
+        "A dojo.",
+        "What happened in the room.",
+    ):
+        assert text in page
+    assert "karate" in page
+
+
+def test_stale_expected_seq_gets_409_and_changes_nothing(gm_client):
+    table = new_table(gm_client)
+    assert post_move(gm_client, table, by="Ana", do="continue").status_code == 302
+    response = post_move(gm_client, table, expected=0, by="Ana", do="end_scene")
+    assert response.status_code == 409
+    assert "moved on" in response.content.decode()
+    table.refresh_from_db()
+    assert table.last_seq == 1 and services.state_of(table)["phase"] == "scene"
+    # the JSON route says the same
+    response = gm_client.post(
+        reverse("games:move", args=[table.pk]),
+        {"move": {"by": "Ana", "do": "end_scene"}, "expected_seq": 0},
+        content_type="application/json",
+    )
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "stale"
+    assert Move.objects.filter(table=table).count() == 1
+
+
+def test_another_user_gets_404_and_cannot_post(gm_client, other_client, client):
+    table = new_table(gm_client)
+    assert other_client.get(table.get_absolute_url()).status_code == 404
+    for name in ("move", "undo", "draft"):
+        response = other_client.post(
+            reverse(f"games:{name}", args=[table.pk]),
+            {"by": "Ana", "do": "continue", "expected_seq": 0},
+        )
+        assert response.status_code == 404
+    assert other_client.get(reverse("games:export", args=[table.pk])).status_code == 404
+    # anonymous visitors are sent to log in, and post nothing either
+    response = client.post(reverse("games:move", args=[table.pk]), {"by": "Ana", "do": "continue"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert Move.objects.count() == 0
+    assert table.name not in other_client.get("/").content.decode()
+
+
+def test_malformed_fields_get_400_with_the_referees_message(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    post_move(gm_client, table, by="Ana", do="end_scene")
+    response = post_move(gm_client, table, by="Bruno", do="pass", take="lots")
+    assert response.status_code == 400
+    assert "&#x27;take&#x27; must be a whole number" in response.content.decode()
+    response = post_move(gm_client, table, htmx=True, by="Bruno", do="pass", take="-3")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "at least 0" in body and 'id="table-panel"' in body and "<html" not in body
+    response = gm_client.post(
+        reverse("games:move", args=[table.pk]),
+        {"move": {"by": "Bruno", "do": "flashback", "abilities": "x"}, "expected_seq": 2},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_argument"
+    table.refresh_from_db()
+    assert table.last_seq == 2
+
+
+def test_the_page_offers_exactly_the_legal_moves(gm_client):
+    table = new_table(gm_client)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert 'value="continue"' in page
+    assert 'value="flashback"' not in page and 'value="pass"' not in page  # first move rule
+    post_move(gm_client, table, by="Ana", do="continue")
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert 'value="end_scene"' in page and 'value="insist"' in page
+    assert 'value="continue"' not in page
+
+
+def test_htmx_gets_the_panel_and_a_plain_post_is_redirected(gm_client):
+    table = new_table(gm_client)
+    response = post_move(gm_client, table, htmx=True, by="Ana", do="continue")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="table-panel"')
+    assert "Ana narrates" in body
+
+
+def test_undo_through_the_page(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    response = gm_client.post(reverse("games:undo", args=[table.pk]), {"expected_seq": 1})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.last_seq == 2 and services.state_of(table)["phase"] == "turn"
+    response = gm_client.post(reverse("games:undo", args=[table.pk]), {"expected_seq": 0})
+    assert response.status_code == 409
+
+
+def test_physical_deck_shows_a_52_card_grid_and_needs_a_card(gm_client):
+    table = new_table(gm_client, deck_mode="physical")
+    for move in [
+        {"by": "Ana", "do": "continue"},
+        {"by": "Bruno", "do": "insist"},
+        {"by": "Ana", "do": "refuse"},
+    ]:
+        post_move(gm_client, table, **move)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert page.count('name="card"') == 52
+    response = post_move(gm_client, table, by="Ana", do="open")
+    assert response.status_code == 400 and "name the card" in response.content.decode()
+    assert post_move(gm_client, table, by="Ana", do="open", card="7H").status_code == 302
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert 'value="7H" class="playing-card red" disabled' in page
+
+
+def test_draft_autosave_survives_a_reload(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    response = gm_client.post(reverse("games:draft", args=[table.pk]), {"text": "Half a thought"})
+    assert response.status_code == 204
+    assert "Half a thought" in gm_client.get(table.get_absolute_url()).content.decode()
+    post_move(gm_client, table, by="Ana", do="end_scene", text="Half a thought, finished.")
+    table.refresh_from_db()
+    assert table.draft == ""
+
+
+def test_export_and_import_pages(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue", text="Sirens.")
+    response = gm_client.get(reverse("games:export", args=[table.pk]))
+    assert response.status_code == 200
+    script = json.loads(response.content)
+    assert script["moves"][0]["text"] == "Sirens."
+    response = gm_client.post(reverse("games:table_import"), {"script_text": json.dumps(script)})
+    assert response.status_code == 302
+    copy = Table.objects.latest("pk")
+    table.refresh_from_db()
+    assert services.state_of(copy)["scenes"] == 1
+    assert services.state_of(copy) == services.state_of(table)
+    response = gm_client.post(reverse("games:table_import"), {"script_text": "{not json"})
+    assert response.status_code == 400 and "not a JSON game script" in response.content.decode()
+    bad = dict(script, moves=[{"by": "Zed", "do": "continue"}])
+    response = gm_client.post(reverse("games:table_import"), {"script_text": json.dumps(bad)})
+    assert response.status_code == 400 and "illegal move" in response.content.decode()
