@@ -1,0 +1,1 @@
+"""The built-in area cards of Amnesia Stories: generated art (``art``) and texts (``texts``)."""
