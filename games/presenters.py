@@ -121,11 +121,18 @@ def _amnesia_context(table, state, legal) -> dict[str, Any]:
         }
         for name in state["seats"]
     ]
-    insist = state.get("insist")
+    live = services.live_moves(table)
+    last = live[-1] if live else None
     insist_text = ""
-    if insist:
-        last = services.live_moves(table)[-1]
-        insist_text = last.text if last.payload.get("do") == "insist" else ""
+    if state.get("insist") and last is not None and last.payload.get("do") == "insist":
+        insist_text = last.text
+    # The challenge was settled by the very last move: say who won, once.
+    just_settled = bool(
+        last is not None
+        and state["phase"] == "scene"
+        and last.payload.get("do") in ("higher", "lower", "quit")
+        and state.get("last_challenge")
+    )
     return {
         "seats": seats,
         "finale": {
@@ -147,5 +154,6 @@ def _amnesia_context(table, state, legal) -> dict[str, Any]:
         "to_act_moves": legal.get(ch["to_act"], {}) if ch and ch.get("to_act") else {},
         "grid": card_grid(ch["drawn"] if ch else []),
         "last_challenge": state.get("last_challenge"),
+        "just_settled": just_settled,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
     }

@@ -521,13 +521,15 @@ def narrative(setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]
     for index, move in enumerate(moves):
         try:
             after = GAME.apply(state, move)
-        except Exception:  # an illegal move ends the readable story, as it ends the replay
+        except IllegalMove:  # an illegal move ends the readable story, as it ends the replay
             break
         verb, by, text = move["do"], move["by"], move_text(move)
         if verb in ("continue", "flashback", "room_flashback"):
+            kind = {"continue": "scene", "flashback": "flashback"}.get(verb, "room")
             scene = {
-                "kind": {"continue": "scene", "flashback": "flashback"}.get(verb, "room"),
-                "number": len([e for e in entries if e["kind"] != "pass"]) + 1,
+                "kind": kind,
+                # Scene 1, 2, ... and memory 1, 2, ... are counted apart, as a reader expects.
+                "number": sum(1 for e in entries if e["kind"] == kind) + 1,
                 "narrator": by,
                 "abilities": list(after["abilities"][len(state["abilities"]) :]),
                 "narration": [],

@@ -85,3 +85,27 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (ev) { init(ev.target); });
 })();
+
+// Projector view: big type, nothing but the table; remembered per browser.
+(function () {
+  "use strict";
+  var KEY = "amnesia-projector";
+  function apply(on) {
+    document.documentElement.classList.toggle("projector", on);
+    document.querySelectorAll(".projector-toggle").forEach(function (b) {
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+  function stored() {
+    try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; }
+  }
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest(".projector-toggle");
+    if (!button) return;
+    var on = !document.documentElement.classList.contains("projector");
+    try { window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* ignore */ }
+    apply(on);
+  });
+  document.addEventListener("DOMContentLoaded", function () { apply(stored()); });
+  document.addEventListener("htmx:load", function () { apply(stored()); });
+})();

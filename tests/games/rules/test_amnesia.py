@@ -562,7 +562,7 @@ def test_narrative_of_a_small_game():
     assert scene["challenges"] == []
     assert scene["moves"] == [0, 1, 2, 3, 4]
 
-    assert flash["number"] == 2 and flash["narrator"] == "Bruno"
+    assert flash["number"] == 1 and flash["narrator"] == "Bruno"
     assert flash["abilities"] == ["surgery"]
     assert flash["narration"] == [{"by": "Bruno", "text": "Med school.", "move": 5}]
     assert flash["suggestions"] == [
@@ -590,7 +590,7 @@ def test_narrative_of_a_small_game():
     assert duel["moves"] == list(range(7, 17))
 
     assert pass1 == {"kind": "pass", "by": "Caio", "take": 0, "text": "", "moves": [18]}
-    assert room["number"] == 3 and room["narrator"] == "Ana"
+    assert room["number"] == 1 and room["narrator"] == "Ana"
     assert room["narration"] == [{"by": "Ana", "text": "The room.", "move": 19}]
     assert room["moves"] == [19, 20]
     assert pass2 == {"kind": "pass", "by": "Bruno", "take": 1, "text": "I wait.", "moves": [21]}
