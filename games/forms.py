@@ -12,16 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from .models import GAME_CHOICES, Table
 from .rules import get_game
 
-# Labels the pages show for each game's options (the referee's own help is English only).
-OPTION_LABELS: dict[str, dict[str, Any]] = {
-    "amnesia": {
-        "start_tokens": _("Tokens per player at the start"),
-        "token_cap": _("A pass may take tokens only while you end below"),
-        "finale_factor": _("The room can be remembered once the discard exceeds this × players"),
-        "tie_loses": _("A card of the same rank loses the challenge (off: guess again)"),
-    },
-}
-
 # How posted form fields become move fields. Anything else is passed as text, so the
 # referee (not the view) decides what is malformed and says why.
 INT_FIELDS = {"take", "value", "amount", "count", "points", "slot"}
@@ -111,7 +101,10 @@ class NewTableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         self.rules = get_game(game)
-        labels = OPTION_LABELS.get(game, {})
+        from .presenters import game_page
+
+        page = game_page(game)
+        labels = getattr(page, "OPTION_LABELS", {})
         self.option_names = []
         for key, opt in self.rules.options.items():
             label = labels.get(key, opt.help or key)

@@ -150,3 +150,77 @@ class Move(models.Model):
             move["text"] = self.text
         move["at"] = self.at.isoformat()
         return move
+
+
+class CustomDeck(models.Model):
+    """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="custom_decks"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CustomCard(models.Model):
+    deck = models.ForeignKey(CustomDeck, on_delete=models.CASCADE, related_name="cards")
+    card_id = models.CharField(_("card id"), max_length=40)
+    text = models.TextField(_("adventure text"), blank=True, default="")
+    image = models.ImageField(upload_to="decks/%Y/%m/")
+    thumb = models.ImageField(upload_to="decks/%Y/%m/")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["deck", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card_id"], name="custom_card_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.card_id
+
+
+class Character(models.Model):
+    """A contest character kept between games: its owner brings it to new tables."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    brains = models.PositiveSmallIntegerField(_("brains"), default=3)
+    muscle = models.PositiveSmallIntegerField(_("muscle"), default=3)
+    moves = models.PositiveSmallIntegerField(_("moves"), default=3)
+    coolness = models.PositiveSmallIntegerField(_("coolness"), default=3)
+    # Points won in earlier games (each win earns one), already spent on the attributes.
+    extra_points = models.PositiveSmallIntegerField(default=0)
+    # A win's point not yet spent on an attribute.
+    unspent_points = models.PositiveSmallIntegerField(default=0)
+    bfa = models.BooleanField(_("big appetite (eats up to 6 pretzels)"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="character_name_per_owner"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeatCharacter(models.Model):
+    """Which saved character a seat brought to a contest table."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="character_link")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="seats")
+    # Set once the table's result has been credited to the character (a win's point).
+    credited = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.seat} as {self.character}"

@@ -99,61 +99,15 @@ def table_context(table: Table, error: str = "") -> dict[str, Any]:
         "can_undo": table.moves.filter(kind="move").exists() and bool(services.live_moves(table)),
         "story": narrative(table),
     }
-    extra = globals().get(f"_{table.game}_context")
-    if extra is not None:
-        context.update(extra(table, state, legal))
+    page = game_page(table.game)
+    if page is not None:
+        context.update(page.context(table, state, legal))
     return context
 
 
-def _amnesia_context(table, state, legal) -> dict[str, Any]:
-    game = get_game("amnesia")
-    threshold = game.finale_threshold(state)
-    ch = state.get("challenge")
-    seats = [
-        {
-            "name": name,
-            "tokens": state["tokens"][name],
-            "on_turn": name == state["turn"],
-            "narrating": name == state["narrator"],
-            "in_challenge": bool(ch and name in ch["participants"]),
-            "bet": (ch or {}).get("bets", {}).get(name, 0) if ch else 0,
-            "to_act": bool(ch and ch.get("to_act") == name),
-        }
-        for name in state["seats"]
-    ]
-    live = services.live_moves(table)
-    last = live[-1] if live else None
-    insist_text = ""
-    if state.get("insist") and last is not None and last.payload.get("do") == "insist":
-        insist_text = last.text
-    # The challenge was settled by the very last move: say who won, once.
-    just_settled = bool(
-        last is not None
-        and state["phase"] == "scene"
-        and last.payload.get("do") in ("higher", "lower", "quit")
-        and state.get("last_challenge")
-    )
-    return {
-        "seats": seats,
-        "finale": {
-            "discard": state["discard"],
-            "needed": threshold + 1,
-            "open": state["discard"] > threshold,
-            "percent": min(100, round(100 * state["discard"] / (threshold + 1))),
-        },
-        "turn_moves": legal.get(state["turn"], {}) if state.get("turn") else {},
-        "narrator_moves": legal.get(state["narrator"], {}) if state.get("narrator") else {},
-        "suggesters": who_may(legal, "suggest"),
-        "insisters": who_may(legal, "insist"),
-        "stakers": who_may(legal, "stake"),
-        "joiners": who_may(legal, "join"),
-        "can_end_story": bool(who_may(legal, "end_story")),
-        "insist_text": insist_text,
-        "challenge": ch,
-        "reference": card_info(ch["reference"]) if ch else None,
-        "to_act_moves": legal.get(ch["to_act"], {}) if ch and ch.get("to_act") else {},
-        "grid": card_grid(ch["drawn"] if ch else []),
-        "last_challenge": state.get("last_challenge"),
-        "just_settled": just_settled,
-        "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
-    }
+def game_page(game: str):
+    """The game's own page module (games/pages/<game>.py), if it has one."""
+    try:
+        return importlib.import_module(f"games.pages.{game}")
+    except ModuleNotFoundError:
+        return None

@@ -139,3 +139,11 @@ def in_progress(start: datetime) -> dict:
         "seed": 2024,
         "moves": _timed(m, start, 90),
     }
+
+
+def demos(now: datetime) -> list[tuple[str, dict]]:
+    """(table name, script) for each demo table of this game."""
+    return [
+        ("The night of room 714", finished(now - timedelta(days=2))),
+        ("The stranger's ring", in_progress(now - timedelta(hours=1))),
+    ]

@@ -1,14 +1,18 @@
-"""Load demo tables so a newcomer sees the app at work (idempotent)."""
+"""Load demo tables so a newcomer sees the app at work (idempotent).
+
+Each module in games/demo/ offers ``demos(now) -> [(table name, script)]``.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import importlib
+import pkgutil
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games.demo import amnesia
+import games.demo
 from games.services import import_script
 
 DEMO_USER = "demo"
@@ -24,13 +28,13 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-        if user.tables.exists():
-            self.stdout.write("Demo tables already present.")
-        else:
-            now = timezone.now()
-            import_script(amnesia.finished(now - timedelta(days=2)), user, "The night of room 714")
-            import_script(
-                amnesia.in_progress(now - timedelta(hours=1)), user, "The stranger's ring"
-            )
-            self.stdout.write("Demo tables created.")
-        self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD}.")
+        existing = set(user.tables.values_list("name", flat=True))
+        now = timezone.now()
+        for info in pkgutil.iter_modules(games.demo.__path__):
+            module = importlib.import_module(f"games.demo.{info.name}")
+            for name, script in module.demos(now):
+                if name in existing:
+                    continue
+                import_script(script, user, name)
+                self.stdout.write(f"Demo table created: {name}")
+        self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")

@@ -1,0 +1,1 @@
+"""One module per game: its table page context, option labels and demo games."""

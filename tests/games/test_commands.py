@@ -1,0 +1,106 @@
+"""The referee command exactly as shared/referee/README.md says, and the demo loader."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.models import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = {
+    "game": "amnesia",
+    "players": ["Ana", "Bruno"],
+    "seed": 5,
+    "moves": [
+        {"by": "Ana", "do": "continue", "text": "Blood.", "at": "2026-01-02T20:00:00+00:00"},
+        {"by": "Ana", "do": "end_scene", "at": "2026-01-02T20:03:00+00:00"},
+    ],
+}
+
+
+def run_replay(script_text: str, *args: str) -> subprocess.CompletedProcess:
+    """The command in its own process, reading standard input: no database is touched."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "referee", "replay", "-", *args],
+        input=script_text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
+        timeout=60,
+    )
+
+
+def test_replay_legal_script_prints_the_state_and_exits_0():
+    done = run_replay(json.dumps(SCRIPT))
+    assert done.returncode == 0, done.stderr
+    state = json.loads(done.stdout)
+    assert state["turn"] == "Bruno" and state["bank"] == 1 and state["finished"] is False
+
+
+def test_replay_illegal_move_exits_1_with_index_and_state_before():
+    bad = dict(SCRIPT, moves=SCRIPT["moves"] + [{"by": "Ana", "do": "continue"}])
+    done = run_replay(json.dumps(bad))
+    assert done.returncode == 1
+    out = json.loads(done.stdout)
+    assert out["error"]["index"] == 2 and out["error"]["code"] == "not_your_turn"
+    assert out["state"]["turn"] == "Bruno"
+
+
+@pytest.mark.parametrize(
+    "text, index",
+    [
+        ("{not json", None),
+        (json.dumps({"game": "chess", "players": ["A", "B"]}), None),
+        (json.dumps(dict(SCRIPT, moves=[{"by": "Ana", "do": "continue"}, 7])), 1),
+    ],
+)
+def test_replay_malformed_script_exits_2(text, index):
+    done = run_replay(text)
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "bad_script" and error["index"] == index and error["message"]
+
+
+def test_replay_trace_and_player_view():
+    done = run_replay(json.dumps(SCRIPT), "--trace", "--player", "Ana")
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 3  # one state per move, then the final state
+    assert all("rng" not in line for line in lines)
+
+
+@pytest.mark.django_db
+def test_export_then_import_gives_the_same_table(gm, tmp_path):
+    table = services.import_script(SCRIPT, gm)
+    out = StringIO()
+    call_command("referee", "export", str(table.pk), stdout=out)
+    exported = json.loads(out.getvalue())
+    assert exported["moves"][0]["text"] == "Blood."
+    assert exported["moves"][1]["at"].startswith("2026-01-02T20:03:00")
+    path = tmp_path / "script.json"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    out = StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out)
+    copy = Table.objects.get(pk=int(out.getvalue()))
+    assert services.state_of(copy) == services.state_of(table)
+    assert services.script_of(copy) == exported
+
+
+@pytest.mark.django_db
+def test_demo_loads_a_finished_and_an_ongoing_game_once():
+    call_command("demo", stdout=StringIO())
+    call_command("demo", stdout=StringIO())
+    tables = Table.objects.filter(owner__username="demo", game="amnesia")
+    assert tables.filter(status="finished").count() == 1
+    assert tables.filter(status="active").count() == 1
+    finished = tables.get(status="finished")
+    assert services.state_of(finished)["room_flashback_told"] is True
+    assert finished.moves.exclude(text="").count() >= 10
