@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Move, Seat, Table
+from .models import Character, CustomCard, CustomDeck, Move, Seat, SeatCharacter, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -41,3 +41,32 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class CustomCardInline(admin.TabularInline):
+    model = CustomCard
+    extra = 0
+
+
+@admin.register(CustomDeck)
+class CustomDeckAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "created_at"]
+    search_fields = ["name", "owner__username"]
+    inlines = [CustomCardInline]
+
+
+@admin.register(CustomCard)
+class CustomCardAdmin(admin.ModelAdmin):
+    list_display = ["card_id", "deck", "position"]
+    search_fields = ["card_id", "text", "deck__name"]
+
+
+@admin.register(Character)
+class CharacterAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "brains", "muscle", "moves", "coolness", "extra_points"]
+    search_fields = ["name", "owner__username"]
+
+
+@admin.register(SeatCharacter)
+class SeatCharacterAdmin(admin.ModelAdmin):
+    list_display = ["seat", "character", "credited"]

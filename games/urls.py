@@ -13,5 +13,6 @@ urlpatterns = [
     path("tables/<int:pk>/undo/", views.table_undo, name="undo"),
     path("tables/<int:pk>/draft/", views.table_draft, name="draft"),
     path("tables/<int:pk>/export/", views.table_export, name="export"),
+    path("tables/<int:pk>/narrative/", views.table_narrative, name="narrative"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
 ]

@@ -159,6 +159,16 @@ def table_export(request, pk: int):
 
 
 @login_required
+def table_narrative(request, pk: int):
+    """The story so far as data: scenes, memories, suggestions, challenges, in order."""
+    table = _my_table(request, pk)
+    return JsonResponse(
+        {"table": table.pk, "game": table.game, "entries": presenters.narrative(table)},
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def table_import(request):
     error = ""

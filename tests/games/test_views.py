@@ -273,3 +273,27 @@ def test_export_and_import_pages(gm_client):
     bad = dict(script, moves=[{"by": "Zed", "do": "continue"}])
     response = gm_client.post(reverse("games:table_import"), {"script_text": json.dumps(bad)})
     assert response.status_code == 400 and "illegal move" in response.content.decode()
+
+
+def test_narrative_is_listed_as_data(gm_client, other_client):
+    table = new_table(gm_client)
+    for move in [
+        {"by": "Ana", "do": "continue", "text": "Sirens outside."},
+        {"by": "Bruno", "do": "suggest", "text": "A cat"},
+        {"by": "Caio", "do": "insist", "text": "The lights go out."},
+        {"by": "Ana", "do": "accept"},
+        {"by": "Ana", "do": "end_scene", "text": "She hides."},
+        {"by": "Bruno", "do": "flashback", "abilities": "piano", "text": "A recital."},
+    ]:
+        assert post_move(gm_client, table, **move).status_code == 302
+    data = gm_client.get(reverse("games:narrative", args=[table.pk])).json()
+    scene, memory = data["entries"]
+    assert scene["kind"] == "scene" and scene["narrator"] == "Ana"
+    assert [p["text"] for p in scene["narration"]] == ["Sirens outside.", "She hides."]
+    assert [(s["by"], s["paid"], s["outcome"]) for s in scene["suggestions"]] == [
+        ("Bruno", False, "free"),
+        ("Caio", True, "accepted"),
+    ]
+    assert memory["kind"] == "flashback" and memory["abilities"] == ["piano"]
+    assert memory["seqs"] == [6]
+    assert other_client.get(reverse("games:narrative", args=[table.pk])).status_code == 404
