@@ -1,0 +1,74 @@
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The second test run's database; Django creates and drops test_amnesia_table (_gw0, _gw1...).
+PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/amnesia_table
+# pytest-xdist workers; 0 runs everything in one process.
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS)
+
+.PHONY: help setup run test test-sqlite test-postgres lint format bench
+
+help:
+	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
+	@echo "make test    set up, check migrations and lint, run the tests on SQLite and PostgreSQL"
+	@echo "make lint    ruff check and ruff format --check"
+	@echo "make format  ruff format and ruff check --fix"
+	@echo "make bench   run each bench/*.py"
+
+setup:
+	@scripts/setup.sh
+
+# generate_area_cards and demo run once their apps provide them.
+run: setup
+	$(MANAGE) migrate --noinput
+	@commands=$$($(MANAGE) help --commands); \
+	for command in generate_area_cards demo; do \
+	  if grep -qx "$$command" <<<"$$commands"; then \
+	    echo "$(MANAGE) $$command"; $(MANAGE) $$command; \
+	  else \
+	    echo "(no $$command command yet: skipped)"; \
+	  fi; \
+	done
+	DEBUG=$${DEBUG:-1} $(MANAGE) runserver $(HOST):$(PORT)
+
+test: setup
+	$(MANAGE) makemigrations --check --dry-run
+	$(PY) -m ruff check .
+	@$(MAKE) --no-print-directory test-sqlite
+	@$(MAKE) --no-print-directory test-postgres
+
+test-sqlite:
+	DATABASE_URL= $(PYTEST)
+
+# Runs when PostgreSQL answers; in CI (CI=true) a silent database is a failure, not a skip.
+test-postgres:
+	@if $(PY) -c 'import psycopg, sys; psycopg.connect(sys.argv[1], dbname="postgres", connect_timeout=3).close()' '$(PG_TEST_URL)' 2>/dev/null; then \
+	  echo "DATABASE_URL=$(PG_TEST_URL) $(PYTEST)"; \
+	  DATABASE_URL='$(PG_TEST_URL)' $(PYTEST); \
+	elif [[ "$${CI:-}" =~ ^(1|true|yes)$$ ]]; then \
+	  echo "PostgreSQL does not answer at $(PG_TEST_URL): CI needs it." >&2; exit 1; \
+	else \
+	  echo "PostgreSQL does not answer at $(PG_TEST_URL): its test run is skipped."; \
+	fi
+
+lint: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: setup
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: setup
+	@shopt -s nullglob; files=(bench/*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks in bench/ yet"; fi; \
+	for file in "$${files[@]}"; do \
+	  echo "== $$file"; DJANGO_SETTINGS_MODULE=amnesia_site.settings PYTHONPATH=. $(PY) "$$file"; \
+	done
