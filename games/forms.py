@@ -7,17 +7,23 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import GAME_CHOICES, Table
+from .models import GAME_CHOICES, CustomDeck, Table
 from .rules import get_game
 
 # How posted form fields become move fields. Anything else is passed as text, so the
 # referee (not the view) decides what is malformed and says why.
 INT_FIELDS = {"take", "value", "amount", "count", "points", "slot"}
+INT_FIELDS |= {"brains", "muscle", "moves", "coolness", "extra_points", "ham"}  # contest
 LIST_FIELDS = {"agreed", "story", "slots", "journey", "cards", "targets"}
+LIST_FIELDS |= {"draws", "team", "target_team", "up", "down", "pretzels", "accepted_by"}
 INT_LIST_FIELDS = {"picks"}
 CSV_FIELDS = {"abilities"}
+# Checkboxes and yes/no buttons: "true", "on", "1" and "yes" are true, anything else false.
+BOOL_FIELDS = {"named", "extended", "word", "bfa"}
 CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "shortcut"}
 
 
@@ -55,6 +61,8 @@ def move_from_post(data: QueryDict) -> dict[str, Any]:
             move[key] = [part.strip() for part in joined.split(",") if part.strip()]
         elif key in INT_FIELDS:
             move[key] = _maybe_int(values[-1])
+        elif key in BOOL_FIELDS:
+            move[key] = values[-1].strip().lower() in ("true", "on", "1", "yes")
         else:
             move[key] = values[-1]
     # An empty optional card from a form means "draw one" in a virtual deck.
@@ -97,7 +105,7 @@ class NewTableForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, game: str, **kwargs) -> None:
+    def __init__(self, *args, game: str, user=None, preset: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.rules = get_game(game)
@@ -105,6 +113,14 @@ class NewTableForm(forms.Form):
 
         page = game_page(game)
         labels = getattr(page, "OPTION_LABELS", {})
+        # Named option sets (earlier drafts of a game), offered as one-click links.
+        self.presets = {
+            key: {**value, "json": json.dumps(value["options"])}
+            for key, value in getattr(page, "PRESETS", {}).items()
+        }
+        self.preset = preset if preset in self.presets else None
+        self.preset_label = self.presets[self.preset]["label"] if self.preset else ""
+        preset_values = self.presets[self.preset]["options"] if self.preset else {}
         self.option_names = []
         for key, opt in self.rules.options.items():
             label = labels.get(key, opt.help or key)
@@ -120,8 +136,28 @@ class NewTableForm(forms.Form):
                     label=label, min_value=opt.min, max_value=opt.max, initial=opt.default
                 )
             field.help_text = _("Default: %(value)s") % {"value": _yes_no(opt.default)}
+            field.widget.attrs["data-default"] = json.dumps(opt.default)
+            if key in preset_values:
+                field.initial = preset_values[key]
             self.fields[field_name] = field
             self.option_names.append(field_name)
+        if game == "amnesia_stories" and user is not None and user.is_authenticated:
+            self.fields["custom_deck"] = forms.ModelChoiceField(
+                label=_("Area cards"),
+                queryset=CustomDeck.objects.filter(owner=user),
+                required=False,
+                empty_label=_("The built-in deck (48 illustrated cards)"),
+                help_text=format_html(
+                    '{} <a href="{}">{}</a>',
+                    _("Your own decks appear here once uploaded."),
+                    reverse("games:decks"),
+                    _("Your decks"),
+                ),
+            )
+        if game == "contest":
+            from .characters import add_table_fields
+
+            add_table_fields(self, user)
 
     def option_fields(self):
         return [self[name] for name in self.option_names]
@@ -147,10 +183,34 @@ class NewTableForm(forms.Form):
         start = (cleaned.get("start") or "").strip()
         if start and players and start not in players:
             self.add_error("start", _("The start player must be one of the players."))
+        if self.game == "contest":
+            from .characters import clean_table_fields
+
+            clean_table_fields(self, cleaned)
         return cleaned
 
     def options(self) -> dict[str, Any]:
         return {name[4:]: self.cleaned_data[name] for name in self.option_names}
+
+    def extra_setup(self) -> dict[str, Any]:
+        """Top-level script keys beyond the options (a custom deck's ids and texts)."""
+        if self.game == "contest":
+            from .characters import table_extra as contest_extra
+
+            return contest_extra(self.cleaned_data)
+        deck = self.cleaned_data.get("custom_deck")
+        if deck is None:
+            return {}
+        from .decks import table_extra
+
+        return table_extra(deck)
+
+    def after_create(self, table: Table, user) -> None:
+        """The first moves of a new table: a contest's seats bring saved characters."""
+        if self.game == "contest":
+            from .characters import bring_from_form
+
+            bring_from_form(self, table, user)
 
 
 def _yes_no(value: Any) -> Any:

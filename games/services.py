@@ -161,6 +161,7 @@ def play(
             locked.draft = ""
             locked.save(update_fields=["draft"])
         _store(locked, new_state, seq, now)
+        _after_move(locked, state, new_state)
     _refresh(table, locked)
     return Played(row, new_state)
 
@@ -173,6 +174,7 @@ def undo(table: Table, expected_seq: int | None, user=None) -> Played:
         moves = live_moves(locked)
         if not moves:
             raise NothingToUndo("There is no move to undo.")
+        before = state_of(locked)
         seq = locked.last_seq + 1
         now = timezone.now()
         row = Move.objects.create(
@@ -186,11 +188,21 @@ def undo(table: Table, expected_seq: int | None, user=None) -> Played:
         )
         state = rebuild_state(locked)
         _store(locked, state, seq, now)
+        _after_move(locked, before, state)
         if not moves[:-1]:
             locked.started_at = None
             locked.save(update_fields=["started_at"])
     _refresh(table, locked)
     return Played(row, state)
+
+
+def _after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """What follows a table's end outside the game (a contest win's point goes to the saved
+    character), and its undoing, in the same transaction as the move."""
+    if bool(before.get("finished")) != bool(after.get("finished")):
+        from .characters import finished_changed
+
+        finished_changed(table, before, after)
 
 
 def save_draft(table: Table, text: str) -> None:

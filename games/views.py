@@ -10,6 +10,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -49,19 +50,24 @@ def table_new(request):
     game = request.POST.get("game") or request.GET.get("game") or "amnesia"
     if game not in dict(game_choices()):
         raise Http404("No such game.")
-    form = NewTableForm(request.POST or None, game=game)
+    form = NewTableForm(
+        request.POST or None, game=game, user=request.user, preset=request.GET.get("preset")
+    )
     if request.method == "POST" and form.is_valid():
         try:
-            table = services.create_table(
-                request.user,
-                game,
-                form.cleaned_data["players"],
-                name=form.cleaned_data["name"],
-                start=form.cleaned_data["start"] or None,
-                options=form.options(),
-                deck_mode=form.cleaned_data["deck_mode"],
-            )
-        except BadScript as exc:
+            with transaction.atomic():
+                table = services.create_table(
+                    request.user,
+                    game,
+                    form.cleaned_data["players"],
+                    name=form.cleaned_data["name"],
+                    start=form.cleaned_data["start"] or None,
+                    options=form.options(),
+                    deck_mode=form.cleaned_data["deck_mode"],
+                    extra=form.extra_setup(),
+                )
+                form.after_create(table, request.user)
+        except (BadScript, IllegalMove) as exc:
             form.add_error(None, exc.message)
         else:
             return redirect(table)

@@ -1,0 +1,105 @@
+// The contest table: the narrator's countdown (after which others may take control, unless
+// the game master opens it early), narration that rides along with the next move, and
+// polling that never replaces the page while someone is typing or tapping in a card.
+(function () {
+  "use strict";
+
+  document.documentElement.classList.add("js");
+  var OPENED = "contest-opened-";
+
+  // -- the countdown -----------------------------------------------------------------------
+  function lockTakers(panel, locked) {
+    var box = panel.querySelector("[data-take-control]");
+    if (!box) return;
+    box.classList.toggle("js-locked", locked);
+    box.querySelectorAll("form button").forEach(function (b) { b.disabled = locked; });
+  }
+
+  function startCountdown(panel) {
+    var el = panel.querySelector("[data-countdown]");
+    if (!el || el.dataset.running) return;
+    el.dataset.running = "1";
+    var seconds = Number(el.dataset.seconds) || 0;
+    var left = Math.max(0, seconds - (Number(el.dataset.elapsed) || 0));
+    var deadline = Date.now() + left * 1000;
+    var bar = el.querySelector("progress");
+    var text = el.querySelector(".countdown-text");
+    var opened = false;
+    try { opened = window.sessionStorage.getItem(OPENED + el.dataset.key) === "1"; } catch (e) { /* ignore */ }
+    function tick() {
+      if (!el.isConnected) return;
+      var remaining = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      if (bar) bar.value = remaining;
+      var done = remaining === 0 || opened;
+      el.classList.toggle("done", done);
+      if (text) {
+        text.textContent = done
+          ? text.dataset.openText
+          : text.dataset.waitText.replace("%s", Math.floor(remaining / 60) + ":" + String(remaining % 60).padStart(2, "0"));
+      }
+      lockTakers(panel, !done);
+      if (!done) window.setTimeout(tick, 250);
+    }
+    panel.addEventListener("click", function (ev) {
+      if (!ev.target.closest || !ev.target.closest("[data-unlock]")) return;
+      opened = true;
+      try { window.sessionStorage.setItem(OPENED + el.dataset.key, "1"); } catch (e) { /* ignore */ }
+      tick();
+    });
+    tick();
+  }
+
+  // -- narration rides along with the next move ----------------------------------------------
+  var kept = null;
+
+  function narration() { return document.getElementById("narration"); }
+
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var box = narration();
+    var elt = ev.detail.elt;
+    kept = box ? box.value : null;
+    if (!box || !box.value.trim() || ev.detail.verb !== "post") return;
+    var form = elt.closest ? elt.closest("form") : null;
+    if (!form || form.hasAttribute("data-no-narrate") || !form.hasAttribute("data-narrate") && form.id !== "challenge-form") return;
+    if (!("text" in ev.detail.parameters) || !ev.detail.parameters.text) {
+      ev.detail.parameters.text = box.value;
+    }
+    kept = "";
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    var box = narration();
+    if (box && kept && box.value.length < kept.length) box.value = kept;
+    kept = null;
+  });
+
+  var timer = null;
+  document.addEventListener("input", function (ev) {
+    if (ev.target.id !== "narration" || !ev.target.dataset.draftUrl) return;
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () {
+      var token = document.querySelector("[name=csrfmiddlewaretoken]");
+      var body = new FormData();
+      body.append("text", ev.target.value);
+      fetch(ev.target.dataset.draftUrl, {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: { "X-CSRFToken": token ? token.value : "" },
+      }).catch(function () { /* offline: the box keeps it */ });
+    }, 700);
+  });
+
+  // -- polling: only when nothing is being typed or tapped in --------------------------------
+  window.contestMayRefresh = function () {
+    var active = document.activeElement;
+    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return false;
+    if (document.querySelector("#table-panel .pending")) return false;
+    return !document.querySelector("details[open].vote-off, details[open].extra-points");
+  };
+
+  function init() {
+    var panel = document.getElementById("table-panel");
+    if (panel) startCountdown(panel);
+  }
+  document.addEventListener("DOMContentLoaded", init);
+  document.addEventListener("htmx:load", init);
+})();
