@@ -18,7 +18,14 @@ from django.utils.dateparse import parse_datetime
 from .models import Move, Seat, Table
 from .rules import BadScript, IllegalMove, get_game
 from .rules.base import Setup
-from .rules.script import META_FIELDS, parse_script, parse_setup, replay, rules_part
+from .rules.script import (
+    META_FIELDS,
+    check_move_shape,
+    parse_script,
+    parse_setup,
+    replay,
+    rules_part,
+)
 
 MAX_TEXT = 20_000
 
@@ -146,6 +153,11 @@ def play(
         locked = _lock(table)
         _check_seq(locked, expected_seq)
         state = state_of(locked)
+        try:
+            # What a script calls malformed (an unknown card code) is a bad field here.
+            check_move_shape(setup_of(locked), payload, 0)
+        except BadScript as exc:
+            raise IllegalMove("bad_argument", exc.message) from exc
         new_state = get_game(locked.game).apply(state, payload)
         seq = locked.last_seq + 1
         now = timezone.now()

@@ -180,3 +180,15 @@ def test_two_writers_at_once_never_share_a_seq(gm):
         t.join()
     assert sorted(outcomes) == ["ok", "stale"]
     assert list(Move.objects.filter(table=table).values_list("seq", flat=True)) == [1, 2]
+
+
+def test_an_unknown_card_code_is_a_bad_field_not_a_crash(table, gm):
+    """Replay calls it a malformed script; the write path calls it a bad argument."""
+    with pytest.raises(IllegalMove) as exc:
+        services.play(table, {"by": "Ana", "do": "continue", "card": "ZZ"}, 0, gm)
+    assert exc.value.code == "bad_argument" and "ZZ" in exc.value.message
+    contest = services.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
+    with pytest.raises(IllegalMove) as exc:
+        services.play(contest, {"by": "Ana", "do": "play", "card": "5S", "draws": ["QQ"]}, 0, gm)
+    assert exc.value.code == "bad_argument"
+    assert Move.objects.count() == 0
