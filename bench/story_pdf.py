@@ -1,0 +1,143 @@
+"""Benchmark: export a 300-scene story as a PDF book, beside the same text as bare HTML.
+
+    DJANGO_SETTINGS_MODULE=amnesia_site.settings .venv/bin/python bench/story_pdf.py [SCENES]
+
+The game is played into an in-memory SQLite database (nothing on disk is touched but a
+temporary cache folder). Each rendering runs in its own forked process, so its peak memory
+(the kernel's high-water mark of the process, fonts and Pango included) is its own. The bare
+rendering is WeasyPrint with no stylesheet, font, cover or table of contents: the ratio is what
+the book's typography costs.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
+os.environ["DATABASE_URL"] = "sqlite:///:memory:"
+CACHE = tempfile.mkdtemp(prefix="story-bench-")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+settings.STORY_CACHE_DIR = CACHE
+
+
+def kib(field: str) -> int:
+    """A memory figure of this process from /proc (kB), e.g. VmRSS or VmHWM."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def in_child(render) -> dict:
+    """Run ``render()`` (which makes a PDF) in a forked process: its seconds, peak RSS and RSS
+    growth in MiB, and the PDF's size and page count (counted after the clock stops)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read)
+        start_rss = kib("VmRSS")
+        started = time.perf_counter()
+        data = render()
+        seconds = time.perf_counter() - started
+        peak = kib("VmHWM")
+        from io import BytesIO
+
+        from pypdf import PdfReader
+
+        pages = len(PdfReader(BytesIO(data)).pages)
+        os.write(write, repr((seconds, peak, peak - start_rss, len(data), pages)).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        raw = pipe.read()
+    os.waitpid(pid, 0)
+    seconds, peak, growth, size, pages = (float(x) for x in raw.strip("()").split(","))
+    return {
+        "seconds": seconds,
+        "peak": peak / 1024,
+        "growth": growth / 1024,
+        "bytes": size,
+        "pages": int(pages),
+    }
+
+
+def main(scenes: int = 300) -> None:
+    from django.contrib.auth import get_user_model
+    from weasyprint import HTML
+
+    from games import services as game_services
+    from stories import pdf as story_pdf
+    from stories import services
+    from stories.models import story_for
+    from stories.samples import long_script
+
+    call_command("migrate", verbosity=0)
+    owner = get_user_model().objects.create_user(username="bench")
+    started = time.perf_counter()
+    table = game_services.import_script(long_script(scenes), owner, name="The Long Night")
+    played = time.perf_counter() - started
+    story = story_for(table)
+    started = time.perf_counter()
+    book = services.make_book(story)
+    built = time.perf_counter() - started
+    passages = [p.text for c in book.chapters for p in c.passages if p.text]
+    bare = "<!doctype html><html><body>" + "".join(
+        f"<h2>{html.escape(c.title)}</h2>"
+        + "".join(f"<p>{html.escape(p.text)}</p>" for p in c.passages if p.text)
+        for c in book.chapters
+    )
+    bare += "</body></html>"
+
+    print(f"story: {len(book.chapters)} chapters, {len(passages)} passages, ", end="")
+    print(f"{sum(len(p) for p in passages):,} characters ({table.moves.count()} moves)")
+    print(f"set-up: game imported in {played:.1f} s, book built from the log in {built:.2f} s")
+
+    book_run = in_child(lambda: story_pdf.render_book_pdf(book))
+    bare_run = in_child(lambda: HTML(string=bare).write_pdf())
+
+    row = "{:<44} {:>8} {:>11} {:>12} {:>7} {:>9}"
+    print()
+    print(row.format("", "seconds", "peak RSS", "RSS growth", "pages", "PDF size"))
+    for label, run in (
+        ("the book (template, fonts, cover, contents)", book_run),
+        ("bare HTML (same text, no CSS)", bare_run),
+    ):
+        print(
+            row.format(
+                label,
+                f"{run['seconds']:.2f}",
+                f"{run['peak']:.0f} MiB",
+                f"+{run['growth']:.0f} MiB",
+                run["pages"],
+                f"{run['bytes'] / 1024:.0f} KiB",
+            )
+        )
+    print(
+        f"ratio book / bare: {book_run['seconds'] / bare_run['seconds']:.1f}x the time, "
+        f"{book_run['growth'] / max(bare_run['growth'], 1):.1f}x the memory growth, "
+        f"{book_run['peak'] / bare_run['peak']:.2f}x the peak RSS"
+    )
+
+    story_pdf.pdf_for(story, book=book)  # fills the cache
+    started = time.perf_counter()
+    story_pdf.pdf_for(story)
+    print("a cached download (book rebuilt, hash checked, file read): ", end="")
+    print(f"{time.perf_counter() - started:.2f} s")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)

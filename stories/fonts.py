@@ -1,0 +1,173 @@
+"""The book's bundled fonts, and the developer tool that made them.
+
+The PDF must not depend on the fonts of the machine that renders it, so the story stylesheet
+loads two families from ``static/fonts`` (see ``static/fonts/README.md``):
+
+- **Amnesia Serif**: EB Garamond 12 (regular and italic), for Latin text;
+- **Amnesia Serif JP**: Noto Serif CJK JP cut down to kana, JIS X 0208 symbols, the JIS level 1
+  kanji, Latin and the punctuation and card suits the book prints.
+
+``build_fonts`` rebuilds both from Debian's ``fonts-ebgaramond`` and ``fonts-noto-cjk``
+(``python manage.py story fonts``). It runs on a developer's machine, never during set-up: the
+checked-in files are what the site uses. The families are renamed so that a PDF's font list
+shows whether the bundled fonts (and not a system font of the same name) were used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
+
+LATIN_FAMILY = "Amnesia Serif"
+JAPANESE_FAMILY = "Amnesia Serif JP"
+SYMBOLS_FAMILY = "Amnesia Symbols"
+
+
+@dataclass(frozen=True)
+class BundledFont:
+    file: str
+    family: str
+    style: str  # "Regular" or "Italic"
+    postscript: str
+
+    @property
+    def path(self) -> Path:
+        return FONT_DIR / self.file
+
+
+FONTS = (
+    BundledFont("AmnesiaSerif-Regular.otf", LATIN_FAMILY, "Regular", "AmnesiaSerif-Regular"),
+    BundledFont("AmnesiaSerif-Italic.otf", LATIN_FAMILY, "Italic", "AmnesiaSerif-Italic"),
+    BundledFont("AmnesiaSerifJP-Regular.otf", JAPANESE_FAMILY, "Regular", "AmnesiaSerifJP-Regular"),
+    # The card suits and the check mark alone, so an English page need not fetch the
+    # Japanese font to print a 7♥.
+    BundledFont("AmnesiaSymbols-Regular.otf", SYMBOLS_FAMILY, "Regular", "AmnesiaSymbols-Regular"),
+)
+POSTSCRIPT_NAMES = frozenset(f.postscript for f in FONTS)
+
+DEBIAN_GARAMOND = Path("/usr/share/fonts/opentype/ebgaramond")
+DEBIAN_NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
+
+
+def _ranges(*pairs: tuple[int, int]) -> set[int]:
+    return {c for start, end in pairs for c in range(start, end + 1)}
+
+
+# What the Japanese cut keeps besides JIS X 0208: Latin, punctuation, arrows, the four card
+# suits (in both colours) and the check mark of a won guess.
+JAPANESE_EXTRA = _ranges(
+    (0x20, 0x7E),
+    (0xA0, 0x17F),
+    (0x2000, 0x206F),
+    (0x2190, 0x2193),
+    (0x2660, 0x2667),
+    (0x2713, 0x2713),
+    (0x3000, 0x30FF),
+    (0x31F0, 0x31FF),
+    (0xFF00, 0xFFEF),
+)
+
+
+SYMBOLS = _ranges((0x20, 0x20), (0x2190, 0x2193), (0x2660, 0x2667), (0x2713, 0x2713))
+
+
+def jis_x_0208(rows: range) -> set[int]:
+    """The code points of JIS X 0208 rows (1-8 symbols and kana, 16-47 level 1 kanji)."""
+    out = set()
+    for row in rows:
+        for cell in range(0xA1, 0xFF):
+            try:
+                out.add(ord(bytes([row + 0xA0, cell]).decode("euc_jp")))
+            except UnicodeDecodeError:
+                continue
+    return out
+
+
+def japanese_code_points() -> set[int]:
+    from games.rules.area_texts import AREA_IDS, area_texts
+
+    points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 48))
+    # The adventure texts of the built-in area cards are printed in Japanese stories too.
+    for card in AREA_IDS:
+        points |= {ord(ch) for ch in area_texts(card).get("ja", "")}
+    return points
+
+
+def _rename(font, bundled: BundledFont, source: str) -> None:
+    """Give the cut its own names (OFL: a modified font may not pass for the original)."""
+    name = font["name"]
+    full = f"{bundled.family} {bundled.style}".replace(" Regular", "")
+    for record in list(name.names):
+        if record.nameID in (1, 4, 16, 17, 6, 3, 21, 22):
+            name.removeNames(nameID=record.nameID)
+    name.setName(bundled.family, 1, 3, 1, 0x409)
+    name.setName(bundled.style, 2, 3, 1, 0x409)
+    name.setName(f"{bundled.postscript};{source}", 3, 3, 1, 0x409)
+    name.setName(full, 4, 3, 1, 0x409)
+    name.setName(bundled.postscript, 6, 3, 1, 0x409)
+    if "CFF " in font:
+        cff = font["CFF "].cff
+        cff.fontNames = [bundled.postscript]
+        top = cff.topDictIndex[0]
+        top.FullName = full
+        top.FamilyName = bundled.family
+
+
+def build_fonts(
+    garamond_dir: Path = DEBIAN_GARAMOND, noto_cjk: Path = DEBIAN_NOTO_CJK, out: Path = FONT_DIR
+) -> list[Path]:
+    """Cut and rename the bundled fonts from Debian's packages; returns the files written."""
+    from fontTools import subset
+    from fontTools.ttLib import TTCollection, TTFont
+
+    def options() -> subset.Options:
+        opts = subset.Options()
+        opts.layout_features = ["*"]
+        opts.name_IDs = ["*"]
+        opts.name_languages = ["*"]
+        opts.notdef_outline = True
+        opts.glyph_names = False
+        opts.hinting = False
+        return opts
+
+    written = []
+    out.mkdir(parents=True, exist_ok=True)
+    latin = _ranges((0x20, 0x7E), (0xA0, 0x24F), (0x2000, 0x206F), (0x2100, 0x2199))
+    latin |= _ranges((0x2600, 0x2767), (0xFB00, 0xFB06), (0x300, 0x36F))
+    for bundled, source in (
+        (FONTS[0], garamond_dir / "EBGaramond12-Regular.otf"),
+        (FONTS[1], garamond_dir / "EBGaramond12-Italic.otf"),
+    ):
+        font = TTFont(source)
+        subsetter = subset.Subsetter(options())
+        subsetter.populate(unicodes=sorted(latin))
+        subsetter.subset(font)
+        _rename(font, bundled, source.name)
+        font.save(bundled.path if out == FONT_DIR else out / bundled.file)
+        written.append(out / bundled.file)
+
+    for bundled, points in ((FONTS[2], japanese_code_points()), (FONTS[3], SYMBOLS)):
+        collection = TTCollection(noto_cjk)
+        font = next(f for f in collection.fonts if f["name"].getDebugName(1) == "Noto Serif CJK JP")
+        subsetter = subset.Subsetter(options())
+        subsetter.populate(unicodes=sorted(points))
+        subsetter.subset(font)
+        _rename(font, bundled, noto_cjk.name)
+        font.save(out / bundled.file)
+        written.append(out / bundled.file)
+    return written
+
+
+def missing_glyphs(text: str, family: str = JAPANESE_FAMILY) -> set[str]:
+    """The characters of ``text`` that no bundled font of ``family`` (or the Latin one) draws."""
+    from fontTools.ttLib import TTFont
+
+    covered: set[int] = set()
+    for bundled in FONTS:
+        if bundled.family in (family, LATIN_FAMILY, SYMBOLS_FAMILY):
+            covered |= set(TTFont(bundled.path, lazy=True).getBestCmap())
+    return {ch for ch in text if not ch.isspace() and ord(ch) not in covered}

@@ -1,0 +1,56 @@
+"""``story pdf TABLE_ID OUT.pdf``: print a table's story; ``story fonts``: rebuild the fonts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.models import Table
+from stories.models import story_for
+from stories.pdf import PAGE_SIZES, pdf_for
+
+
+class Command(BaseCommand):
+    help = "Story archive tools: export a table's story as a PDF, or rebuild the bundled fonts."
+
+    def add_arguments(self, parser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        pdf = sub.add_parser("pdf", help="Write the story of a table as a PDF book.")
+        pdf.add_argument("table_id", type=int)
+        pdf.add_argument("out", type=Path, help="The PDF file to write.")
+        pdf.add_argument("--size", choices=sorted(PAGE_SIZES), default="a5")
+        fonts = sub.add_parser(
+            "fonts", help="Rebuild static/fonts from Debian's fonts-ebgaramond and fonts-noto-cjk."
+        )
+        fonts.add_argument("--garamond-dir", type=Path, default=None)
+        fonts.add_argument("--noto-cjk", type=Path, default=None)
+
+    def handle(self, *args, **options) -> None:
+        if options["action"] == "pdf":
+            self.write_pdf(options["table_id"], options["out"], options["size"])
+        else:
+            self.build_fonts(options["garamond_dir"], options["noto_cjk"])
+
+    def write_pdf(self, table_id: int, out: Path, size: str) -> None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise CommandError(f"There is no table {table_id}.")
+        story = story_for(table)
+        data = pdf_for(story, size)
+        out.write_bytes(data)
+        self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}).")
+
+    def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
+        from stories import fonts
+
+        try:
+            written = fonts.build_fonts(
+                garamond_dir or fonts.DEBIAN_GARAMOND, noto_cjk or fonts.DEBIAN_NOTO_CJK
+            )
+        except FileNotFoundError as exc:
+            raise CommandError(
+                f"{exc}. Install Debian's fonts-ebgaramond and fonts-noto-cjk first."
+            ) from None
+        for path in written:
+            self.stdout.write(f"{path}: {path.stat().st_size:,} bytes")

@@ -1,0 +1,202 @@
+"""Stories: the book a table leaves behind, and the authors' edits to its narration.
+
+A story is a view of its table's move log: the chapters are rebuilt from the log each time
+(``stories.books``), so nothing here copies the game. What the authors add lives beside it:
+the title page (title, subtitle, language, tags, blurb, cover), who may read it, and
+``NarrationEdit`` rows, an overlay on the text of the moves. The move log is never touched:
+the current text of a move is its latest edit, or the text typed at the table.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from pathlib import PurePath
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table
+
+MAX_TAGS = 12
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def cover_path(story: Story, filename: str) -> str:
+    # A random name: an uploaded cover is never found by guessing a story's id.
+    return f"stories/covers/{uuid.uuid4().hex}{PurePath(filename).suffix.lower() or '.jpg'}"
+
+
+class Tag(models.Model):
+    name = models.CharField(_("name"), max_length=40, unique=True)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True, allow_unicode=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def for_names(cls, names: list[str]) -> list[Tag]:
+        tags = []
+        for name in names:
+            slug = slugify(name, allow_unicode=True) or name
+            tag, _created = cls.objects.get_or_create(slug=slug, defaults={"name": name})
+            tags.append(tag)
+        return tags
+
+
+class StoryQuerySet(models.QuerySet):
+    def published(self) -> StoryQuerySet:
+        return self.filter(published_at__isnull=False)
+
+    def public(self) -> StoryQuerySet:
+        """What the archive lists to anyone: published and public."""
+        return self.published().filter(visibility=Story.Visibility.PUBLIC)
+
+    def authored_by(self, user) -> StoryQuerySet:
+        if user is None or not user.is_authenticated:
+            return self.none()
+        ids = Story.objects.filter(Q(table__owner=user) | Q(table__seats__user=user)).values("pk")
+        return self.filter(pk__in=ids)
+
+
+class Story(models.Model):
+    class Language(models.TextChoices):
+        EN = "en", _("English")
+        PT_BR = "pt-br", _("Brazilian Portuguese")
+        JA = "ja", _("Japanese")
+
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", _("Private: only the authors")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the secret link")
+        PUBLIC = "public", _("Public: listed in the archive")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="story")
+    title = models.CharField(_("title"), max_length=160)
+    subtitle = models.CharField(_("subtitle"), max_length=200, blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.EN
+    )
+    tags = models.ManyToManyField(Tag, blank=True, related_name="stories", verbose_name=_("tags"))
+    blurb = models.TextField(_("blurb"), max_length=2000, blank=True)
+    cover = models.ImageField(_("cover"), upload_to=cover_path, blank=True)
+    visibility = models.CharField(
+        _("visibility"), max_length=16, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    # The unlisted link: /stories/s/<secret>/. A new one can be drawn to revoke the old.
+    secret = models.CharField(max_length=40, unique=True, default=new_secret, editable=False)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The narration as plain text (with the authors' edits), for the archive's search.
+    search_text = models.TextField(blank=True, default="", editable=False)
+
+    objects = StoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-published_at", "-created_at"]
+        verbose_name_plural = _("stories")
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("stories:detail", args=[self.pk])
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
+
+    @property
+    def can_publish(self) -> bool:
+        return self.table.status == Table.Status.FINISHED
+
+    def is_author(self, user) -> bool:
+        return is_table_author(self.table, user)
+
+    def is_public(self) -> bool:
+        return self.is_published and self.visibility == self.Visibility.PUBLIC
+
+    def readable_with_secret(self) -> bool:
+        return self.is_published and self.visibility in (
+            self.Visibility.UNLISTED,
+            self.Visibility.PUBLIC,
+        )
+
+    def publish(self) -> None:
+        self.published_at = self.published_at or timezone.now()
+
+    def tag_names(self) -> list[str]:
+        return [t.name for t in self.tags.all()]
+
+
+class NarrationEditQuerySet(models.QuerySet):
+    def current_texts(self, story: Story) -> dict[int, str]:
+        """``{move seq: text}`` of the latest edit of each edited move."""
+        texts: dict[int, str] = {}
+        for seq, text in self.filter(story=story).order_by("pk").values_list("move_seq", "text"):
+            texts[seq] = text
+        return texts
+
+
+class NarrationEdit(models.Model):
+    """One version of the text of one move, as an author wrote it. Rows are never changed:
+    a revert is a new row that restores an older version (or the text typed at the table)."""
+
+    class Kind(models.TextChoices):
+        EDIT = "edit", _("Edit")
+        REVERT = "revert", _("Revert")
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="edits")
+    move_seq = models.PositiveIntegerField(_("move"))
+    text = models.TextField(_("text"), blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.EDIT)
+    # For a revert: the version it restores; empty means the text typed at the table.
+    restores = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    editor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = NarrationEditQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["story", "move_seq", "pk"]
+        indexes = [models.Index(fields=["story", "move_seq"], name="narration_edit_move")]
+
+    def __str__(self) -> str:
+        return f"{self.story_id} #{self.move_seq} ({self.kind})"
+
+
+def is_table_author(table: Table, user) -> bool:
+    """The game master (the table's owner) and every user seated at the table."""
+    if user is None or not user.is_authenticated:
+        return False
+    if table.owner_id == user.pk:
+        return True
+    return table.seats.filter(user=user).exists()
+
+
+def story_for(table: Table, language: str | None = None) -> Story:
+    """The table's story, made (as a private draft titled after the table) on first use."""
+    try:
+        return table.story
+    except Story.DoesNotExist:
+        pass
+    lang = language if language in Story.Language.values else Story.Language.EN
+    story, _created = Story.objects.get_or_create(
+        table=table, defaults={"title": table.name[:160], "language": lang}
+    )
+    return story

@@ -1,0 +1,190 @@
+"""The story as a PDF book, printed by WeasyPrint from the same template as the reading page.
+
+WeasyPrint fetches what the page links to (stylesheets, fonts, images). It gets our own
+fetcher, which serves the site's static files and uploads from disk, plus the few resources
+handed to it for one book (the cover), under an address that cannot be reached
+(``https://book.invalid/``, a reserved name). It opens no socket and follows no redirect:
+everything else (``file:``, ``data:``, other hosts, paths outside the two folders) is refused.
+
+PDFs are cached on disk under ``STORY_CACHE_DIR`` (default: a folder in the system's temporary
+directory, never a public one), named after the story and the hash of everything that goes
+into the book, so a changed story (or template) gets a new file and the old one is removed.
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import os
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.exceptions import SuspiciousFileOperation
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils._os import safe_join
+from weasyprint import HTML
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from .models import Story
+from .services import Book, make_book
+
+logger = logging.getLogger(__name__)
+
+BOOK_HOST = "book.invalid"
+BASE_URL = f"https://{BOOK_HOST}/"
+COVER_PATH = "/book/cover"
+AREA_PATH = "/book/area/"
+AREA_SIZE = (720, 480)
+
+PAGE_SIZES = {"a5": "A5", "a4": "A4", "letter": "letter"}
+DEFAULT_SIZE = "a5"
+
+
+class RefusedURL(ValueError):
+    pass
+
+
+class BookFetcher(URLFetcher):
+    """Serves the book's own files from disk and refuses everything else (see the module)."""
+
+    def __init__(self, extra: dict[str, tuple[bytes, str]] | None = None) -> None:
+        super().__init__(allowed_protocols=("https",), allow_redirects=False, timeout=1)
+        self.extra = dict(extra or {})
+        self.served: list[str] = []
+        self.refused: list[str] = []
+
+    def fetch(self, url: str, headers=None) -> URLFetcherResponse:
+        try:
+            body, mime = self._resolve(url)
+        except RefusedURL:
+            self.refused.append(url)
+            logger.info("The book's URL fetcher refused %s", url[:200])
+            raise
+        self.served.append(url)
+        return URLFetcherResponse(url, body=body, headers={"Content-Type": mime})
+
+    def _resolve(self, url: str) -> tuple[bytes, str]:
+        parts = urlsplit(url)
+        if parts.scheme != "https" or parts.netloc != BOOK_HOST or parts.username:
+            raise RefusedURL(f"Not one of the book's own files: {url[:200]}")
+        path = unquote(parts.path)
+        if "\\" in path or "\x00" in path or any(seg == ".." for seg in path.split("/")):
+            raise RefusedURL(f"Not a plain path: {url[:200]}")
+        if path in self.extra:
+            return self.extra[path]
+        static_prefix = urljoin("/", settings.STATIC_URL)
+        media_prefix = urljoin("/", settings.MEDIA_URL)
+        if path.startswith(static_prefix):
+            found = finders.find(path.removeprefix(static_prefix))
+            if not found and settings.STATIC_ROOT:
+                found = _inside(settings.STATIC_ROOT, path.removeprefix(static_prefix))
+            return _read(found, url)
+        if path.startswith(media_prefix):
+            return _read(_inside(settings.MEDIA_ROOT, path.removeprefix(media_prefix)), url)
+        raise RefusedURL(f"Neither a static file nor an upload: {url[:200]}")
+
+
+def _inside(root, relative: str) -> str | None:
+    try:
+        return safe_join(str(root), relative)
+    except (SuspiciousFileOperation, ValueError):
+        return None
+
+
+def _read(found, url: str) -> tuple[bytes, str]:
+    if isinstance(found, list):
+        found = found[0] if found else None
+    if not found or not Path(found).is_file():
+        raise RefusedURL(f"No such file: {url[:200]}")
+    mime = mimetypes.guess_type(str(found))[0] or "application/octet-stream"
+    if str(found).endswith(".otf"):
+        mime = "font/otf"
+    return Path(found).read_bytes(), mime
+
+
+# -- rendering ----------------------------------------------------------------------------
+def book_html(book: Book, page_size: str = DEFAULT_SIZE) -> str:
+    """The print template as a standalone document (what WeasyPrint reads)."""
+    with translation.override(book.language):
+        return render_to_string(
+            "stories/book_pdf.html",
+            {
+                "book": book,
+                "story": book.story,
+                "page_size": PAGE_SIZES.get(page_size, PAGE_SIZES[DEFAULT_SIZE]),
+                "for_pdf": True,
+                "cover_src": COVER_PATH,
+            },
+        )
+
+
+def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) -> bytes:
+    """Any HTML through our fetcher and fonts (the book, the benchmark and the tests)."""
+    fetcher = BookFetcher(extra)
+    font_config = FontConfiguration()
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher)
+    return document.write_pdf(font_config=font_config)
+
+
+def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
+    from .covers import cover_image
+
+    extra = {COVER_PATH: cover_image(book)}
+    for card_id in book.images:
+        extra[f"{AREA_PATH}{card_id}"] = (area_picture(card_id), "image/jpeg")
+    return html_to_pdf(book_html(book, page_size), extra=extra)
+
+
+def area_picture(card_id: str) -> bytes:
+    """A built-in area card's art for the book (drawn once, then read from the cache)."""
+    path = cache_dir() / "areas" / f"{card_id}.jpg"
+    if path.is_file():
+        return path.read_bytes()
+    from io import BytesIO
+
+    from games.areas.art import render_area
+
+    out = BytesIO()
+    render_area(card_id, AREA_SIZE).convert("RGB").save(out, "JPEG", quality=85, optimize=True)
+    _write_atomically(path, out.getvalue())
+    return out.getvalue()
+
+
+# -- the cache ----------------------------------------------------------------------------
+def cache_dir() -> Path:
+    configured = getattr(settings, "STORY_CACHE_DIR", None)
+    root = Path(configured) if configured else Path(tempfile.gettempdir()) / "amnesia-stories"
+    return root
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(tmp, path)
+
+
+def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = None) -> bytes:
+    """The story's PDF, from the cache when nothing in the book has changed."""
+    if page_size not in PAGE_SIZES:
+        page_size = DEFAULT_SIZE
+    book = book or make_book(story)
+    folder = cache_dir() / "pdf"
+    path = folder / f"{story.pk}-{page_size}-{book.hash}.pdf"
+    if path.is_file():
+        return path.read_bytes()
+    started = time.perf_counter()
+    data = render_book_pdf(book, page_size)
+    logger.info("Story %s: %s PDF in %.2fs", story.pk, page_size, time.perf_counter() - started)
+    _write_atomically(path, data)
+    for old in folder.glob(f"{story.pk}-{page_size}-*.pdf"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return data

@@ -1,0 +1,250 @@
+"""What a story is made of and how its authors change it.
+
+``make_book`` gathers everything the print template needs (the same data for the reading page
+and the PDF); ``edit_narration`` and ``revert_narration`` add rows to the edit overlay, never
+touching the move log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import services as game_services
+from games.models import GAME_CHOICES, Move
+
+from .books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
+from .models import NarrationEdit, Story
+
+MAX_NARRATION = game_services.MAX_TEXT
+
+HTML_LANG = {"en": "en", "pt-br": "pt-BR", "ja": "ja"}
+
+
+@dataclass
+class Book:
+    story: Story
+    title: str
+    subtitle: str
+    blurb: str
+    language: str
+    tags: list[str]
+    game: str
+    game_title: str
+    players: list[str]
+    game_master: str
+    chapters: list[Chapter]
+    credits: list[Credit]
+    started_at: datetime | None
+    finished_at: datetime | None
+    finished: bool
+    editable_seqs: set[int] = field(default_factory=set)
+    hash: str = ""
+
+    @property
+    def html_lang(self) -> str:
+        return HTML_LANG.get(self.language, self.language)
+
+    @property
+    def authors(self) -> list[str]:
+        """The names on the cover: the players who told something, then the game master."""
+        told = [c.name for c in self.credits if c.chapters or c.words]
+        return told + ([self.game_master] if self.game_master not in told else [])
+
+    @property
+    def area_ids(self) -> frozenset[str]:
+        """The built-in area cards (the ones with a picture to print)."""
+        from games.rules.area_texts import AREA_IDS
+
+        return frozenset(AREA_IDS)
+
+    @property
+    def images(self) -> list[str]:
+        """The area cards the chapters show, in order, once each."""
+        seen: dict[str, None] = {}
+        for chapter in self.chapters:
+            for card_id in chapter.data.get("images", []):
+                seen.setdefault(card_id, None)
+        return [c for c in seen if c in self.area_ids]
+
+    @property
+    def keywords(self) -> list[str]:
+        return [self.game_title, *self.tags]
+
+    def plain_text(self) -> str:
+        """The narration as plain text, one passage a line (for the archive's search)."""
+        return "\n".join(p.text for c in self.chapters for p in c.passages if p.text)
+
+
+def game_master_name(story: Story) -> str:
+    owner = story.table.owner
+    return owner.get_full_name() or owner.get_username()
+
+
+def make_book(story: Story) -> Book:
+    """The book in its own language (chapter titles included), whatever the reader's is."""
+    with translation.override(story.language):
+        return _make_book(story)
+
+
+def _make_book(story: Story) -> Book:
+    table = story.table
+    edits = NarrationEdit.objects.current_texts(story)
+    chapters, texts = build_chapters(table, edits)
+    players = table.players
+    book = Book(
+        story=story,
+        title=story.title,
+        subtitle=story.subtitle,
+        blurb=story.blurb,
+        language=story.language,
+        tags=story.tag_names(),
+        game=table.game,
+        game_title=str(dict(GAME_CHOICES).get(table.game, table.game)),
+        players=players,
+        game_master=game_master_name(story),
+        chapters=chapters,
+        credits=credits(chapters, players),
+        started_at=table.started_at,
+        finished_at=table.finished_at,
+        finished=table.status == table.Status.FINISHED,
+        editable_seqs={m.seq for m in texts.moves},
+    )
+    book.hash = content_hash(
+        {
+            "format": BOOK_FORMAT,
+            "design": design_hash(),
+            "meta": [book.title, book.subtitle, book.blurb, book.language, book.tags],
+            "people": [book.players, book.game_master],
+            "cover": story.cover.name if story.cover else "",
+            "dates": [book.started_at, book.finished_at],
+            "chapters": [asdict(c) for c in chapters],
+        }
+    )
+    return book
+
+
+def _design_files() -> list[Path]:
+    base = Path(settings.BASE_DIR)
+    files = sorted((base / "stories" / "templates" / "stories").rglob("*.html"))
+    files.append(base / "static" / "css" / "story.css")
+    return files
+
+
+@cache
+def _fonts_signature() -> str:
+    from .fonts import FONTS
+
+    return ",".join(f"{f.file}:{f.path.stat().st_size}" for f in FONTS if f.path.exists())
+
+
+def design_hash() -> str:
+    """A hash of the print template and its stylesheet: a changed design rebuilds the PDFs."""
+    digest = hashlib.sha256(_fonts_signature().encode())
+    for path in _design_files():
+        if path.exists():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def refresh_search_text(story: Story, book: Book | None = None) -> None:
+    book = book or make_book(story)
+    text = book.plain_text()
+    if text != story.search_text:
+        story.search_text = text
+        Story.objects.filter(pk=story.pk).update(search_text=text)
+
+
+# -- editing the narration ---------------------------------------------------------------
+def _live_move(story: Story, seq: int) -> Move:
+    for move in game_services.live_moves(story.table):
+        if move.seq == seq:
+            return move
+    raise Move.DoesNotExist(f"No move {seq} in force at table {story.table_id}.")
+
+
+def current_text(story: Story, seq: int) -> str:
+    """The text of a move in force (Move.DoesNotExist for an undone or unknown move)."""
+    move = _live_move(story, seq)
+    edit = NarrationEdit.objects.filter(story=story, move_seq=seq).order_by("-pk").first()
+    return edit.text if edit is not None else move.text
+
+
+def _clean(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if len(text) > MAX_NARRATION:
+        raise ValidationError(
+            _("The narration is limited to %(n)s characters.") % {"n": MAX_NARRATION}
+        )
+    return text
+
+
+def edit_narration(story: Story, seq: int, text: str, editor) -> NarrationEdit | None:
+    """Record a new version of a move's text; None when the text did not change."""
+    text = _clean(text)
+    with transaction.atomic():
+        _live_move(story, seq)
+        if text == current_text(story, seq):
+            return None
+        edit = NarrationEdit.objects.create(
+            story=story, move_seq=seq, text=text, editor=_user(editor)
+        )
+    refresh_search_text(story)
+    return edit
+
+
+def revert_narration(
+    story: Story, seq: int, to: NarrationEdit | None, editor
+) -> NarrationEdit | None:
+    """Restore an earlier version (``to``), or the text typed at the table (``to=None``)."""
+    with transaction.atomic():
+        move = _live_move(story, seq)
+        if to is not None and (to.story_id != story.pk or to.move_seq != seq):
+            raise NarrationEdit.DoesNotExist("That version belongs to another passage.")
+        text = move.text if to is None else to.text
+        if text == current_text(story, seq):
+            return None
+        edit = NarrationEdit.objects.create(
+            story=story,
+            move_seq=seq,
+            text=text,
+            kind=NarrationEdit.Kind.REVERT,
+            restores=to,
+            editor=_user(editor),
+        )
+    refresh_search_text(story)
+    return edit
+
+
+@dataclass
+class Version:
+    text: str
+    who: str
+    at: datetime | None
+    edit: NarrationEdit | None  # None: the text typed at the table
+    current: bool = False
+
+
+def history(story: Story, seq: int) -> list[Version]:
+    """Every version of a move's text, newest first; the last one is the table's."""
+    move = _live_move(story, seq)
+    typed_by = move.entered_by.get_username() if move.entered_by else move.payload.get("by", "")
+    versions = [Version(move.text, typed_by, move.at, None)]
+    for edit in NarrationEdit.objects.filter(story=story, move_seq=seq).select_related("editor"):
+        who = edit.editor.get_username() if edit.editor else _("someone")
+        versions.append(Version(edit.text, who, edit.created_at, edit))
+    versions[-1].current = True
+    return list(reversed(versions))
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import views
+
+app_name = "stories"
+
+urlpatterns = [
+    path("", views.archive, name="archive"),
+    path("tables/<int:table_pk>/", views.for_table, name="for_table"),
+    path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/pdf/", views.pdf, name="pdf"),
+    path("<int:pk>/cover/", views.cover, name="cover"),
+    path("<int:pk>/edit/", views.edit, name="edit"),
+    path("<int:pk>/publish/", views.publish, name="publish"),
+    path("<int:pk>/new-link/", views.new_link, name="new_link"),
+    path("<int:pk>/narration/<int:seq>/", views.narration, name="narration"),
+    path("<int:pk>/narration/<int:seq>/revert/", views.revert, name="revert"),
+    path("s/<str:secret>/", views.shared, name="shared"),
+    path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
+    path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
+]

@@ -1,0 +1,300 @@
+"""The archive, the reading page, the PDF and the authors' editing pages.
+
+Who may see a story: its authors (the table's owner and any user seated at it) always; anyone
+else only a published story, by its id when it is public, by its secret link when it is public
+or unlisted. Everything else answers 404, the same as an id that does not exist.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.models import Move, Table
+
+from . import services
+from .covers import cover_image
+from .forms import SORTS, ArchiveForm, NarrationForm, StoryForm
+from .models import NarrationEdit, Story, Tag, is_table_author, new_secret, story_for
+from .pdf import DEFAULT_SIZE, PAGE_SIZES, pdf_for
+
+PER_PAGE = 12
+
+
+def _stories():
+    return Story.objects.select_related("table", "table__owner")
+
+
+def _readable(request, pk: int) -> Story:
+    story = get_object_or_404(_stories(), pk=pk)
+    if story.is_public() or story.is_author(request.user):
+        return story
+    raise Http404("No such story.")
+
+
+def _shared(request, secret: str) -> Story:
+    story = get_object_or_404(_stories(), secret=secret)
+    if story.readable_with_secret() or story.is_author(request.user):
+        return story
+    raise Http404("No such story.")
+
+
+def _authored(request, pk: int) -> Story:
+    story = get_object_or_404(_stories(), pk=pk)
+    if not story.is_author(request.user):
+        raise Http404("No such story.")
+    return story
+
+
+# -- the archive ---------------------------------------------------------------------------
+@require_GET
+def archive(request):
+    form = ArchiveForm(request.GET or None)
+    stories = Story.objects.public().select_related("table").prefetch_related("tags")
+    filters = form.cleaned_data if form.is_valid() else {}
+    if q := (filters.get("q") or "").strip():
+        matches = (
+            Q(title__icontains=q)
+            | Q(subtitle__icontains=q)
+            | Q(blurb__icontains=q)
+            | Q(search_text__icontains=q)
+            | Q(tags__name__icontains=q)
+            | Q(table__seats__name__iexact=q)
+        )
+        stories = stories.filter(pk__in=Story.objects.public().filter(matches).values("pk"))
+    if game := filters.get("game"):
+        stories = stories.filter(table__game=game)
+    if language := filters.get("language"):
+        stories = stories.filter(language=language)
+    if tag := filters.get("tag"):
+        stories = stories.filter(tags__slug=tag)
+    sort = filters.get("sort") or "new"
+    order = Lower("title") if sort == "title" else SORTS.get(sort, "-published_at")
+    stories = stories.order_by(order, "-pk")
+    page = Paginator(stories, PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "filtering": any(filters.get(k) for k in ("q", "game", "language", "tag")),
+        "tags": Tag.objects.filter(stories__in=Story.objects.public()).distinct()[:40],
+        "mine": Story.objects.authored_by(request.user).select_related("table")[:20],
+        "current_tag": filters.get("tag", ""),
+    }
+    return render(request, "stories/archive.html", context)
+
+
+# -- reading ------------------------------------------------------------------------------
+def _reading_page(request, story: Story, *, shared: bool = False):
+    book = services.make_book(story)
+    if story.is_published:
+        services.refresh_search_text(story, book)
+    base = (
+        reverse("stories:shared", args=[story.secret])
+        if shared
+        else reverse("stories:detail", args=[story.pk])
+    )
+    context = {
+        "story": story,
+        "book": book,
+        "can_edit": story.is_author(request.user),
+        "cover_src": base + "cover/",
+        "pdf_links": [(size, label, f"{base}pdf/?size={size}") for size, label in SIZE_LABELS],
+        "share_url": request.build_absolute_uri(reverse("stories:shared", args=[story.secret])),
+        "shared": shared,
+    }
+    return render(request, "stories/story_detail.html", context)
+
+
+SIZE_LABELS = [("a5", "A5"), ("a4", "A4"), ("letter", "Letter")]
+
+
+@require_GET
+def detail(request, pk: int):
+    return _reading_page(request, _readable(request, pk))
+
+
+@require_GET
+def shared(request, secret: str):
+    return _reading_page(request, _shared(request, secret), shared=True)
+
+
+def _pdf_response(request, story: Story):
+    size = request.GET.get("size", DEFAULT_SIZE)
+    if size not in PAGE_SIZES:
+        size = DEFAULT_SIZE
+    data = pdf_for(story, size)
+    response = HttpResponse(data, content_type="application/pdf")
+    name = slugify(story.title, allow_unicode=True) or f"story-{story.pk}"
+    inline = request.GET.get("inline") == "1"
+    response["Content-Disposition"] = content_disposition_header(not inline, f"{name}-{size}.pdf")
+    response["Cache-Control"] = "public, max-age=300" if story.is_public() else "private"
+    return response
+
+
+@require_GET
+def pdf(request, pk: int):
+    return _pdf_response(request, _readable(request, pk))
+
+
+@require_GET
+def shared_pdf(request, secret: str):
+    return _pdf_response(request, _shared(request, secret))
+
+
+def _cover_response(request, story: Story):
+    data, mime = cover_image(services.make_book(story))
+    response = HttpResponse(data, content_type=mime)
+    response["Cache-Control"] = "public, max-age=300" if story.is_public() else "private"
+    return response
+
+
+@require_GET
+def cover(request, pk: int):
+    return _cover_response(request, _readable(request, pk))
+
+
+@require_GET
+def shared_cover(request, secret: str):
+    return _cover_response(request, _shared(request, secret))
+
+
+# -- the authors' pages -------------------------------------------------------------------
+@login_required
+@require_GET
+def for_table(request, table_pk: int):
+    """The table's story; the first visit by one of its authors makes the draft."""
+    table = get_object_or_404(Table, pk=table_pk)
+    existing = Story.objects.filter(table=table).first()
+    if not is_table_author(table, request.user):
+        if existing is not None and existing.is_public():
+            return redirect(existing)
+        raise Http404("No such story.")
+    story = existing or story_for(table, language=(get_language() or "en").lower())
+    return redirect(story)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request, pk: int):
+    story = _authored(request, pk)
+    form = StoryForm(request.POST or None, request.FILES or None, instance=story)
+    if request.method == "POST" and form.is_valid():
+        story = form.save()
+        services.refresh_search_text(story)
+        messages.success(request, _("The story’s details are saved."))
+        return redirect(story)
+    return render(
+        request,
+        "stories/story_form.html",
+        {"story": story, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def publish(request, pk: int):
+    story = _authored(request, pk)
+    if request.POST.get("action") == "unpublish":
+        story.published_at = None
+        story.save(update_fields=["published_at", "updated_at"])
+        messages.info(request, _("The story is a draft again: only its authors can read it."))
+        return redirect(story)
+    if not story.can_publish:
+        messages.error(request, _("A story can be published once its game has ended."))
+        return redirect(story)
+    visibility = request.POST.get("visibility")
+    if visibility in Story.Visibility.values:
+        story.visibility = visibility
+    story.publish()
+    story.save(update_fields=["published_at", "visibility", "updated_at"])
+    services.refresh_search_text(story)
+    if story.visibility == Story.Visibility.PRIVATE:
+        messages.success(request, _("Published, and private: only its authors can read it."))
+    elif story.visibility == Story.Visibility.UNLISTED:
+        messages.success(request, _("Published: anyone with the secret link can read it."))
+    else:
+        messages.success(request, _("Published in the archive."))
+    return redirect(story)
+
+
+@login_required
+@require_POST
+def new_link(request, pk: int):
+    story = _authored(request, pk)
+    story.secret = new_secret()
+    story.save(update_fields=["secret", "updated_at"])
+    messages.success(request, _("A new secret link is made; the old one no longer works."))
+    return redirect(story)
+
+
+def _chapter_of(book: services.Book, seq: int):
+    for chapter in book.chapters:
+        if chapter.lead_seq == seq or any(p.seq == seq for p in chapter.passages):
+            return chapter
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def narration(request, pk: int, seq: int):
+    story = _authored(request, pk)
+    try:
+        current = services.current_text(story, seq)
+    except Move.DoesNotExist:
+        raise Http404("No such move.") from None
+    form = NarrationForm(request.POST or None, initial={"text": current})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.edit_narration(story, seq, form.cleaned_data["text"], request.user)
+        except ValidationError as exc:
+            form.add_error("text", exc)
+        except Move.DoesNotExist:
+            raise Http404("No such move.") from None
+        else:
+            return redirect(reverse("stories:detail", args=[story.pk]) + f"#m{seq}")
+    book = services.make_book(story)
+    move = Move.objects.get(table=story.table, seq=seq)
+    return render(
+        request,
+        "stories/narration_edit.html",
+        {
+            "story": story,
+            "form": form,
+            "seq": seq,
+            "move": move,
+            "chapter": _chapter_of(book, seq),
+            "versions": services.history(story, seq),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def revert(request, pk: int, seq: int):
+    story = _authored(request, pk)
+    version = request.POST.get("version", "")
+    to = None
+    if version != "original":
+        if not version.isdigit():
+            raise Http404("No such version.")
+        to = get_object_or_404(NarrationEdit, pk=int(version), story=story, move_seq=seq)
+    try:
+        services.revert_narration(story, seq, to, request.user)
+    except Move.DoesNotExist:
+        raise Http404("No such move.") from None
+    messages.success(request, _("The earlier version is restored."))
+    return redirect(reverse("stories:narration", args=[story.pk, seq]))

@@ -1,0 +1,78 @@
+"""In Chromium: a finished game's story is polished, published, found in the archive and
+downloaded as a PDF."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from games import services
+from stories.samples import ENGLISH, sample_script
+
+PASSWORD = "a-long-and-unusual-passphrase"
+
+
+def test_publish_find_and_download_a_story(page, django_user_model, settings, tmp_path):
+    settings.STORY_CACHE_DIR = str(tmp_path / "cache")
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    gm = django_user_model.objects.create_user(username="gm", password=PASSWORD)
+    # The game itself was played elsewhere (see test_amnesia_game): import it, finished.
+    table = services.import_script(sample_script("en"), gm, name="Room 714")
+    assert table.status == "finished"
+
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("gm")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_test_id("current-user")).to_have_text("gm")
+
+    # From the table to its story: a private draft titled after the table.
+    page.goto(f"/tables/{table.pk}/")
+    page.get_by_test_id("story-link").click()
+    expect(page.locator(".book-title")).to_have_text("Room 714")
+    expect(page.get_by_test_id("story-tools")).to_contain_text("Draft")
+    expect(page.locator(".chapter-title").first).to_have_text(re.compile("Chapter 1", re.I))
+
+    # Polish the first passage.
+    page.locator(".passage .edit-link").first.click()
+    page.get_by_label("Narration").fill("She wakes, and the floor is warm as a hand.")
+    page.get_by_role("button", name="Save this version").click()
+    expect(page.locator(".passage").first).to_contain_text("the floor is warm as a hand")
+
+    # Name the book.
+    page.get_by_role("link", name="Edit the title page").click()
+    page.get_by_label(re.compile(r"^Title:?$")).fill("The Warm Floor")
+    page.get_by_label("Subtitle").fill("An Amnesia story")
+    page.get_by_label("Tags").fill("noir, hospital")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".book-title")).to_have_text("The Warm Floor")
+
+    # Publish it, public.
+    page.get_by_label("Visibility").select_option("public")
+    page.get_by_role("button", name="Publish", exact=True).click()
+    expect(page.get_by_test_id("story-tools")).to_contain_text("Published")
+
+    # A reader who is not logged in finds it in the archive by a word of its narration.
+    page.context.clear_cookies()
+    page.goto("/stories/")
+    page.get_by_label("Search").fill("warm as a hand")
+    page.get_by_role("button", name="Search").click()
+    results = page.locator(".archive-item")
+    expect(results).to_have_count(1)
+    expect(results.first).to_contain_text("The Warm Floor")
+    page.get_by_role("link", name="noir").first.click()
+    expect(page.locator(".archive-item")).to_have_count(1)
+    page.get_by_role("link", name="The Warm Floor").click()
+    expect(page.locator(".book-title")).to_have_text("The Warm Floor")
+    expect(page.locator(".book")).to_contain_text(ENGLISH["memory"])
+    expect(page.locator(".edit-link")).to_have_count(0)
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="A5").click()
+    download = download_info.value
+    assert download.suggested_filename == "the-warm-floor-a5.pdf"
+    data = Path(download.path()).read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert len(data) > 20_000

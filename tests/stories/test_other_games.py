@@ -1,0 +1,95 @@
+"""The two other games plug into the book registry: Amnesia Stories' journeys with their
+illustrations, the contest game's cast, parts and contests."""
+
+from __future__ import annotations
+
+import json
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from games import services as game_services
+from stories import covers, services
+from stories import pdf as story_pdf
+from stories.models import story_for
+
+from .conftest import pdf_text, squeeze
+
+pytestmark = pytest.mark.django_db
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def story_of(owner, path: str, language: str = "en"):
+    script = json.loads((SCRIPTS / path).read_text())["script"]
+    return story_for(game_services.import_script(script, owner), language)
+
+
+def test_amnesia_stories_journeys(gm):
+    story = story_of(gm, "amnesia_stories/01_judging_branches.json")
+    book = services.make_book(story)
+    assert [c.title for c in book.chapters] == ["Journey 1", "Journey 2", "Journey 3"]
+    assert [c.narrators for c in book.chapters] == [["Ana"], ["Bruno"], ["Caio"]]
+    first = book.chapters[0]
+    steps = first.data["steps"]
+    assert [s["journey"] for s in steps] == ["A08", "A06", "A10"]
+    assert steps[0]["text"].startswith("Shared supper with villagers")
+    # Ana told her steps as slots 2, 4, 1 of the selection A01..A05.
+    assert [s["illustration"] for s in steps] == ["A02", "A04", "A01"]
+    assert steps[0]["matched"] == ["Bruno"]
+    assert first.passages[0].text == "The hero climbed, sailed, then got lost."
+    assert first.data["gains"] == {"Ana": 4, "Bruno": 3, "Caio": 1}
+    assert book.images[:3] == ["A02", "A04", "A01"]
+
+
+def test_amnesia_stories_texts_follow_the_story_language(gm):
+    story = story_of(gm, "amnesia_stories/01_judging_branches.json", "pt-br")
+    steps = services.make_book(story).chapters[0].data["steps"]
+    assert steps[0]["text"].startswith("Jantou com aldeões")
+
+
+def test_amnesia_stories_pdf_embeds_the_illustrations(gm):
+    story = story_of(gm, "amnesia_stories/01_judging_branches.json")
+    book = services.make_book(story)
+    data = story_pdf.pdf_for(story)
+    reader = PdfReader(BytesIO(data))
+    assert [o.title for o in reader.outline] == ["Journey 1", "Journey 2", "Journey 3"]
+    images = set()
+    for page in reader.pages:
+        xobjects = page["/Resources"].get("/XObject", {})
+        images |= {xobjects.raw_get(k).idnum for k in xobjects}
+    assert len(images) >= 1 + len(book.images)  # the cover and each illustration
+    text = squeeze(pdf_text(data, {book.title, *(c.title for c in book.chapters)}))
+    assert squeeze("The hero climbed, sailed, then got lost.") in text
+    # The generated cover is a collage of the journeys' pictures.
+    assert covers.COVER_ARTISTS["amnesia_stories"] is covers.draw_amnesia_stories
+
+
+def test_the_contest_book(gm):
+    story = story_of(gm, "contest/chain_face_cards_and_reshuffle.json")
+    book = services.make_book(story)
+    assert [c.kind for c in book.chapters] == ["cast", "part", "part"]
+    cast = book.chapters[0].data["cast"]
+    assert [(r["player"], r["character"]) for r in cast] == [("Ana", "Zed"), ("Bo", "Yum")]
+    second = book.chapters[2]
+    assert second.narrators[0] == "Bo"
+    (contest,) = [i for i in second.data["items"] if i["type"] == "contest"]
+    assert contest["kind"] == "tug of war" and contest["winner"] == "Bo"
+    ana = next(side for side in contest["sides"] if side["name"] == "Ana")
+    assert [c["code"] for c in ana["cards"]] == ["5C", "QC", "2C", "KS"]
+    assert [c["chain"] for c in ana["cards"]] == [False, True, True, True]
+    assert ana["total"] == 10 and ana["attribute"] == "muscle"
+    margin = [i["summary"] for i in second.data["items"] if i["type"] == "margin"]
+    assert margin == ["Ana (Zed) takes a drink."]
+    assert [p.text for p in second.passages] == ["I dig my heels in."]
+
+
+def test_the_contest_winner_closes_the_book(gm):
+    story = story_of(gm, "contest/last_card_and_winner.json")
+    book = services.make_book(story)
+    assert book.chapters[-1].kind == "winner"
+    assert book.chapters[-1].data["winner"] == "Ana"
+    reader = PdfReader(BytesIO(story_pdf.pdf_for(story)))
+    assert [o.title for o in reader.outline] == [c.title for c in book.chapters]
