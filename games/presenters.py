@@ -78,7 +78,11 @@ def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
             "undoes": m.undoes,
             "by": m.payload.get("by"),
             "do": m.payload.get("do"),
-            "fields": {k: v for k, v in m.payload.items() if k not in ("by", "do")},
+            "fields": {
+                k: ",".join(map(str, v)) if isinstance(v, list) else v
+                for k, v in m.payload.items()
+                if k not in ("by", "do")
+            },
             "text": m.text,
             "at": m.at,
         }

@@ -360,7 +360,9 @@ def context(table: Table, state: dict[str, Any], legal: dict[str, dict]) -> dict
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
         "tales": tales(entries, card),
-        "safe_log": safe_log(presenters.recent_log(table)),
+        "log": safe_log(presenters.recent_log(table)),
+        # The export holds the pending picks: it waits until the turn is judged.
+        "secrets_pending": seen["phase"] == "answer",
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
     }

@@ -9,17 +9,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Table
-
-PASSWORD = "a-long-and-unusual-passphrase"
-
-
-def log_in(page, django_user_model) -> None:
-    django_user_model.objects.create_user(username="gm", password=PASSWORD)
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("gm")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("current-user")).to_have_text("gm")
+from tests.browser.helpers import log_in
 
 
 def test_play_a_short_game_by_clicking(page, django_user_model) -> None:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Table
-from tests.browser.test_amnesia_game import log_in
+from tests.browser.helpers import log_in
 
 PICKS = {"Ana": [1, 2, 3], "Bruno": [1, 2, 4], "Caio": [5, 2, 4]}
 

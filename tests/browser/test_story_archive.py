@@ -10,23 +10,16 @@ from playwright.sync_api import expect
 
 from games import services
 from stories.samples import ENGLISH, sample_script
-
-PASSWORD = "a-long-and-unusual-passphrase"
+from tests.browser.helpers import log_in
 
 
 def test_publish_find_and_download_a_story(page, django_user_model, settings, tmp_path):
     settings.STORY_CACHE_DIR = str(tmp_path / "cache")
     settings.MEDIA_ROOT = str(tmp_path / "media")
-    gm = django_user_model.objects.create_user(username="gm", password=PASSWORD)
+    gm = log_in(page, django_user_model)
     # The game itself was played elsewhere (see test_amnesia_game): import it, finished.
     table = services.import_script(sample_script("en"), gm, name="Room 714")
     assert table.status == "finished"
-
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("gm")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("current-user")).to_have_text("gm")
 
     # From the table to its story: a private draft titled after the table.
     page.goto(f"/tables/{table.pk}/")
