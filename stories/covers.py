@@ -295,8 +295,57 @@ def draw_amnesia_stories(book: Book, size: tuple[int, int] = COVER_SIZE) -> Imag
     return image
 
 
+def contest_cast(book: Book) -> list[tuple[str, str]]:
+    """(character, player) for each character of the cast chapter, in seat order."""
+    for chapter in book.chapters:
+        if chapter.kind == "cast":
+            return [
+                (c.get("character") or "", c.get("player") or "")
+                for c in chapter.data.get("cast", [])
+                if c.get("character")
+            ]
+    return []
+
+
+def draw_contest(book: Book, size: tuple[int, int] = COVER_SIZE) -> Image.Image:
+    """The characters' names, large, like a fight card, under the four attributes' suits."""
+    width, height = size
+    seed = int(hashlib.sha256(f"{book.story.pk}:{book.title}".encode()).hexdigest()[:12], 16)
+    ink, paper, accent = PALETTES[seed % len(PALETTES)]
+    image = Image.new("RGB", size, ink)
+    draw = ImageDraw.Draw(image)
+    margin = 110
+    label = _font(30, japanese=_needs_japanese(book.game_title))
+    _centered(draw, 60, _spaced(book.game_title), label, accent, width)
+    cast = contest_cast(book) or [(name, "") for name in book.players]
+    names = [c for c, _player in cast][:6]
+    y = int(height * 0.18)
+    for i, name in enumerate(names):
+        japanese = _needs_japanese(name)
+        lines, font, font_size = _fit_title(draw, name, width - 2 * margin, japanese)
+        for line in lines[:1]:
+            _centered(draw, y, line, font, paper, width)
+        y += int(font_size * 1.1)
+        if i < len(names) - 1:
+            _centered(draw, y, "vs", _font(40, italic=True), accent, width)
+            y += 60
+    title_font = _font(56, japanese=_needs_japanese(book.title), italic=True)
+    title_lines = _wrap(draw, book.title, title_font, width - 2 * margin)[:2]
+    y = height - 130 - 70 * len(title_lines)
+    _centered(
+        draw, y - 140, "\u2660   \u2663   \u2666   \u2665", _font(56, japanese=True), accent, width
+    )
+    draw.line((width / 2 - 90, y - 30, width / 2 + 90, y - 30), fill=accent, width=3)
+    for line in title_lines:
+        _centered(draw, y, line, title_font, paper, width)
+        y += 70
+    draw.rectangle((28, 28, width - 29, height - 29), outline=accent, width=2)
+    return image
+
+
 COVER_ARTISTS: dict[str, Callable[[Book, tuple[int, int]], Image.Image]] = {
     "amnesia_stories": draw_amnesia_stories,
+    "contest": draw_contest,
 }
 
 

@@ -93,3 +93,21 @@ def test_the_contest_winner_closes_the_book(gm):
     assert book.chapters[-1].data["winner"] == "Ana"
     reader = PdfReader(BytesIO(story_pdf.pdf_for(story)))
     assert [o.title for o in reader.outline] == [c.title for c in book.chapters]
+
+
+def test_the_contest_cover_names_the_characters(gm, monkeypatch):
+    story = story_of(gm, "contest/chain_face_cards_and_reshuffle.json")
+    book = services.make_book(story)
+    assert covers.contest_cast(book) == [("Zed", "Ana"), ("Yum", "Bo")]
+    written = []
+    real = covers.ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        written.append(text)
+        return real(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(covers.ImageDraw.ImageDraw, "text", spy)
+    image = covers.generated_cover(book)
+    assert image.size == covers.COVER_SIZE
+    assert "Zed" in written and "Yum" in written
+    assert "Ana" not in written  # the characters stand on the cover, not the players
