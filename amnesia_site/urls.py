@@ -22,6 +22,7 @@ urlpatterns = [
 if find_spec("stories.urls") is not None:
     urlpatterns.append(path("stories/", include("stories.urls")))
 
+urlpatterns.append(path("playtests/", include("stories.playtest_urls")))
 urlpatterns.append(path("", include("games.urls")))
 
 # Uploads are served by Django only in development; a deployment serves MEDIA_ROOT itself.

@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from .models import Character, CustomCard, CustomDeck, Move, Seat, SeatCharacter, Table
+from .models import (
+    Character,
+    CustomCard,
+    CustomDeck,
+    ExternalReport,
+    Impression,
+    Move,
+    PlaytestReport,
+    Ruleset,
+    Seat,
+    SeatCharacter,
+    Table,
+)
 
 
 class SeatInline(admin.TabularInline):
@@ -70,3 +82,31 @@ class CharacterAdmin(admin.ModelAdmin):
 @admin.register(SeatCharacter)
 class SeatCharacterAdmin(admin.ModelAdmin):
     list_display = ["seat", "character", "credited"]
+
+
+# -- playtests ---------------------------------------------------------------------------------
+@admin.register(Ruleset)
+class RulesetAdmin(admin.ModelAdmin):
+    """Versions are never edited in place: the rulesets page adds the next version."""
+
+    list_display = ["name", "version", "game", "owner", "builtin", "created_at"]
+    list_filter = ["game", "builtin"]
+    readonly_fields = ["game", "name", "version", "options", "builtin", "created_at"]
+
+
+@admin.register(PlaytestReport)
+class PlaytestReportAdmin(admin.ModelAdmin):
+    list_display = ["table", "place", "computed_at"]
+    readonly_fields = ["figures", "computed_seq", "computed_version", "computed_at"]
+
+
+@admin.register(ExternalReport)
+class ExternalReportAdmin(admin.ModelAdmin):
+    list_display = ["game", "ruleset", "draft", "played_on", "players", "approved", "submitted_at"]
+    list_filter = ["game", "approved"]
+    readonly_fields = ["ip_hash", "submitted_at"]
+
+
+@admin.register(Impression)
+class ImpressionAdmin(admin.ModelAdmin):
+    list_display = ["player", "report", "external", "fun", "again", "updated_at"]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import GAME_CHOICES, CustomDeck, Table
+from .models import GAME_CHOICES, CustomDeck, Ruleset, Table
 from .rules import get_game
 
 # How posted form fields become move fields. Anything else is passed as text, so the
@@ -105,7 +105,15 @@ class NewTableForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, game: str, user=None, preset: str | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        game: str,
+        user=None,
+        preset: str | None = None,
+        ruleset: str | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.rules = get_game(game)
@@ -121,6 +129,9 @@ class NewTableForm(forms.Form):
         self.preset = preset if preset in self.presets else None
         self.preset_label = self.presets[self.preset]["label"] if self.preset else ""
         preset_values = self.presets[self.preset]["options"] if self.preset else {}
+        chosen = self._add_ruleset_field(game, preset_values, ruleset)
+        if chosen is not None and not self.preset:
+            preset_values = chosen.options
         self.option_names = []
         for key, opt in self.rules.options.items():
             label = labels.get(key, opt.help or key)
@@ -158,6 +169,34 @@ class NewTableForm(forms.Form):
             from .characters import add_table_fields
 
             add_table_fields(self, user)
+
+    def _add_ruleset_field(self, game: str, preset_values: dict, wanted: str | None):
+        """The ruleset select: its options fill the option fields (in place, with JS)."""
+        from .playtest_service import ensure_builtin_rulesets, full_options
+
+        ensure_builtin_rulesets(game)
+        rulesets = list(Ruleset.objects.filter(game=game).order_by("name", "-version"))
+        field = RulesetChoiceField(
+            label=_("Ruleset"),
+            queryset=Ruleset.objects.filter(game=game).order_by("name", "-version"),
+            required=False,
+            empty_label=_("Own options (no ruleset)"),
+            help_text=_(
+                "A named draft of the rules: its options fill the fields below, and the "
+                "table's playtest report (players' names, figures, impressions; never the "
+                "narration) goes to its designers. Change an option and the table plays its "
+                "own options."
+            ),
+        )
+        field.widget.rulesets = {r.pk: r for r in rulesets}
+        self.fields["ruleset"] = field
+        by_pk = {str(r.pk): r for r in rulesets}
+        chosen = by_pk.get(wanted or "")
+        if chosen is None:
+            target = full_options(game, preset_values)
+            chosen = next((r for r in rulesets if r.builtin and r.options == target), None)
+        field.initial = chosen.pk if chosen else None
+        return chosen
 
     def option_fields(self):
         return [self[name] for name in self.option_names]
@@ -206,11 +245,38 @@ class NewTableForm(forms.Form):
         return table_extra(deck)
 
     def after_create(self, table: Table, user) -> None:
-        """The first moves of a new table: a contest's seats bring saved characters."""
+        """The first moves of a new table: a contest's seats bring saved characters.
+        The table records the ruleset version whose options it plays (if any)."""
+        from .playtest_service import match_ruleset
+
+        ruleset = match_ruleset(self.game, table.options, self.cleaned_data.get("ruleset"))
+        if ruleset is not None:
+            table.ruleset = ruleset
+            table.save(update_fields=["ruleset"])
         if self.game == "contest":
             from .characters import bring_from_form
 
             bring_from_form(self, table, user)
+
+
+class RulesetSelect(forms.Select):
+    """Each ruleset option carries its rule options, for the page to fill the fields."""
+
+    rulesets: dict = {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        ruleset = self.rulesets.get(getattr(value, "value", value))
+        if ruleset is not None:
+            option["attrs"]["data-options"] = json.dumps(ruleset.options)
+        return option
+
+
+class RulesetChoiceField(forms.ModelChoiceField):
+    widget = RulesetSelect
+
+    def label_from_instance(self, obj: Ruleset) -> str:
+        return obj.label
 
 
 def _yes_no(value: Any) -> Any:

@@ -75,6 +75,10 @@ class Table(models.Model):
     state_seq = models.PositiveIntegerField(default=0, editable=False)
     # The narration being typed for the current scene; not game state, just a draft.
     draft = models.TextField(blank=True, default="")
+    # The ruleset version this table plays (null: options of its own, or made before rulesets).
+    ruleset = models.ForeignKey(
+        "games.Ruleset", null=True, blank=True, on_delete=models.PROTECT, related_name="tables"
+    )
 
     objects = TableQuerySet.as_manager()
 
@@ -224,3 +228,6 @@ class SeatCharacter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} as {self.character}"
+
+
+from .models_playtest import ExternalReport, Impression, PlaytestReport, Ruleset  # noqa: E402, F401

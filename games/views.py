@@ -51,7 +51,11 @@ def table_new(request):
     if game not in dict(game_choices()):
         raise Http404("No such game.")
     form = NewTableForm(
-        request.POST or None, game=game, user=request.user, preset=request.GET.get("preset")
+        request.POST or None,
+        game=game,
+        user=request.user,
+        preset=request.GET.get("preset"),
+        ruleset=request.GET.get("ruleset"),
     )
     if request.method == "POST" and form.is_valid():
         try:

@@ -1,0 +1,377 @@
+"""Small SVG charts drawn on the server, for the report pages and their PDFs alike.
+
+No chart library and no script: each function returns one ``<svg>`` element (safe to put
+in a template) whose every label is escaped here. Colours are the Okabe-Ito palette, which
+colour-blind readers can tell apart, and every line also gets its own dash pattern and
+marker, so a chart still reads in black and white. Text and axes use ``currentColor``: the
+page's own text colour, dark or light.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from itertools import count
+
+from django.utils.safestring import SafeString, mark_safe
+
+PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2", "#F0E442", "#999"]
+DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3"]
+MARKERS = ["circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle"]
+
+WIDTH = 420
+FONT = 14
+_ids = count(1)
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _num(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def nice_ticks(lo: float, hi: float, target: int = 5, whole: bool = False) -> list[float]:
+    """Round tick values covering ``lo..hi`` (1, 2 or 5 times a power of ten apart); with
+    ``whole``, never less than 1 apart (turns, tokens and moves come whole)."""
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(target, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    if whole:
+        step = max(step, 1)
+    start = math.floor(lo / step) * step
+    ticks = []
+    value = start
+    while value <= hi + step * 0.001:
+        ticks.append(round(value, 10))
+        value += step
+    if ticks[-1] < hi:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
+def _open(title: str, desc: str, height: int) -> tuple[str, str]:
+    uid = f"chart{next(_ids)}"
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" role="img" aria-labelledby="{uid}-t {uid}-d" '
+        f'font-size="{FONT}" font-family="inherit">'
+        f'<title id="{uid}-t">{_e(title)}</title><desc id="{uid}-d">{_e(desc)}</desc>'
+    )
+    return head, uid
+
+
+def _marker(kind: str, x: float, y: float, colour: str) -> str:
+    r = 3.5
+    if kind == "square":
+        return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
+    if kind == "diamond":
+        pts = f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y:.1f} {x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y:.1f}"
+        return f'<polygon points="{pts}" fill="{colour}"/>'
+    if kind == "triangle":
+        pts = f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y + r:.1f} {x - r - 1:.1f},{y + r:.1f}"
+        return f'<polygon points="{pts}" fill="{colour}"/>'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}"/>'
+
+
+def _legend(
+    names: list[str], top: float, left: float, right: float, bars: bool = False
+) -> tuple[str, float]:
+    """Legend entries flowing left to right, wrapping; returns the markup and its height.
+    Lines show their dash and marker; bars a swatch of their colour."""
+    parts, x, y = [], left, top
+    for i, name in enumerate(names):
+        label = name if len(name) <= 44 else name[:43] + "…"
+        width = 40 + 7.6 * len(label)
+        if x + width > right and x > left:
+            x, y = left, y + 21
+        colour = PALETTE[i % len(PALETTE)]
+        dash = DASHES[i % len(DASHES)]
+        if bars:
+            key = f'<rect x="{x + 4:.1f}" y="{y - 6:.1f}" width="14" height="12" fill="{colour}"/>'
+        else:
+            key = (
+                f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}" '
+                f'stroke="{colour}" stroke-width="3"'
+                + (f' stroke-dasharray="{dash}"' if dash else "")
+                + "/>"
+                + _marker(MARKERS[i % len(MARKERS)], x + 11, y, colour)
+            )
+        parts.append(
+            f'<g class="chart__legend-item">{key}<text x="{x + 28:.1f}" y="{y + 5:.1f}" '
+            f'fill="currentColor">{_e(label)}</text></g>'
+        )
+        x += width
+    return "".join(parts), (y - top) + 21 if names else 0
+
+
+def line_chart(
+    title: str,
+    series: dict[str, list[float | None]],
+    *,
+    x: list[float] | None = None,
+    x_label: str = "",
+    y_label: str = "",
+    height: int = 280,
+) -> SafeString:
+    """One line per series over a shared x axis (``x`` defaults to 0, 1, 2, ...)."""
+    names = list(series)
+    longest = max((len(v) for v in series.values()), default=0)
+    xs = list(x) if x is not None else list(range(longest))
+    values = [v for vals in series.values() for v in vals if v is not None]
+    desc = f"{title}: " + "; ".join(
+        f"{name} " + ", ".join(_num(v) if v is not None else "-" for v in vals)
+        for name, vals in series.items()
+    )
+    head, _uid = _open(title, desc[:2000], height)
+    if not values or not xs:
+        return mark_safe(
+            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
+            f'fill="currentColor">{_e(_no_data())}</text></svg>'
+        )
+    legend, legend_h = _legend(names, 14, 56, WIDTH - 10)
+    left, right, top, bottom = 56, WIDTH - 16, 14 + legend_h + 6, height - 40
+    y_ticks = nice_ticks(min(0, min(values)), max(values), whole=_whole(values))
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+    x_lo, x_hi = min(xs), max(xs)
+    if x_hi == x_lo:
+        x_hi = x_lo + 1
+
+    def px(v: float) -> float:
+        return left + (v - x_lo) / (x_hi - x_lo) * (right - left)
+
+    def py(v: float) -> float:
+        return bottom - (v - y_lo) / (y_hi - y_lo) * (bottom - top)
+
+    out = [head, legend, '<g class="chart__grid" stroke="currentColor" stroke-opacity="0.18">']
+    for t in y_ticks:
+        out.append(f'<line x1="{left}" x2="{right}" y1="{py(t):.1f}" y2="{py(t):.1f}"/>')
+    out.append("</g>")
+    out.append('<g class="chart__axis" fill="currentColor">')
+    for t in y_ticks:
+        out.append(
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(_num(t))}</text>'
+        )
+    for t in nice_ticks(x_lo, x_hi, 6, whole=_whole(xs)):
+        if x_lo <= t <= x_hi:
+            out.append(
+                f'<text x="{px(t):.1f}" y="{bottom + 16}" text-anchor="middle">{_e(_num(t))}</text>'
+            )
+    if x_label:
+        out.append(
+            f'<text x="{(left + right) / 2}" y="{height - 6}" text-anchor="middle">{_e(x_label)}</text>'
+        )
+    if y_label:
+        out.append(
+            f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
+            f'text-anchor="middle">{_e(y_label)}</text>'
+        )
+    out.append("</g>")
+    out.append(
+        f'<line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}" stroke="currentColor" '
+        'stroke-opacity="0.6"/>'
+    )
+    for i, name in enumerate(names):
+        colour = PALETTE[i % len(PALETTE)]
+        dash = DASHES[i % len(DASHES)]
+        points = [
+            (px(xs[j]), py(v)) for j, v in enumerate(series[name]) if v is not None and j < len(xs)
+        ]
+        if not points:
+            continue
+        path = " ".join(f"{a:.1f},{b:.1f}" for a, b in points)
+        out.append(
+            f'<g class="chart__series"><title>{_e(name)}</title>'
+            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
+            'stroke-linejoin="round"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
+        )
+        # Markers only where they stay readable.
+        if len(points) <= 40:
+            out.extend(_marker(MARKERS[i % len(MARKERS)], a, b, colour) for a, b in points)
+        out.append("</g>")
+    out.append("</svg>")
+    return mark_safe("".join(out))
+
+
+def bar_chart(
+    title: str,
+    labels: list[str],
+    series: dict[str, list[float | None]],
+    *,
+    y_label: str = "",
+    y_max: float | None = None,
+    percent: bool = False,
+    ranges: dict[str, list[tuple[float, float] | None]] | None = None,
+    height: int = 260,
+) -> SafeString:
+    """Grouped bars: one group per label, one bar per series; ``ranges`` adds whiskers
+    (say, the quartiles around a median)."""
+    names = list(series)
+    values = [v for vals in series.values() for v in vals if v is not None]
+    for rs in (ranges or {}).values():
+        values.extend(v for r in rs if r is not None for v in r)
+    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    desc = f"{title}: " + "; ".join(
+        f"{label}: "
+        + ", ".join(
+            f"{name} {fmt(series[name][i]) if series[name][i] is not None else '-'}"
+            for name in names
+            if i < len(series[name])
+        )
+        for i, label in enumerate(labels)
+    )
+    head, _uid = _open(title, desc[:2000], height)
+    if not values or not labels:
+        return mark_safe(
+            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
+            f'fill="currentColor">{_e(_no_data())}</text></svg>'
+        )
+    legend, legend_h = _legend(names, 14, 56, WIDTH - 10, bars=True) if len(names) > 1 else ("", 0)
+    left, right, top, bottom = 56, WIDTH - 12, 14 + legend_h + 8, height - 44
+    hi = y_max if y_max is not None else max(values)
+    y_ticks = nice_ticks(0, hi if hi > 0 else 1, whole=not percent and _whole(values))
+    if y_max is not None:
+        y_ticks = [t for t in y_ticks if t <= y_max] or [0, y_max]
+        if y_ticks[-1] < y_max:
+            y_ticks.append(y_max)
+    y_hi = y_ticks[-1] or 1
+
+    def py(v: float) -> float:
+        return bottom - max(0.0, min(v, y_hi)) / y_hi * (bottom - top)
+
+    group_w = (right - left) / len(labels)
+    bar_w = min(44.0, group_w * 0.8 / max(len(names), 1))
+    out = [head, legend, '<g class="chart__grid" stroke="currentColor" stroke-opacity="0.18">']
+    for t in y_ticks:
+        out.append(f'<line x1="{left}" x2="{right}" y1="{py(t):.1f}" y2="{py(t):.1f}"/>')
+    out.append('</g><g class="chart__axis" fill="currentColor">')
+    for t in y_ticks:
+        out.append(
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(fmt(t))}</text>'
+        )
+    if y_label:
+        out.append(
+            f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
+            f'text-anchor="middle">{_e(y_label)}</text>'
+        )
+    for i, label in enumerate(labels):
+        cx = left + group_w * (i + 0.5)
+        short = label if len(label) <= 16 else label[:15] + "…"
+        out.append(f'<text x="{cx:.1f}" y="{bottom + 17}" text-anchor="middle">{_e(short)}</text>')
+    out.append("</g>")
+    for s, name in enumerate(names):
+        colour = PALETTE[s % len(PALETTE)]
+        for i, value in enumerate(series[name]):
+            if value is None:
+                continue
+            cx = left + group_w * (i + 0.5)
+            x0 = cx - bar_w * len(names) / 2 + bar_w * s
+            y0 = py(value)
+            out.append(
+                f'<rect class="chart__bar" x="{x0 + 1:.1f}" y="{y0:.1f}" width="{bar_w - 2:.1f}" '
+                f'height="{bottom - y0:.1f}" fill="{colour}"><title>{_e(label_of(labels, i))} · '
+                f"{_e(name)}: {_e(fmt(value))}</title></rect>"
+            )
+            label_y = y0
+            rng = (ranges or {}).get(name)
+            if rng and i < len(rng) and rng[i] is not None:
+                lo, hi_ = rng[i]
+                mx = x0 + bar_w / 2
+                out.append(
+                    f'<path d="M{mx:.1f},{py(lo):.1f}V{py(hi_):.1f}M{mx - 5:.1f},{py(lo):.1f}'
+                    f'h10M{mx - 5:.1f},{py(hi_):.1f}h10" stroke="currentColor" stroke-width="1.5"/>'
+                )
+                label_y = min(y0, py(hi_))
+            out.append(
+                f'<text x="{x0 + bar_w / 2:.1f}" y="{label_y - 4:.1f}" text-anchor="middle" '
+                f'fill="currentColor" font-size="{FONT - 2}">{_e(fmt(value))}</text>'
+            )
+    out.append(
+        f'<line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}" stroke="currentColor" '
+        'stroke-opacity="0.6"/></svg>'
+    )
+    return mark_safe("".join(out))
+
+
+def hbar_chart(
+    title: str,
+    labels: list[str],
+    series: dict[str, list[float | None]],
+    *,
+    x_max: float | None = None,
+    percent: bool = False,
+) -> SafeString:
+    """Horizontal grouped bars, each group's label above its bars: long labels stay whole
+    and the chart stays readable on a phone."""
+    names = list(series)
+    values = [v for vals in series.values() for v in vals if v is not None]
+    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    bar_h = 14
+    label_h = 19
+    group_h = label_h + bar_h * len(names) + 10
+    legend, legend_h = _legend(names, 14, 12, WIDTH - 10, bars=True) if len(names) > 1 else ("", 0)
+    top = 14 + legend_h + 4
+    height = int(top + group_h * len(labels) + 6)
+    desc = f"{title}: " + "; ".join(
+        f"{label}: "
+        + ", ".join(
+            f"{name} {fmt(series[name][i]) if series[name][i] is not None else '-'}"
+            for name in names
+            if i < len(series[name])
+        )
+        for i, label in enumerate(labels)
+    )
+    head, _uid = _open(title, desc[:2000], height)
+    if not values or not labels:
+        return mark_safe(
+            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
+            f'fill="currentColor">{_e(_no_data())}</text></svg>'
+        )
+    left, right = 12, WIDTH - 48
+    hi = x_max if x_max is not None else (max(values) or 1)
+    out = [head, legend]
+
+    def px(v: float) -> float:
+        return left + max(0.0, min(v, hi)) / hi * (right - left)
+
+    for i, label in enumerate(labels):
+        y = top + group_h * i
+        short = label if len(label) <= 52 else label[:51] + "…"
+        out.append(f'<text x="{left}" y="{y + 14:.1f}" fill="currentColor">{_e(short)}</text>')
+        for s, name in enumerate(names):
+            value = series[name][i] if i < len(series[name]) else None
+            by = y + label_h + bar_h * s
+            if value is None:
+                out.append(
+                    f'<text x="{left + 4}" y="{by + bar_h - 3:.1f}" fill="currentColor" '
+                    f'font-size="{FONT - 2}" opacity="0.7">—</text>'
+                )
+                continue
+            colour = PALETTE[s % len(PALETTE)]
+            out.append(
+                f'<rect class="chart__bar" x="{left}" y="{by:.1f}" '
+                f'width="{max(px(value) - left, 1):.1f}" height="{bar_h - 2}" fill="{colour}">'
+                f"<title>{_e(label)} · {_e(name)}: {_e(fmt(value))}</title></rect>"
+                f'<text x="{px(value) + 5:.1f}" y="{by + bar_h - 3:.1f}" fill="currentColor" '
+                f'font-size="{FONT - 2}">{_e(fmt(value))}</text>'
+            )
+    out.append("</svg>")
+    return mark_safe("".join(out))
+
+
+def _whole(values) -> bool:
+    return all(float(v).is_integer() for v in values)
+
+
+def label_of(labels: list[str], i: int) -> str:
+    return labels[i] if i < len(labels) else ""
+
+
+def _no_data() -> str:
+    from django.utils.translation import gettext
+
+    return gettext("No data yet")

@@ -1,0 +1,79 @@
+"""A designer compares two versions of a ruleset on the dashboard, in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth.models import Group
+from playwright.sync_api import expect
+
+from games.models_playtest import DESIGNERS_GROUP
+from tests.playtests.conftest import builtin, many_reports
+
+from .helpers import log_in
+
+
+def settled(page) -> None:
+    """Wait until htmx has swapped and settled (a new form is live only after that)."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
+def test_designer_compares_draft_3_and_draft_4(page, django_user_model) -> None:
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.create(name=DESIGNERS_GROUP))
+    owner = django_user_model.objects.create_user(username="host")
+    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    many_reports(owner, 4, [draft3])
+    many_reports(owner, 6, [draft4], impressions=1)
+
+    page.goto("/playtests/")
+    page.get_by_role("link", name="Amnesia Stories").first.click()
+    expect(page.get_by_role("heading", name="Designer’s dashboard")).to_be_visible()
+    expect(page.get_by_test_id("playtest-count")).to_have_text("10")
+
+    # Draft 4 first, then draft 3 against it: each choice swaps in the comparison alone.
+    table = page.get_by_test_id("comparison")
+    page.get_by_test_id("version-a").select_option(label=f"{draft4.label} (6)")
+    legend = page.get_by_test_id("compare-legend")
+    expect(legend.locator("span").first).to_have_text(f"A {draft4.label}")
+    settled(page)
+    page.get_by_test_id("version-b").select_option(label=f"{draft3.label} (4)")
+    expect(legend.locator("span").nth(1)).to_have_text(f"B {draft3.label}")
+    playtests = table.locator("tbody tr").filter(has_text="Playtests")
+    expect(playtests.locator("td")).to_have_text(["6", "4", "-2"])
+    expect(table.locator("tbody tr").filter(has_text="Bard matched at step 1")).to_be_visible()
+    expect(page.locator("#comparison svg.chart").first).to_be_visible()
+    # the address keeps the choice, so the comparison can be shared or reloaded
+    expect(page).to_have_url(re.compile(rf"a={draft4.pk}&b={draft3.pk}"))
+    page.reload()
+    expect(page.get_by_test_id("compare-legend")).to_contain_text(f"A {draft4.label}")
+
+
+def test_the_ruleset_select_and_the_option_fields_follow_each_other(page, django_user_model):
+    from games.models import Table
+
+    log_in(page, django_user_model)
+    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    page.goto("/tables/new/?game=amnesia_stories")
+    ruleset = page.get_by_label("Ruleset")
+    expect(ruleset).to_have_value(str(draft4.pk))
+    ruleset.select_option(label=draft3.label)
+    expect(page.locator("[name=opt_choices]")).to_have_value("6")
+    expect(page.locator("[name=opt_red_card_on_all_wrong]")).not_to_be_checked()
+    # a changed option is the table's own: no ruleset; changed back, draft 3 again
+    page.locator("[name=opt_rounds]").fill("1")
+    expect(ruleset).to_have_value("")
+    page.locator("[name=opt_rounds]").fill("2")
+    expect(ruleset).to_have_value(str(draft3.pk))
+    page.get_by_role("link", name="Current defaults").click()
+    expect(ruleset).to_have_value(str(draft4.pk))
+    ruleset.select_option(label=draft3.label)
+    page.get_by_label("Table name").fill("Draft three")
+    page.get_by_label(re.compile("Players, in seat order")).fill("Ana\nBruno\nCaio")
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.locator("#table-panel")).to_be_visible()
+    assert Table.objects.get(name="Draft three").ruleset == draft3

@@ -1,0 +1,136 @@
+"""Playtest fixtures: golden scripts with `at` timestamps, finished tables, many reports fast."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group
+
+from games import playtest, playtest_service, services
+from games.models import Impression, PlaytestReport, Ruleset, Seat, Table
+from games.models_playtest import DESIGNERS_GROUP
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+T0 = datetime(2026, 3, 14, 19, 0, tzinfo=UTC)
+
+
+def golden(name: str) -> dict:
+    """The script of a golden file, e.g. ``golden("amnesia/11_finale_and_end_story")``."""
+    return copy.deepcopy(json.loads((SCRIPTS / f"{name}.json").read_text("utf-8"))["script"])
+
+
+def with_times(script: dict, gaps: dict[int, int] | None = None, every: int = 60) -> dict:
+    """Stamp each move ``every`` seconds after the one before; ``gaps[i]`` overrides the gap
+    between move i-1 and move i."""
+    stamp = T0
+    for i, move in enumerate(script["moves"]):
+        if i:
+            stamp += timedelta(seconds=(gaps or {}).get(i, every))
+        move["at"] = stamp.isoformat()
+    return script
+
+
+def finished_table(owner, name: str, gaps=None, every: int = 60, **fields) -> Table:
+    table = services.import_script(with_times(golden(name), gaps, every), owner)
+    assert table.status == Table.Status.FINISHED, name
+    for key, value in fields.items():
+        setattr(table, key, value)
+    if fields:
+        table.save(update_fields=list(fields))
+    return table
+
+
+@pytest.fixture
+def designer(db, django_user_model):
+    user = django_user_model.objects.create_user(username="designer", password="pw-designer-1")
+    group, _created = Group.objects.get_or_create(name=DESIGNERS_GROUP)
+    user.groups.add(group)
+    return user
+
+
+@pytest.fixture
+def designer_client(designer, client):
+    client.force_login(designer)
+    return client
+
+
+def builtin(game: str, name: str) -> Ruleset:
+    playtest_service.ensure_builtin_rulesets(game)
+    return Ruleset.objects.get(game=game, name=name, version=1)
+
+
+STORIES_FIGURES: dict = {}
+
+
+def stories_figures() -> dict:
+    """The figures of a finished Amnesia Stories golden game, computed once per process."""
+    if not STORIES_FIGURES:
+        from games.rules.script import parse_script
+
+        setup, moves = parse_script(with_times(golden("amnesia_stories/01_judging_branches")))
+        STORIES_FIGURES.update(playtest.figures(setup, moves))
+    return copy.deepcopy(STORIES_FIGURES)
+
+
+def many_reports(owner, count: int, rulesets: list[Ruleset], impressions: int = 2) -> list[Table]:
+    """``count`` finished tables with cached reports, written in bulk (no replay per table).
+
+    Their figures are a real game's, with the seats rotated and the duration varied, so the
+    dashboard's statistics have something to chew on.
+    """
+    base = stories_figures()
+    names = base["participants"]
+    tables = Table.objects.bulk_create(
+        Table(
+            name=f"Playtest {i}",
+            game="amnesia_stories",
+            owner=owner,
+            options=rulesets[i % len(rulesets)].options,
+            ruleset=rulesets[i % len(rulesets)],
+            start_player=names[i % 3],
+            status=Table.Status.FINISHED,
+            started_at=T0,
+            finished_at=T0 + timedelta(minutes=30 + i % 17),
+            last_seq=12,
+        )
+        for i in range(count)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, position=p, name=n) for t in tables for p, n in enumerate(names)
+    )
+    reports = []
+    for i, table in enumerate(tables):
+        fig = copy.deepcopy(base)
+        shift = i % 3
+        fig["seat_order"] = names[shift:] + names[:shift]
+        fig["duration_seconds"] = (30 + i % 17) * 60
+        reports.append(
+            PlaytestReport(
+                table=table,
+                figures=fig,
+                computed_seq=12,
+                computed_version=playtest.FIGURES_VERSION,
+                computed_at=T0,
+            )
+        )
+    reports = PlaytestReport.objects.bulk_create(reports)
+    Impression.objects.bulk_create(
+        Impression(
+            report=r,
+            player=names[k],
+            fun=1 + (i + k) % 5,
+            length=3,
+            clarity=4,
+            downtime=2 + k,
+            decisions=5,
+            again=1 + i % 5,
+            change="fewer steps" if k == 0 else "",
+        )
+        for i, r in enumerate(reports)
+        for k in range(impressions)
+    )
+    return tables

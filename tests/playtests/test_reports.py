@@ -1,0 +1,141 @@
+"""A finished table's report: computed from the log once, cached, recomputed when the log
+moves on; its page, its command, who may see it, and the players' impressions."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
+
+from games import playtest_service, services
+from games.models import Impression, PlaytestReport, Table
+
+from .conftest import finished_table, golden, with_times
+
+pytestmark = pytest.mark.django_db
+
+
+def test_report_is_cached_and_recomputed_when_the_log_moves_on(gm):
+    table = finished_table(gm, "amnesia/11_finale_and_end_story", gaps={5: 1200, 9: 900})
+    report = playtest_service.ensure_report(table)
+    assert report.figures["duration_seconds"] == 1740
+    assert report.computed_seq == table.last_seq
+    # A second look reads the cache.
+    PlaytestReport.objects.filter(pk=report.pk).update(figures={**report.figures, "moves": -1})
+    table = Table.objects.get(pk=table.pk)
+    assert playtest_service.ensure_report(table).figures["moves"] == -1
+    # Undo the last move and end the story again: the log moved on, the figures follow.
+    services.undo(table, None, gm)
+    services.play(table, {"by": "Ana", "do": "end_story", "agreed": ["Ana", "Bruno"]}, None, gm)
+    table = Table.objects.get(pk=table.pk)
+    assert playtest_service.ensure_report(table).figures["moves"] == 17
+
+
+def test_stats_command_prints_the_report_as_json(gm):
+    table = finished_table(gm, "amnesia_stories/01_judging_branches", gaps={4: 3600})
+    out = StringIO()
+    call_command("playtest", "stats", str(table.pk), stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["participants"] == ["Ana", "Bruno", "Caio"]
+    assert data["duration_seconds"] == 600
+    assert data["winners"] == ["Ana"] and data["margin"] == 6
+    assert data["figures"]["red_cards"] == {"Ana": 1, "Bruno": 0, "Caio": 3}
+    assert data["ruleset"] is None  # an imported script plays options of its own
+
+
+def test_stats_command_refuses_an_unfinished_or_missing_table(gm):
+    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    with pytest.raises(CommandError, match="not finished"):
+        call_command("playtest", "stats", str(table.pk), stdout=StringIO())
+    with pytest.raises(CommandError, match="no table"):
+        call_command("playtest", "stats", "999999", stdout=StringIO())
+
+
+# -- the page and who may see it -----------------------------------------------------------------
+def test_report_page_for_the_owner(gm, gm_client):
+    table = finished_table(gm, "contest/last_card_and_winner")
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Contests by attribute" in html and "<svg" in html
+    assert "Bo at move 6" in html  # who dropped out when
+    # the finished table page links to its report
+    table_page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert reverse("playtests:table_report", args=[table.pk]) in table_page
+
+
+def test_private_table_report_is_not_visible_to_others(gm, other_client, designer_client):
+    table = finished_table(gm, "contest/last_card_and_winner")
+    url = reverse("playtests:table_report", args=[table.pk])
+    assert other_client.get(url).status_code == 404
+    assert (
+        other_client.get(reverse("playtests:table_report_pdf", args=[table.pk])).status_code == 404
+    )
+    assert Client().get(url).status_code == 302  # anonymous: to the login page
+    assert designer_client.get(url).status_code == 200
+    # a player seated with an account sees it too
+    seat = table.seats.get(name="Bo")
+    from django.contrib.auth import get_user_model
+
+    seat.user = get_user_model().objects.get(username="other")
+    seat.save()
+    assert other_client.get(url).status_code == 200
+    # but only the owner may change it
+    assert other_client.post(url, {"place": "Lisbon"}).status_code == 403
+
+
+def test_unfinished_table_has_no_report_page(gm, gm_client):
+    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    assert gm_client.get(reverse("playtests:table_report", args=[table.pk])).status_code == 404
+
+
+def test_owner_saves_the_place(gm, gm_client):
+    table = finished_table(gm, "contest/last_card_and_winner")
+    url = reverse("playtests:table_report", args=[table.pk])
+    assert gm_client.post(url, {"place": "Café Lisboa"}).status_code == 302
+    assert PlaytestReport.objects.get(table=table).place == "Café Lisboa"
+    assert "Café Lisboa" in gm_client.get(url).content.decode()
+
+
+# -- impressions ----------------------------------------------------------------------------------
+RATINGS = {"fun": 5, "length": 4, "clarity": 3, "downtime": 4, "decisions": 5, "again": 5}
+
+
+def test_game_master_types_a_players_impressions(gm, gm_client, other_client):
+    table = finished_table(gm, "contest/last_card_and_winner")
+    url = reverse("playtests:gm_impression", args=[table.pk, 1])
+    assert other_client.get(url).status_code == 404
+    response = gm_client.post(url, {**RATINGS, "best_moment": "The arm wrestling"})
+    assert response.status_code == 302
+    impression = Impression.objects.get()
+    assert impression.player == "Bo" and impression.fun == 5
+    assert impression.best_moment == "The arm wrestling"
+    # Answering again changes the answers: one impression per player per report.
+    gm_client.post(url, {**RATINGS, "fun": 2, "best_moment": ""})
+    assert Impression.objects.get().fun == 2
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk])).content.decode()
+    assert "The arm wrestling" not in page  # the second answer left the text empty
+    assert gm_client.post(url, {**RATINGS, "fun": 6}).status_code == 400
+
+
+def test_player_answers_through_the_seat_link_without_an_account(gm, client):
+    table = finished_table(gm, "contest/last_card_and_winner")
+    seat = table.seats.get(name="Ana")
+    url = reverse("playtests:seat_impression", args=[seat.token])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {**RATINGS, "change": "More pretzels"}).status_code == 302
+    impression = Impression.objects.get()
+    assert (impression.player, impression.seat, impression.change) == ("Ana", seat, "More pretzels")
+    assert client.get(reverse("playtests:seat_impression", args=["not-a-token"])).status_code == 404
+
+
+def test_seat_link_waits_for_the_end_of_the_game(gm, client):
+    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    url = reverse("playtests:seat_impression", args=[table.seats.first().token])
+    response = client.post(url, RATINGS)
+    assert response.status_code == 200 and "still going on" in response.content.decode()
+    assert not Impression.objects.exists()

@@ -1,0 +1,111 @@
+"""Rulesets: built in per game, made and versioned by designers, chosen on the new-table form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import Ruleset, Table
+from games.playtest_service import ensure_builtin_rulesets, full_options
+
+from .conftest import builtin
+
+pytestmark = pytest.mark.django_db
+
+
+def test_builtin_rulesets_are_made_once():
+    ensure_builtin_rulesets()
+    ensure_builtin_rulesets()
+    names = set(Ruleset.objects.values_list("game", "name"))
+    assert ("amnesia_stories", "Amnesia Stories draft 3") in names
+    assert ("amnesia_stories", "Amnesia Stories draft 4") in names
+    assert {g for g, _n in names} == {"amnesia", "amnesia_stories", "contest"}
+    assert Ruleset.objects.count() == 4
+    draft3 = Ruleset.objects.get(name="Amnesia Stories draft 3")
+    assert draft3.options == full_options(
+        "amnesia_stories",
+        {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False},
+    )
+
+
+def new_table(client, game="amnesia_stories", **options):
+    url = reverse("games:table_new")
+    data = {"game": game, "players": "Ana\nBruno\nCaio", "deck_mode": "virtual"}
+    data.update({f"opt_{k}": v for k, v in options.items()})
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Table.objects.latest("pk")
+
+
+DRAFT4 = {"choices": 5, "questions": 3, "rounds": 2, "bard_points": 2, "audience_points": 1}
+DRAFT4 |= {"set_bonus": 2, "red_card_on_all_wrong": "on", "starting_vp": 0}
+
+
+def test_a_table_records_the_ruleset_version_it_plays(gm_client):
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    table = new_table(gm_client, ruleset=draft4.pk, **DRAFT4)
+    assert table.ruleset == draft4
+    # the draft 3 values without choosing it: the options say which ruleset this is
+    draft3 = {**DRAFT4, "choices": 6, "questions": 4, "bard_points": 1}
+    del draft3["red_card_on_all_wrong"]
+    table = new_table(gm_client, ruleset=draft4.pk, **draft3)
+    assert table.ruleset == builtin("amnesia_stories", "Amnesia Stories draft 3")
+    # options of its own: no ruleset
+    table = new_table(gm_client, ruleset=draft4.pk, **{**DRAFT4, "rounds": 1})
+    assert table.ruleset is None and table.options["rounds"] == 1
+
+
+def test_new_table_form_offers_rulesets_and_fills_options(gm_client):
+    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    url = reverse("games:table_new") + f"?game=amnesia_stories&ruleset={draft3.pk}"
+    page = gm_client.get(url).content.decode()
+    assert re.search(rf'<option value="{draft3.pk}" [^>]*selected[^>]*data-options', page)
+    assert re.search(r'name="opt_choices"[^>]*value="6"', page)
+    # by default the game's current defaults are the chosen ruleset
+    page = gm_client.get(reverse("games:table_new") + "?game=amnesia_stories").content.decode()
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    assert re.search(rf'<option value="{draft4.pk}" [^>]*selected[^>]*data-options', page)
+
+
+def test_anyone_may_make_a_ruleset_and_becomes_its_designer(gm, gm_client, other_client):
+    url = reverse("playtests:rulesets", args=["amnesia"])
+    assert gm_client.get(reverse("playtests:dashboard", args=["amnesia"])).status_code == 403
+    data = {
+        "name": "Amnesia: short night",
+        "changelog": "Fewer tokens for a shorter game.",
+        "opt_start_tokens": 5,
+        "opt_token_cap": 5,
+        "opt_finale_factor": 1,
+        "opt_tie_loses": "on",
+    }
+    assert gm_client.post(url, data).status_code == 302
+    mine = Ruleset.objects.get(name="Amnesia: short night")
+    assert (mine.owner, mine.version, mine.options["start_tokens"]) == (gm, 1, 5)
+    assert gm_client.get(reverse("playtests:dashboard", args=["amnesia"])).status_code == 200
+    # the name is taken; another user may not edit it
+    assert gm_client.post(url, data).status_code == 400
+    edit = reverse("playtests:ruleset_edit", args=[mine.pk])
+    assert other_client.get(edit).status_code == 403
+    # nor may a non-designer edit a built-in one
+    builtin_pk = builtin("amnesia", "Amnesia: second version").pk
+    assert gm_client.get(reverse("playtests:ruleset_edit", args=[builtin_pk])).status_code == 403
+
+
+def test_ruleset_options_are_checked_by_the_referee(gm_client):
+    url = reverse("playtests:rulesets", args=["amnesia_stories"])
+    data = {"name": "Too many questions", **{k: v for k, v in DRAFT4.items()}}
+    data = {("opt_" + k if k in DRAFT4 else k): v for k, v in data.items()}
+    data["opt_questions"] = 6  # more steps than the 5 choices
+    response = gm_client.post(url, data)
+    assert response.status_code == 400
+    assert not Ruleset.objects.filter(name="Too many questions").exists()
+
+
+def test_an_edit_with_no_change_makes_no_version(designer_client):
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    data = {f"opt_{k}": v for k, v in DRAFT4.items()} | {"changelog": draft4.changelog}
+    response = designer_client.post(reverse("playtests:ruleset_edit", args=[draft4.pk]), data)
+    assert response.status_code == 400
+    assert Ruleset.objects.filter(name=draft4.name).count() == 1
