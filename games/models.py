@@ -13,6 +13,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .fields import ExactJSONField
+
 GAME_CHOICES = [
     ("amnesia", _("Amnesia")),
     ("amnesia_stories", _("Amnesia Stories")),
@@ -71,7 +73,7 @@ class Table(models.Model):
     # The number of rows in the move log (moves and undos); the next row gets last_seq + 1.
     last_seq = models.PositiveIntegerField(default=0)
     # A droppable cache of the referee's state after the log up to state_seq.
-    state = models.JSONField(null=True, blank=True, editable=False)
+    state = ExactJSONField(null=True, blank=True, editable=False)
     state_seq = models.PositiveIntegerField(default=0, editable=False)
     # The narration being typed for the current scene; not game state, just a draft.
     draft = models.TextField(blank=True, default="")

@@ -192,3 +192,14 @@ def test_an_unknown_card_code_is_a_bad_field_not_a_crash(table, gm):
         services.play(contest, {"by": "Ana", "do": "play", "card": "5S", "draws": ["QQ"]}, 0, gm)
     assert exc.value.code == "bad_argument"
     assert Move.objects.count() == 0
+
+
+def test_the_cached_state_keeps_seat_order_on_every_database(gm):
+    """PostgreSQL's jsonb sorts object keys (shortest first); the cache must not."""
+    players = ["Bruno", "Al", "Caio"]
+    table = services.create_table(gm, "amnesia", players, seed=2)
+    services.play(table, {"by": "Bruno", "do": "continue"}, 0, gm)
+    fresh = Table.objects.get(pk=table.pk)
+    assert list(fresh.state["tokens"]) == players
+    assert fresh.state == services.rebuild_state(fresh)
+    assert list(fresh.state) == list(services.rebuild_state(fresh))
