@@ -8,6 +8,19 @@ from django.test import Client
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(scope="session")
+def test_media_dir(tmp_path_factory):
+    """One media folder per test run: generated card art is reused across tests."""
+    return tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
+def media_outside_the_work_tree(settings, test_media_dir, tmp_path_factory) -> None:
+    """Uploads, generated art and cached PDFs go to temporary folders, never the checkout."""
+    settings.MEDIA_ROOT = str(test_media_dir)
+    settings.STORY_CACHE_DIR = str(tmp_path_factory.getbasetemp() / "story-cache")
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
     """The real hasher takes a good part of a second per password, by design; tests need none."""
