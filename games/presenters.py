@@ -6,6 +6,7 @@ state; this module only arranges them for the templates.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from typing import Any
 
@@ -46,16 +47,24 @@ def card_grid(used: list[str] | None = None) -> list[list[dict[str, Any]]]:
 
 
 def narrative(table: Table) -> list[dict[str, Any]]:
-    """The game's readable story (scenes, challenges, ...) from the referee's narrative()."""
-    module = importlib.import_module(f"games.rules.{table.game}")
-    build = getattr(module, "narrative", None)
-    if build is None:
-        return []
-    moves = services.live_moves(table)
-    entries = build(services.setup_of(table), [m.as_script_move() for m in moves])
-    for entry in entries:
-        entry["seqs"] = [moves[i].seq for i in entry.get("moves", []) if i < len(moves)]
-    return entries
+    """The game's readable story (scenes, challenges, ...) from the referee's narrative().
+
+    A page asks for it more than once while it renders (the shared context and the game's
+    own); the replay runs once per table and log position, and each caller gets a copy.
+    """
+    cached = getattr(table, "_narrative", None)
+    if cached is None or cached[0] != table.last_seq:
+        module = importlib.import_module(f"games.rules.{table.game}")
+        build = getattr(module, "narrative", None)
+        entries: list[dict[str, Any]] = []
+        if build is not None:
+            moves = services.live_moves(table)
+            entries = build(services.setup_of(table), [m.as_script_move() for m in moves])
+            for entry in entries:
+                entry["seqs"] = [moves[i].seq for i in entry.get("moves", []) if i < len(moves)]
+        cached = (table.last_seq, entries)
+        table._narrative = cached
+    return copy.deepcopy(cached[1])
 
 
 def legal_by_player(table: Table, state: dict[str, Any]) -> dict[str, dict[str, dict]]:
