@@ -81,3 +81,38 @@ def test_play_a_short_game_by_clicking(page, django_user_model) -> None:
     expect(story).to_contain_text("She wakes with blood on her hands.")
     expect(story).to_contain_text("An operating theatre, bright as noon.")
     expect(story).to_contain_text("Ana passed")
+
+
+def test_the_narration_draft_survives_a_reload_and_a_dropped_connection(
+    page, django_user_model
+) -> None:
+    gm = log_in(page, django_user_model)
+    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    page.goto(f"/tables/{table.pk}/")
+    box = page.locator("#narration")
+
+    # Typed while connected: saved to the server too, so another laptop would see it.
+    box.fill("She counts the bodies: two.")
+    page.wait_for_timeout(1500)
+    table.refresh_from_db()
+    assert table.draft == "She counts the bodies: two."
+    page.reload()
+    expect(page.locator("#narration")).to_have_value("She counts the bodies: two.")
+
+    # Typed with the connection down: the browser keeps it until the page comes back.
+    page.context.set_offline(True)
+    page.locator("#narration").fill("She counts the bodies: two. Then a third, in the bath.")
+    page.wait_for_timeout(1200)
+    page.context.set_offline(False)
+    table.refresh_from_db()
+    assert table.draft == "She counts the bodies: two."  # the server never heard of it
+    page.reload()
+    expect(page.locator("#narration")).to_have_value(
+        "She counts the bodies: two. Then a third, in the bath."
+    )
+    # Ending the scene files the narration with the move and clears the draft.
+    page.get_by_role("button", name=re.compile("End the scene")).click()
+    expect(page.locator(".story")).to_contain_text("Then a third, in the bath.")
+    table.refresh_from_db()
+    assert table.draft == ""
