@@ -17,12 +17,23 @@ def test_publish_find_and_download_a_story(page, django_user_model, settings, tm
     settings.STORY_CACHE_DIR = str(tmp_path / "cache")
     settings.MEDIA_ROOT = str(tmp_path / "media")
     gm = log_in(page, django_user_model)
-    # The game itself was played elsewhere (see test_amnesia_game): import it, finished.
-    table = services.import_script(sample_script("en"), gm, name="Room 714")
+    # The game was played up to its last move (test_amnesia_game plays moves by clicking);
+    # it is finished here, in the page, with everyone's agreement.
+    script = sample_script("en")
+    last = script["moves"].pop()
+    assert last["do"] == "end_story"
+    table = services.import_script(script, gm, name="Room 714")
+    assert table.status == "active"
+    page.goto(f"/tables/{table.pk}/")
+    for name in last["agreed"]:
+        page.locator(".end-story").get_by_label(name).check()
+    page.locator(".end-story textarea").fill(last.get("text", ""))
+    page.get_by_role("button", name="End the story").click()
+    expect(page.locator(".actions h2")).to_have_text("The story is over")
+    table.refresh_from_db()
     assert table.status == "finished"
 
     # From the table to its story: a private draft titled after the table.
-    page.goto(f"/tables/{table.pk}/")
     page.get_by_test_id("story-link").click()
     expect(page.locator(".book-title")).to_have_text("Room 714")
     expect(page.get_by_test_id("story-tools")).to_contain_text("Draft")
