@@ -102,5 +102,6 @@ def test_demo_loads_a_finished_and_an_ongoing_game_once():
     assert tables.filter(status="finished").count() == 1
     assert tables.filter(status="active").count() == 1
     finished = tables.get(status="finished")
+    assert finished.owner.groups.filter(name="designers").exists()
     assert services.state_of(finished)["room_flashback_told"] is True
     assert finished.moves.exclude(text="").count() >= 10

@@ -9,10 +9,12 @@ import importlib
 import pkgutil
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 import games.demo
+from games.playtest_service import DESIGNERS_GROUP
 from games.services import import_script
 
 DEMO_USER = "demo"
@@ -28,6 +30,8 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
+        # The demo user is a designer too, so the playtest dashboard has the demo games.
+        user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
         existing = set(user.tables.values_list("name", flat=True))
         now = timezone.now()
         for info in pkgutil.iter_modules(games.demo.__path__):
