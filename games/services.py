@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 
 from .models import Move, Seat, Table
 from .rules import BadScript, IllegalMove, get_game
-from .rules.base import Setup
+from .rules.base import N_, Setup
 from .rules.script import (
     META_FIELDS,
     check_move_shape,
@@ -105,12 +105,16 @@ class Played:
 
 def _clean_move(move: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if not isinstance(move, dict):
-        raise IllegalMove("bad_argument", "A move must be an object.")
+        raise IllegalMove("bad_argument", N_("A move must be an object."))
     text = move.get("text") or ""
     if not isinstance(text, str):
-        raise IllegalMove("bad_argument", "The narration must be text.")
+        raise IllegalMove("bad_argument", N_("The narration must be text."))
     if len(text) > MAX_TEXT:
-        raise IllegalMove("bad_argument", f"The narration is limited to {MAX_TEXT} characters.")
+        raise IllegalMove(
+            "bad_argument",
+            N_("The narration is limited to {limit} characters."),
+            limit=MAX_TEXT,
+        )
     return rules_part(move), text.strip()
 
 
@@ -157,7 +161,7 @@ def play(
             # What a script calls malformed (an unknown card code) is a bad field here.
             check_move_shape(setup_of(locked), payload, 0)
         except BadScript as exc:
-            raise IllegalMove("bad_argument", exc.message) from exc
+            raise IllegalMove("bad_argument", exc.template, **exc.params) from exc
         new_state = get_game(locked.game).apply(state, payload)
         seq = locked.last_seq + 1
         now = timezone.now()
@@ -288,15 +292,19 @@ def import_script(script: Any, owner, name: str = "") -> Table:
     setup, moves = parse_script(script)
     result = replay(setup, [rules_part(m) for m in moves])
     if result.error is not None:
-        raise result.error.__class__(
-            result.error.code, f"Move {result.error_index}: {result.error.message}"
+        # The referee's error inside: its message is translated on the page as well.
+        raise IllegalMove(
+            result.error.code,
+            N_("Move {index}: {error}"),
+            index=result.error_index,
+            error=result.error,
         )
     stamps = []
     for i, move in enumerate(moves):
         raw = move.get("at")
         stamp = parse_datetime(raw) if isinstance(raw, str) else None
         if raw is not None and stamp is None:
-            raise BadScript(f"Move {i} has an 'at' that is not an ISO 8601 time.", i)
+            raise BadScript(N_("Move {move} has an 'at' that is not an ISO 8601 time."), i, move=i)
         if stamp is not None and timezone.is_naive(stamp):
             stamp = timezone.make_aware(stamp, UTC)
         stamps.append(stamp)

@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from . import presenters, services
 from .forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
+from .messages import referee_message
 from .models import Table
 from .rules import BadScript, IllegalMove
 
@@ -72,7 +73,7 @@ def table_new(request):
                 )
                 form.after_create(table, request.user)
         except (BadScript, IllegalMove) as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, referee_message(exc))
         else:
             return redirect(table)
     return render(
@@ -116,7 +117,7 @@ def table_move(request, pk: int):
     except services.StaleMove as exc:
         return _render_table(request, table, error=str(exc), status=409)
     except IllegalMove as exc:
-        return _render_table(request, table, error=exc.message, status=400)
+        return _render_table(request, table, error=referee_message(exc), status=400)
     if request.htmx:
         return _render_table(request, table)
     return redirect(table)
@@ -128,7 +129,9 @@ def _json_move(request, table: Table, move, expected) -> JsonResponse:
     except services.StaleMove as exc:
         return JsonResponse({"error": {"code": "stale", "message": str(exc)}}, status=409)
     except IllegalMove as exc:
-        return JsonResponse({"error": exc.as_dict()}, status=400)
+        return JsonResponse(
+            {"error": {"code": exc.code, "message": referee_message(exc)}}, status=400
+        )
     return JsonResponse({"seq": played.move.seq, "state": presenters.gm_view(table, played.state)})
 
 
@@ -191,9 +194,9 @@ def table_import(request):
         except (UnicodeDecodeError, json.JSONDecodeError):
             error = _("That file is not a JSON game script.")
         except BadScript as exc:
-            error = _("The script is malformed: %(msg)s") % {"msg": exc.message}
+            error = _("The script is malformed: %(msg)s") % {"msg": referee_message(exc)}
         except IllegalMove as exc:
-            error = _("The script has an illegal move: %(msg)s") % {"msg": exc.message}
+            error = _("The script has an illegal move: %(msg)s") % {"msg": referee_message(exc)}
         else:
             if request.htmx:
                 return HttpResponseClientRedirect(table.get_absolute_url())

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import characters, presenters, services
 from .forms import move_from_post, parse_expected_seq
+from .messages import referee_message
 from .models import Character, Seat, Table
 from .pages import contest as page
 from .rules import IllegalMove
@@ -63,7 +64,7 @@ def _play(request, table: Table, call) -> HttpResponse | None:
     except services.StaleMove as exc:
         return _render(request, table, error=str(exc), status=409)
     except IllegalMove as exc:
-        return _render(request, table, error=exc.message, status=400)
+        return _render(request, table, error=referee_message(exc), status=400)
     return None
 
 
@@ -116,7 +117,7 @@ def build(request, pk: int):
         refused = _play(request, table, lambda: services.play(table, move, expected, request.user))
         return refused or _done(request, table)
     if outcome == "error":
-        message = exc.message if exc else _("That card cannot be used here.")
+        message = referee_message(exc) if exc else _("That card cannot be used here.")
         back = page.drop_pick(move) if pick else move
         if page.evaluate(state, back)[0] != "more":
             return _render(request, table, error=message, status=400)
@@ -306,7 +307,7 @@ def seat_move(request, token: str):
     except services.StaleMove as exc:
         return _render_seat(request, seat, str(exc), 409)
     except IllegalMove as exc:
-        return _render_seat(request, seat, exc.message, 400)
+        return _render_seat(request, seat, referee_message(exc), 400)
     if request.htmx:
         return _render_seat(request, seat)
     return redirect("games:seat", token=seat.token)

@@ -25,6 +25,7 @@ from PIL import Image
 from . import services
 from .decks import DeckError, DeckUploadForm, delete_deck, import_deck
 from .forms import parse_expected_seq
+from .messages import referee_message
 from .models import CustomDeck, Table
 from .pages import amnesia_stories as page
 from .rules import IllegalMove, get_game
@@ -176,7 +177,7 @@ def answer(request, pk: int, position: int):
         except services.StaleMove as exc:
             error, status = str(exc), 409
         except IllegalMove as exc:
-            error, status = exc.message, 400
+            error, status = referee_message(exc), 400
         else:
             return redirect(_next_screen(table))
     seen = _seen(table)
@@ -239,7 +240,7 @@ def revealed(request, pk: int):
         return _render_table(request, table, error=str(exc), status=409)
     except IllegalMove as exc:
         table.refresh_from_db()
-        message = _("%(name)s: %(error)s") % {"name": move["by"], "error": exc.message}
+        message = _("%(name)s: %(error)s") % {"name": move["by"], "error": referee_message(exc)}
         return _render_table(request, table, error=message, status=400)
     if request.htmx:
         return _render_table(request, table)

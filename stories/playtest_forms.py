@@ -10,6 +10,7 @@ from django.core import signing
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.messages import referee_message
 from games.models import ExternalReport, Impression, Ruleset
 from games.models_playtest import FREE_TEXTS, RATINGS
 from games.playtest_service import full_options
@@ -87,7 +88,7 @@ class RulesetForm(forms.Form):
         try:
             parse_setup({"game": self.game, "players": players, "options": self.options()})
         except BadScript as exc:
-            raise forms.ValidationError(exc.message) from exc
+            raise forms.ValidationError(referee_message(exc)) from exc
         if self.base is not None and full_options(self.game, self.base.options) == self.options():
             if cleaned.get("changelog", "").strip() == self.base.changelog.strip():
                 raise forms.ValidationError(_("Nothing changed: no new version was made."))

@@ -18,7 +18,7 @@ import copy
 from typing import Any
 
 from . import cards
-from .base import Game, IllegalMove, Option, Setup, move_text, require_int
+from .base import N_, Game, IllegalMove, Option, Setup, move_text, require_int
 
 TURN, SCENE, INSIST, CHALLENGE, ENDED = "turn", "scene", "insist", "challenge", "ended"
 
@@ -103,23 +103,35 @@ class AmnesiaGame(Game):
     @staticmethod
     def _pay(state: dict[str, Any], who: str, pile: str, why: str) -> None:
         if state["tokens"][who] < 1:
-            raise IllegalMove("insufficient_tokens", f"{who} has 0 tokens and cannot pay {why}.")
+            raise IllegalMove(
+                "insufficient_tokens",
+                N_("{who} has 0 tokens and cannot pay {why}."),
+                who=who,
+                why=why,
+            )
         state["tokens"][who] -= 1
         state[pile] += 1
 
     def _require_turn(self, state: dict[str, Any], by: str) -> None:
         if by != state["turn"]:
-            raise IllegalMove("not_your_turn", f"It is {state['turn']}'s turn, not {by}'s.")
+            raise IllegalMove(
+                "not_your_turn", N_("It is {turn}'s turn, not {by}'s."), turn=state["turn"], by=by
+            )
 
     def _require_narrator(self, state: dict[str, Any], by: str, what: str) -> None:
         if by != state["narrator"]:
             raise IllegalMove(
-                "not_your_turn", f"Only the narrator, {state['narrator']}, can {what}."
+                "not_your_turn",
+                N_("Only the narrator, {narrator}, can {what}."),
+                narrator=state["narrator"],
+                what=what,
             )
 
     def _require_not_narrator(self, state: dict[str, Any], by: str, what: str) -> None:
         if by == state["narrator"]:
-            raise IllegalMove("not_your_turn", f"{by} is narrating and cannot {what}.")
+            raise IllegalMove(
+                "not_your_turn", N_("{by} is narrating and cannot {what}."), by=by, what=what
+            )
 
     # -- the moves -----------------------------------------------------------------------
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
@@ -131,7 +143,7 @@ class AmnesiaGame(Game):
         if state["moves_made"] == 0 and verb != "continue":
             raise IllegalMove(
                 "rule_violation",
-                "The story must begin with the start player continuing it.",
+                N_("The story must begin with the start player continuing it."),
             )
 
     def _start_scene(self, state: dict[str, Any], by: str, kind: str) -> None:
@@ -151,23 +163,28 @@ class AmnesiaGame(Game):
         if abilities is None:
             abilities = []
         if not isinstance(abilities, list) or not all(isinstance(a, str) for a in abilities):
-            raise IllegalMove("bad_argument", "'abilities' must be a list of short texts.")
+            raise IllegalMove("bad_argument", N_("'abilities' must be a list of short texts."))
         abilities = [a.strip() for a in abilities]
         if any(not a or len(a) > MAX_ABILITY_LENGTH for a in abilities):
             raise IllegalMove(
                 "bad_argument",
-                f"Each ability must be between 1 and {MAX_ABILITY_LENGTH} characters.",
+                N_("Each ability must be between 1 and {max_length} characters."),
+                max_length=MAX_ABILITY_LENGTH,
             )
         if len(abilities) > MAX_ABILITIES:
             raise IllegalMove(
-                "bad_argument", f"A memory activates at most {MAX_ABILITIES} abilities."
+                "bad_argument",
+                N_("A memory activates at most {max_abilities} abilities."),
+                max_abilities=MAX_ABILITIES,
             )
         self._first_move_check(state, "flashback")
         if state["room_flashback_told"]:
             raise IllegalMove(
                 "rule_violation",
-                "The memory of the room has been told: no more flashbacks, "
-                "the story heads to its end.",
+                N_(
+                    "The memory of the room has been told: no more flashbacks, "
+                    "the story heads to its end."
+                ),
             )
         self._pay(state, by, "discard", "for a flashback")
         state["abilities"].extend(abilities)
@@ -178,13 +195,17 @@ class AmnesiaGame(Game):
         self._require_turn(state, by)
         self._first_move_check(state, "room_flashback")
         if state["room_flashback_told"]:
-            raise IllegalMove("rule_violation", "The memory of the room has already been told.")
+            raise IllegalMove("rule_violation", N_("The memory of the room has already been told."))
         need = self.finale_threshold(state)
         if not state["discard"] > need:
             raise IllegalMove(
                 "rule_violation",
-                f"The memory of the room opens once the discard holds more than {need} tokens "
-                f"(it holds {state['discard']}).",
+                N_(
+                    "The memory of the room opens once the discard holds more than {need} tokens "
+                    "(it holds {discard})."
+                ),
+                need=need,
+                discard=state["discard"],
             )
         self._pay(state, by, "discard", "for the memory of the room")
         state["room_flashback_told"] = True
@@ -197,14 +218,23 @@ class AmnesiaGame(Game):
         if take > state["bank"]:
             raise IllegalMove(
                 "bad_argument",
-                f"The bank holds {state['bank']} tokens; {by} cannot take {take}.",
+                N_("The bank holds {bank} tokens; {by} cannot take {take}."),
+                bank=state["bank"],
+                by=by,
+                take=take,
             )
         cap = state["options"]["token_cap"]
         if take > 0 and state["tokens"][by] + take >= cap:
             raise IllegalMove(
                 "bad_argument",
-                f"{by} has {state['tokens'][by]} tokens and must end a pass below {cap}; "
-                f"taking {take} is too many.",
+                N_(
+                    "{by} has {tokens} tokens and must end a pass below {cap}; "
+                    "taking {take} is too many."
+                ),
+                by=by,
+                tokens=state["tokens"][by],
+                cap=cap,
+                take=take,
             )
         self._first_move_check(state, "pass")
         state["tokens"][by] += take
@@ -214,20 +244,23 @@ class AmnesiaGame(Game):
     def _do_end_story(self, state, move, by):
         agreed = move.get("agreed")
         if not isinstance(agreed, list) or not all(isinstance(a, str) for a in agreed):
-            raise IllegalMove("bad_argument", "'agreed' must list the players who agree.")
+            raise IllegalMove("bad_argument", N_("'agreed' must list the players who agree."))
         for name in agreed:
             if name not in state["seats"]:
-                raise IllegalMove("unknown_player", f"There is no player called {name!r}.")
+                raise IllegalMove(
+                    "unknown_player", N_("There is no player called {name!r}."), name=name
+                )
         if not state["room_flashback_told"]:
             raise IllegalMove(
                 "rule_violation",
-                "The story can end only after the memory of the room is told.",
+                N_("The story can end only after the memory of the room is told."),
             )
         missing = [p for p in state["seats"] if p not in agreed]
         if missing:
             raise IllegalMove(
                 "rule_violation",
-                "Everyone must agree to end the story; not yet: " + ", ".join(missing) + ".",
+                N_("Everyone must agree to end the story; not yet: {missing}."),
+                missing=", ".join(missing),
             )
         state["phase"] = ENDED
         state["finished"] = True
@@ -239,7 +272,9 @@ class AmnesiaGame(Game):
     def _do_insist(self, state, move, by):
         self._require_not_narrator(state, by, "pay themself to insist")
         if state["tokens"][by] < 1:
-            raise IllegalMove("insufficient_tokens", f"{by} has 0 tokens and cannot pay to insist.")
+            raise IllegalMove(
+                "insufficient_tokens", N_("{by} has 0 tokens and cannot pay to insist."), by=by
+            )
         state["insist"] = {"by": by}
         state["phase"] = INSIST
 
@@ -263,7 +298,8 @@ class AmnesiaGame(Game):
         if state["tokens"][by] < 1:
             raise IllegalMove(
                 "insufficient_tokens",
-                f"{by} has 0 tokens and cannot refuse: a challenge needs a token to open.",
+                N_("{by} has 0 tokens and cannot refuse: a challenge needs a token to open."),
+                by=by,
             )
         insister = state["insist"]["by"]
         state["tokens"][insister] -= 1
@@ -287,25 +323,33 @@ class AmnesiaGame(Game):
         if by not in (ch["narrator"], ch["insister"]):
             raise IllegalMove(
                 "not_your_turn",
-                "Only the narrator and the insisting player state the stakes.",
+                N_("Only the narrator and the insisting player state the stakes."),
             )
         if ch["reference"] is not None:
             raise IllegalMove(
-                "rule_violation", "The stakes are set before the first card is turned."
+                "rule_violation", N_("The stakes are set before the first card is turned.")
             )
 
     def _do_join(self, state, move, by):
         ch = state["challenge"]
         if by in (ch["narrator"], ch["insister"]):
             raise IllegalMove(
-                "not_your_turn", f"{by} is already a side of this challenge and cannot join it."
+                "not_your_turn",
+                N_("{by} is already a side of this challenge and cannot join it."),
+                by=by,
             )
         if by in ch["joined"]:
-            raise IllegalMove("rule_violation", f"{by} has already joined this challenge.")
+            raise IllegalMove(
+                "rule_violation", N_("{by} has already joined this challenge."), by=by
+            )
         if ch["reference"] is not None:
-            raise IllegalMove("rule_violation", "No one may join once the first card is turned.")
+            raise IllegalMove(
+                "rule_violation", N_("No one may join once the first card is turned.")
+            )
         if state["tokens"][by] < 1:
-            raise IllegalMove("insufficient_tokens", f"{by} has 0 tokens and cannot join.")
+            raise IllegalMove(
+                "insufficient_tokens", N_("{by} has 0 tokens and cannot join."), by=by
+            )
         state["tokens"][by] -= 1
         state["pot"] += 1
         ch["bets"][by] = ch["bets"].get(by, 0) + 1
@@ -317,9 +361,11 @@ class AmnesiaGame(Game):
         self._require_narrator(state, by, "turn the first card")
         card = self._card_for(state, move)  # field checks (bad_argument) come first
         if ch["reference"] is not None:
-            raise IllegalMove("rule_violation", "The first card has already been turned.")
+            raise IllegalMove("rule_violation", N_("The first card has already been turned."))
         if state["tokens"][by] < 1:
-            raise IllegalMove("insufficient_tokens", f"{by} has 0 tokens and cannot open.")
+            raise IllegalMove(
+                "insufficient_tokens", N_("{by} has 0 tokens and cannot open."), by=by
+            )
         state["tokens"][by] -= 1
         state["pot"] += 1
         ch["bets"][by] = ch["bets"].get(by, 0) + 1
@@ -343,15 +389,20 @@ class AmnesiaGame(Game):
                 return
             raise IllegalMove(
                 "not_your_turn",
-                f"The narrator, {ch['narrator']}, turns the first card.",
+                N_("The narrator, {narrator}, turns the first card."),
+                narrator=ch["narrator"],
             )
         if by != ch["to_act"]:
-            raise IllegalMove("not_your_turn", f"It is {ch['to_act']}'s go in the challenge.")
+            raise IllegalMove(
+                "not_your_turn", N_("It is {to_act}'s go in the challenge."), to_act=ch["to_act"]
+            )
 
     @staticmethod
     def _require_opened(state):
         if state["challenge"]["reference"] is None:
-            raise IllegalMove("rule_violation", "Turn the first card before guessing or quitting.")
+            raise IllegalMove(
+                "rule_violation", N_("Turn the first card before guessing or quitting.")
+            )
 
     def _guess(self, state, move, by, direction):
         self._require_to_act(state, by)
@@ -361,7 +412,8 @@ class AmnesiaGame(Game):
         if state["tokens"][by] < 1:
             raise IllegalMove(
                 "insufficient_tokens",
-                f"{by} has 0 tokens and can only quit the challenge.",
+                N_("{by} has 0 tokens and can only quit the challenge."),
+                by=by,
             )
         state["tokens"][by] -= 1
         state["pot"] += 1
@@ -415,17 +467,20 @@ class AmnesiaGame(Game):
             if state["deck_mode"] == "physical":
                 raise IllegalMove(
                     "bad_argument",
-                    "With a physical deck, name the card that was turned.",
+                    N_("With a physical deck, name the card that was turned."),
                 )
             if len(state["challenge"]["drawn"]) >= 52:
-                raise IllegalMove("rule_violation", "Every card of the deck has been turned.")
+                raise IllegalMove("rule_violation", N_("Every card of the deck has been turned."))
             return None
         if not cards.is_playing_card(card):
-            raise IllegalMove("bad_argument", f"{card!r} is not a playing card (e.g. 7H, QS, 10D).")
+            raise IllegalMove(
+                "bad_argument", N_("{card!r} is not a playing card (e.g. 7H, QS, 10D)."), card=card
+            )
         if card in state["challenge"]["drawn"]:
             raise IllegalMove(
                 "rule_violation",
-                f"{cards.label(card)} has already been turned in this challenge.",
+                N_("{card} has already been turned in this challenge."),
+                card=cards.label(card),
             )
         return card
 

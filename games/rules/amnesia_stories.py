@@ -30,7 +30,7 @@ from typing import Any
 
 from . import cards
 from .area_texts import AREA_IDS, area_texts
-from .base import BadScript, Game, IllegalMove, Option, Setup, optional_text
+from .base import N_, BadScript, Game, IllegalMove, Option, Setup, optional_text
 from .script import parse_script, replay
 
 HIDDEN_KEYS = ("_deck", "rng")
@@ -86,32 +86,38 @@ class AmnesiaStoriesGame(Game):
                 or not custom
                 or not all(isinstance(c, str) and c.strip() for c in custom)
             ):
-                raise BadScript("'area_ids' must be a list of non-empty card ids.")
+                raise BadScript(N_("'area_ids' must be a list of non-empty card ids."))
             if len(set(custom)) != len(custom):
-                raise BadScript("'area_ids' lists the same card twice.")
+                raise BadScript(N_("'area_ids' lists the same card twice."))
         elif not 3 <= n <= 4:
             raise BadScript(
-                f"Amnesia Stories with the built-in deck needs 3 or 4 players, not {n}."
+                N_("Amnesia Stories with the built-in deck needs 3 or 4 players, not {n}."), n=n
             )
         texts = setup.extra.get("area_texts")
         if texts is not None and not isinstance(texts, dict):
-            raise BadScript("'area_texts' must be an object mapping card ids to texts.")
+            raise BadScript(N_("'area_texts' must be an object mapping card ids to texts."))
         opts = setup.options
         if opts["questions"] > opts["choices"]:
-            raise BadScript("Option questions cannot be larger than option choices.")
+            raise BadScript(N_("Option questions cannot be larger than option choices."))
         need = cards_needed(opts, n)
         have = len(deck_ids(setup))
         if have < need:
             raise BadScript(
-                f"This game draws {need} area cards but the deck holds only {have}; "
-                "use fewer players, rounds or choices, or a larger deck."
+                N_(
+                    "This game draws {need} area cards but the deck holds only {have}; "
+                    "use fewer players, rounds or choices, or a larger deck."
+                ),
+                need=need,
+                have=have,
             )
         if setup.deck is not None and setup.deck_mode == "virtual":
             if len(set(setup.deck)) != len(setup.deck):
-                raise BadScript("The stacked deck holds the same card twice.")
+                raise BadScript(N_("The stacked deck holds the same card twice."))
             if len(setup.deck) < need:
                 raise BadScript(
-                    f"The stacked deck holds {len(setup.deck)} cards but the game draws {need}."
+                    N_("The stacked deck holds {size} cards but the game draws {need}."),
+                    size=len(setup.deck),
+                    need=need,
                 )
 
     def setup_state(self, setup: Setup) -> dict[str, Any]:
@@ -189,7 +195,9 @@ class AmnesiaStoriesGame(Game):
     def _deal(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         by = move["by"]
         if by != state["bard"]:
-            raise IllegalMove("not_your_turn", f"Only the bard, {state['bard']}, deals the cards.")
+            raise IllegalMove(
+                "not_your_turn", N_("Only the bard, {bard}, deals the cards."), bard=state["bard"]
+            )
         choices = state["options"]["choices"]
         first = state["turn_number"] == 1
         journey = _card_list(move, "journey", choices)
@@ -197,15 +205,19 @@ class AmnesiaStoriesGame(Game):
         if slots is not None and not first and slots != state["journey"]:
             raise IllegalMove(
                 "rule_violation",
-                "After the first turn the slots are the previous journey cards, in order; "
-                "deal only the new journey.",
+                N_(
+                    "After the first turn the slots are the previous journey cards, in order; "
+                    "deal only the new journey."
+                ),
             )
         new = journey + (slots if first else [])
         if len(set(new)) != len(new):
-            raise IllegalMove("rule_violation", "The same card cannot be dealt twice.")
+            raise IllegalMove("rule_violation", N_("The same card cannot be dealt twice."))
         for card in new:
             if card not in state["_deck"]:
-                raise IllegalMove("rule_violation", f"Card {card} has already been dealt.")
+                raise IllegalMove(
+                    "rule_violation", N_("Card {card} has already been dealt."), card=card
+                )
         state["_deck"] = [c for c in state["_deck"] if c not in new]
         state["deck_count"] = len(state["_deck"])
         self._place(state, slots if first else list(state["journey"]), journey)
@@ -213,15 +225,19 @@ class AmnesiaStoriesGame(Game):
     def _tell(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         by = move["by"]
         if by != state["bard"]:
-            raise IllegalMove("not_your_turn", f"Only the bard, {state['bard']}, tells the story.")
+            raise IllegalMove(
+                "not_your_turn", N_("Only the bard, {bard}, tells the story."), bard=state["bard"]
+            )
         questions = state["options"]["questions"]
         story = _card_list(move, "story", questions)
         optional_text(move, "text")
         if len(set(story)) != len(story):
-            raise IllegalMove("rule_violation", "A story cannot use the same card twice.")
+            raise IllegalMove("rule_violation", N_("A story cannot use the same card twice."))
         for card in story:
             if card not in state["journey"]:
-                raise IllegalMove("rule_violation", f"Card {card} is not in the journey.")
+                raise IllegalMove(
+                    "rule_violation", N_("Card {card} is not in the journey."), card=card
+                )
         state["story"] = story
         state["phase"] = "answer"
 
@@ -232,19 +248,23 @@ class AmnesiaStoriesGame(Game):
         picks = move.get("picks")
         if not isinstance(picks, list) or len(picks) != questions:
             raise IllegalMove(
-                "bad_argument", f"'picks' must be a list of {questions} slot numbers."
+                "bad_argument",
+                N_("'picks' must be a list of {questions} slot numbers."),
+                questions=questions,
             )
         for pick in picks:
             if isinstance(pick, bool) or not isinstance(pick, int) or not 1 <= pick <= choices:
                 raise IllegalMove(
-                    "bad_argument", f"Each pick must be a slot number from 1 to {choices}."
+                    "bad_argument",
+                    N_("Each pick must be a slot number from 1 to {choices}."),
+                    choices=choices,
                 )
         if len(set(picks)) != len(picks):
             raise IllegalMove(
-                "rule_violation", "You hold one card of each number: picks must all differ."
+                "rule_violation", N_("You hold one card of each number: picks must all differ.")
             )
         if by in state["answered"]:
-            raise IllegalMove("rule_violation", f"{by} has already answered this turn.")
+            raise IllegalMove("rule_violation", N_("{by} has already answered this turn."), by=by)
         state["answered"].append(by)
         state["_picks"][by] = list(picks)
         if len(state["answered"]) == len(state["seats"]):
@@ -323,7 +343,9 @@ def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:
         or len(value) != count
         or not all(isinstance(c, str) for c in value)
     ):
-        raise IllegalMove("bad_argument", f"'{key}' must be a list of {count} card ids.")
+        raise IllegalMove(
+            "bad_argument", N_("'{key}' must be a list of {count} card ids."), key=key, count=count
+        )
     return list(value)
 
 

@@ -23,14 +23,37 @@ ERROR_CODES = (
 )
 
 
-class IllegalMove(Exception):
-    """A move the rules forbid; ``code`` is one of ERROR_CODES, ``message`` a sentence."""
+def N_(text: str) -> str:
+    """Mark ``text`` as a message template to translate; it is returned unchanged.
 
-    def __init__(self, code: str, message: str) -> None:
+    The referee never imports Django, so it cannot translate: it raises errors with an
+    English template and its parameters, and the web layer translates the template
+    (``games/messages.py``). ``makemessages --keyword=N_`` finds the marked templates.
+    """
+    return text
+
+
+def _fill(template: str, params: dict[str, Any]) -> str:
+    """The template with its ``{name}`` placeholders filled (as is when there are none)."""
+    return template.format(**params) if params else template
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; ``code`` is one of ERROR_CODES, ``message`` a sentence.
+
+    ``IllegalMove(code, N_("It is {turn}'s turn."), turn=...)``: ``template`` (str.format
+    placeholders) and ``params`` are kept for translation; ``message`` is the English text.
+    A plain, already written message with no parameters works too.
+    """
+
+    def __init__(self, code: str, template: str, /, **params: Any) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
+        message = _fill(template, params)
         super().__init__(message)
         self.code = code
+        self.template = template
+        self.params = params
         self.message = message
 
     def as_dict(self) -> dict[str, str]:
@@ -38,12 +61,19 @@ class IllegalMove(Exception):
 
 
 class BadScript(Exception):
-    """The script itself is malformed (exit 2 of ``referee replay``)."""
+    """The script itself is malformed (exit 2 of ``referee replay``).
+
+    ``BadScript(N_("Unknown card code {code!r}."), index, code=...)``: as IllegalMove,
+    ``template`` and ``params`` are kept for translation and ``message`` is the English text.
+    """
 
     code = "bad_script"
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, template: str, /, index: int | None = None, **params: Any) -> None:
+        message = _fill(template, params)
         super().__init__(message)
+        self.template = template
+        self.params = params
         self.message = message
         self.index = index
 
@@ -61,20 +91,24 @@ class Option:
     def check(self, name: str, value: Any) -> None:
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
-                raise BadScript(f"Option {name} must be true or false.")
+                raise BadScript(N_("Option {name} must be true or false."), name=name)
             return
         if self.choices is not None:
             if value not in self.choices:
                 allowed = ", ".join(str(c) for c in self.choices)
-                raise BadScript(f"Option {name} must be one of: {allowed}.")
+                raise BadScript(
+                    N_("Option {name} must be one of: {allowed}."), name=name, allowed=allowed
+                )
             return
         if isinstance(self.default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadScript(f"Option {name} must be a whole number.")
+                raise BadScript(N_("Option {name} must be a whole number."), name=name)
             if self.min is not None and value < self.min:
-                raise BadScript(f"Option {name} must be at least {self.min}.")
+                raise BadScript(
+                    N_("Option {name} must be at least {min}."), name=name, min=self.min
+                )
             if self.max is not None and value > self.max:
-                raise BadScript(f"Option {name} must be at most {self.max}.")
+                raise BadScript(N_("Option {name} must be at most {max}."), name=name, max=self.max)
 
 
 @dataclass
@@ -130,8 +164,11 @@ class Game:
         n = len(setup.players)
         if not self.min_players <= n <= self.max_players:
             raise BadScript(
-                f"{self.title or self.name} needs {self.min_players} to {self.max_players} "
-                f"players, not {n}."
+                N_("{game} needs {min_players} to {max_players} players, not {n}."),
+                game=self.title or self.name,
+                min_players=self.min_players,
+                max_players=self.max_players,
+                n=n,
             )
 
     def setup_state(self, setup: Setup) -> dict[str, Any]:
@@ -171,21 +208,30 @@ class Game:
     def apply(self, state: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
         """The new state after ``move``; ``state`` is left untouched."""
         if not isinstance(move, dict):
-            raise IllegalMove("bad_argument", "A move must be an object.")
+            raise IllegalMove("bad_argument", N_("A move must be an object."))
         if state.get("finished"):
-            raise IllegalMove("game_over", "The game is over; no more moves can be made.")
+            raise IllegalMove("game_over", N_("The game is over; no more moves can be made."))
         by = move.get("by")
         if not isinstance(by, str) or by not in state["seats"]:
-            raise IllegalMove("unknown_player", f"There is no player called {by!r} at this table.")
+            raise IllegalMove(
+                "unknown_player", N_("There is no player called {by!r} at this table."), by=by
+            )
         if by not in self.active_players(state):
-            raise IllegalMove("unknown_player", f"{by} is out of the game.")
+            raise IllegalMove("unknown_player", N_("{by} is out of the game."), by=by)
         verb = move.get("do")
         if not isinstance(verb, str) or verb not in self.moves:
-            raise IllegalMove("unknown_move", f"{self.title or self.name} has no move {verb!r}.")
+            raise IllegalMove(
+                "unknown_move",
+                N_("{game} has no move {verb!r}."),
+                game=self.title or self.name,
+                verb=verb,
+            )
         if state["phase"] not in self.moves[verb]:
             raise IllegalMove(
                 "wrong_phase",
-                f"'{verb}' cannot be played now (phase: {state['phase']}).",
+                N_("'{verb}' cannot be played now (phase: {phase})."),
+                verb=verb,
+                phase=state["phase"],
             )
         new_state = copy.deepcopy(state)
         self.handle(new_state, move)
@@ -207,11 +253,11 @@ class Game:
 def require_int(move: dict, key: str, lo: int | None = None, hi: int | None = None) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove("bad_argument", f"'{key}' must be a whole number.")
+        raise IllegalMove("bad_argument", N_("'{key}' must be a whole number."), key=key)
     if lo is not None and value < lo:
-        raise IllegalMove("bad_argument", f"'{key}' must be at least {lo}.")
+        raise IllegalMove("bad_argument", N_("'{key}' must be at least {lo}."), key=key, lo=lo)
     if hi is not None and value > hi:
-        raise IllegalMove("bad_argument", f"'{key}' must be at most {hi}.")
+        raise IllegalMove("bad_argument", N_("'{key}' must be at most {hi}."), key=key, hi=hi)
     return value
 
 
@@ -226,5 +272,5 @@ def optional_text(move: dict, key: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise IllegalMove("bad_argument", f"'{key}' must be text.")
+        raise IllegalMove("bad_argument", N_("'{key}' must be text."), key=key)
     return value

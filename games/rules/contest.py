@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from . import cards as C
-from .base import BadScript, Game, Option, Setup, require_int
+from .base import N_, BadScript, Game, Option, Setup, require_int
 from .contest_checks import _choice, _fail, _flag, _names, _text
 from .contest_core import (
     ATTRIBUTES,
@@ -109,15 +109,17 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             ("word_bonus", "tarot"),
         ):
             if o[opt] and not o[needs]:
-                raise BadScript(f"Option {opt} needs option {needs}.")
+                raise BadScript(N_("Option {opt} needs option {needs}."), opt=opt, needs=needs)
         if o["attribute_min"] > o["attribute_max"]:
-            raise BadScript("Option attribute_min cannot be above attribute_max.")
+            raise BadScript(N_("Option attribute_min cannot be above attribute_max."))
         if not 4 * o["attribute_min"] <= o["attribute_points"] <= 4 * o["attribute_max"]:
             raise BadScript(
-                "The attribute points cannot be spread over four attributes within their bounds."
+                N_(
+                    "The attribute points cannot be spread over four attributes within their bounds."
+                )
             )
         if setup.deck is not None and len(set(map(str, setup.deck))) != len(setup.deck):
-            raise BadScript("The stacked deck holds the same card twice.")
+            raise BadScript(N_("The stacked deck holds the same card twice."))
 
     def setup_state(self, setup: Setup) -> dict[str, Any]:
         virtual = setup.deck_mode == "virtual"
@@ -196,12 +198,12 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     def _do_character(self, state: State, by: str, move: dict) -> None:
         p = state["players"][by]
         if p["character"] is not None:
-            raise _fail("not_your_turn", f"{by} already has a character.")
+            raise _fail("not_your_turn", N_("{by} already has a character."), by=by)
         o = state["options"]
         name = _text(move, "name")
         extra = move.get("extra_points", 0)
         if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-            raise _fail("bad_argument", "'extra_points' must be a whole number, 0 or more.")
+            raise _fail("bad_argument", N_("'extra_points' must be a whole number, 0 or more."))
         attrs = {}
         for attr in ATTRIBUTES:
             attrs[attr] = require_int(move, attr, o["attribute_min"], o["attribute_max"] + extra)
@@ -209,14 +211,17 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         if sum(attrs.values()) != o["attribute_points"] + extra:
             raise _fail(
                 "bad_argument",
-                f"The four attributes must add up to {o['attribute_points'] + extra}, "
-                f"not {sum(attrs.values())}.",
+                N_("The four attributes must add up to {total}, not {given}."),
+                total=o["attribute_points"] + extra,
+                given=sum(attrs.values()),
             )
         taken = {n.casefold() for n in state["seats"]}
         taken |= {q["character"].casefold() for q in state["players"].values() if q["character"]}
         if name.casefold() in taken:
             raise _fail(
-                "rule_violation", f"The name {name} is already a player's or a character's."
+                "rule_violation",
+                N_("The name {name} is already a player's or a character's."),
+                name=name,
             )
         p.update(character=name, attributes=attrs, bfa=bfa, extra_points=extra)
         event(
@@ -246,11 +251,13 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     def _do_challenge(self, state: State, by: str, move: dict) -> None:
         if by != state["controller"]:
             raise _fail(
-                "not_your_turn", f"Only {state['controller']}, the narrator, may challenge."
+                "not_your_turn",
+                N_("Only {controller}, the narrator, may challenge."),
+                controller=state["controller"],
             )
         target = move.get("target")
         if not isinstance(target, str):
-            raise _fail("bad_argument", "'target' must be a player's name.")
+            raise _fail("bad_argument", N_("'target' must be a player's name."))
         kind = _text(move, "contest")
         attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
         named = _flag(move, "named", True)
@@ -262,18 +269,18 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         for name in team + target_team:
             self._target(state, name, "team member")
         if target == by:
-            raise _fail("rule_violation", "Challenge another player, not yourself.")
+            raise _fail("rule_violation", N_("Challenge another player, not yourself."))
         if extended:
             self._require_option(state, "extended_contests", "extended contests")
         teams = None
         if has_teams:
             self._require_option(state, "teams", "teams")
             if by not in team or target not in target_team:
-                raise _fail("rule_violation", "Each leader must be in their own team.")
+                raise _fail("rule_violation", N_("Each leader must be in their own team."))
             if set(team) & set(target_team):
-                raise _fail("rule_violation", "Nobody can be in both teams.")
+                raise _fail("rule_violation", N_("Nobody can be in both teams."))
             if len(set(team)) != len(team) or len(set(target_team)) != len(target_team):
-                raise _fail("rule_violation", "A team lists the same player twice.")
+                raise _fail("rule_violation", N_("A team lists the same player twice."))
             teams = {by: list(team), target: list(target_team)}
         if not named:
             event(
@@ -322,7 +329,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
 
     def _do_take_control(self, state: State, by: str, move: dict) -> None:
         if by == state["controller"]:
-            raise _fail("not_your_turn", f"{by} already controls the story.")
+            raise _fail("not_your_turn", N_("{by} already controls the story."), by=by)
         how = _choice(
             move, "with", ("face_card", "drinks", "plot_card"), "face_card, drinks or plot_card"
         )
@@ -333,23 +340,23 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             return
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", "'card' must name the card you play.")
+            raise _fail("bad_argument", N_("'card' must name the card you play."))
         reward = None
         if how == "plot_card":
             reward = move.get("reward")
             if reward not in (None, "card", "pretzels"):
-                raise _fail("bad_argument", "'reward' must be card, pretzels or null.")
+                raise _fail("bad_argument", N_("'reward' must be card, pretzels or null."))
             self._require_option(state, "plot_cards", "plot cards")
             if card not in C.TAROT_MAJOR:
-                raise _fail("rule_violation", f"{label(card)} is not a major arcana.")
+                raise _fail("rule_violation", N_("{card} is not a major arcana."), card=label(card))
         elif not is_face(card):
-            raise _fail("rule_violation", f"{label(card)} is not a face card.")
+            raise _fail("rule_violation", N_("{card} is not a face card."), card=label(card))
         if p["hand"] is not None and card not in p["hand"]:
-            raise _fail("rule_violation", f"{by} does not hold {label(card)}.")
+            raise _fail("rule_violation", N_("{by} does not hold {card}."), by=by, card=label(card))
         if reward == "card" and not p["lost"]:
-            raise _fail("rule_violation", f"{by} has no lost card to get back.")
+            raise _fail("rule_violation", N_("{by} has no lost card to get back."), by=by)
         if reward == "pretzels" and not p["pretzels"]:
-            raise _fail("rule_violation", f"{by} has no pretzels to remove.")
+            raise _fail("rule_violation", N_("{by} has no pretzels to remove."), by=by)
         if p["hand"] is not None:
             p["hand"].remove(card)
             discard(state, [card])
@@ -375,9 +382,14 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     def _do_throw_pretzel(self, state: State, by: str, move: dict) -> None:
         target = state["controller"]
         if by == target:
-            raise _fail("not_your_turn", "The narrator cannot throw pretzels at themselves.")
+            raise _fail("not_your_turn", N_("The narrator cannot throw pretzels at themselves."))
         if by in state["throwers"]:
-            raise _fail("rule_violation", f"{by} already threw a pretzel at {target} this turn.")
+            raise _fail(
+                "rule_violation",
+                N_("{by} already threw a pretzel at {target} this turn."),
+                by=by,
+                target=target,
+            )
         state["throwers"].append(by)
         q = state["players"][target]
         q["pretzels"] += 1
@@ -402,11 +414,19 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         if p["bfa"]:
             limit = max(6, limit)
         if count > p["pretzels"]:
-            raise _fail("rule_violation", f"{by} has only {p['pretzels']} pretzel(s) to eat.")
+            raise _fail(
+                "rule_violation",
+                N_("{by} has only {pretzels} pretzel(s) to eat."),
+                by=by,
+                pretzels=p["pretzels"],
+            )
         if p["eaten"] + count > limit:
             raise _fail(
                 "rule_violation",
-                f"{by} may eat {limit} pretzels in a game and has eaten {p['eaten']} already.",
+                N_("{by} may eat {limit} pretzels in a game and has eaten {eaten} already."),
+                by=by,
+                limit=limit,
+                eaten=p["eaten"],
             )
         p["pretzels"] -= count
         p["eaten"] += count

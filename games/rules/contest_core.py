@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cards as C
-from .base import IllegalMove
+from .base import N_, IllegalMove
 
 ATTRIBUTES = ("brains", "muscle", "moves", "coolness")
 ATTR_SUIT = {"brains": "S", "muscle": "C", "moves": "D", "coolness": "H"}
@@ -197,7 +197,9 @@ def visible_cards(state: State) -> set[str]:
 
 def check_unseen(state: State, code: str) -> None:
     if code in visible_cards(state):
-        raise IllegalMove("rule_violation", f"{label(code)} is already face up on the table.")
+        raise IllegalMove(
+            "rule_violation", N_("{card} is already face up on the table."), card=label(code)
+        )
 
 
 def table_cards(state: State) -> list[str]:
@@ -337,19 +339,26 @@ def lose_card(state: State, name: str, named: str | None = None) -> str:
     p = state["players"][name]
     if p["hand"] is not None:
         if not p["hand"]:
-            raise IllegalMove("rule_violation", f"{name} has no card in hand to lose.")
+            raise IllegalMove(
+                "rule_violation", N_("{name} has no card in hand to lose."), name=name
+            )
         pick = card_to_lose(p["hand"])
         if named is not None and named != pick:
             raise IllegalMove(
                 "rule_violation",
-                f"{name} must lose the highest card in hand, {label(pick)}, not {label(named)}.",
+                N_("{name} must lose the highest card in hand, {highest}, not {named}."),
+                name=name,
+                highest=label(pick),
+                named=label(named),
             )
         p["hand"].remove(pick)
     else:
         if p["hand_count"] <= 0:
-            raise IllegalMove("rule_violation", f"{name} has no card in hand to lose.")
+            raise IllegalMove(
+                "rule_violation", N_("{name} has no card in hand to lose."), name=name
+            )
         if named is None:
-            raise IllegalMove("bad_argument", "Name the card that is lost ('card').")
+            raise IllegalMove("bad_argument", N_("Name the card that is lost ('card')."))
         check_unseen(state, named)
         pick = named
         p["hand_count"] -= 1

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from . import cards as C
-from .base import IllegalMove
+from .base import N_, IllegalMove
 from .contest_core import (
     ATTR_SUIT,
     State,
@@ -82,8 +82,9 @@ def play_card(
         if not pending:
             raise IllegalMove(
                 "rule_violation",
-                f"The chain of {attribute} ({C.SUIT_NAMES[suit]}) goes on: "
-                "name the next card drawn.",
+                N_("The chain of {attribute} ({suit}) goes on: name the next card drawn."),
+                attribute=attribute,
+                suit=C.SUIT_NAMES[suit],
             )
         return pending.pop(0)
 
@@ -105,7 +106,8 @@ def play_card(
     if pending:
         raise IllegalMove(
             "rule_violation",
-            f"Too many draws named: the chain stops before {labels(pending)}.",
+            N_("Too many draws named: the chain stops before {pending}."),
+            pending=labels(pending),
         )
     added = [card] + draws
     total = p["attributes"][attribute] + sum(card_value(c) for c in added) + (2 if word else 0)

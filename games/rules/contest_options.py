@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .base import N_
 from .contest_checks import Checks, _fail, _names, _penalty_list
 from .contest_core import (
     State,
@@ -30,21 +31,22 @@ class ContestOptions(Checks):
         if sorted(listed) != sorted(expected):
             raise _fail(
                 "rule_violation",
-                f"Every other active player ({', '.join(expected) or 'nobody'}) must {what} "
-                "exactly once.",
+                N_("Every other active player ({players}) must {what} exactly once."),
+                players=", ".join(expected) or "nobody",
+                what=what,
             )
 
     def _do_vote_off(self, state: State, by: str, move: dict) -> None:
         if by != state["controller"]:
-            raise _fail("not_your_turn", "Only the narrator may call a vote.")
+            raise _fail("not_your_turn", N_("Only the narrator may call a vote."))
         target = move.get("target")
         if not isinstance(target, str):
-            raise _fail("bad_argument", "'target' must be a player's name.")
+            raise _fail("bad_argument", N_("'target' must be a player's name."))
         lists = self._voters(state, move, ("up", "down", "pretzels"), {by, target})
         self._target(state, target)
         self._require_option(state, "voting_off", "voting off")
         if target == by:
-            raise _fail("rule_violation", "The narrator cannot vote themselves off.")
+            raise _fail("rule_violation", N_("The narrator cannot vote themselves off."))
         self._everyone_once(state, lists, {by, target}, "vote or throw")
         up, down = len(lists["up"]), len(lists["down"])
         event(
@@ -76,7 +78,7 @@ class ContestOptions(Checks):
     def _voted(self, state: State, by: str) -> None:
         vote = state["vote"]
         if not vote or by != vote["player"]:
-            raise _fail("not_your_turn", f"{by} was not voted off.")
+            raise _fail("not_your_turn", N_("{by} was not voted off."), by=by)
 
     def _do_stay(self, state: State, by: str, move: dict) -> None:
         self._voted(state, by)
@@ -98,7 +100,9 @@ class ContestOptions(Checks):
         lists = self._voters(state, move, ("up", "down"), {by})
         self._require_option(state, "extra_points", "extra points")
         if state["players"][by]["extra_point_earned"]:
-            raise _fail("rule_violation", f"{by} has already earned an extra point this game.")
+            raise _fail(
+                "rule_violation", N_("{by} has already earned an extra point this game."), by=by
+            )
         self._everyone_once(state, lists, {by}, "vote")
         won = len(lists["up"]) > len(lists["down"])
         self._extra(state, by, won, "vote")
@@ -107,10 +111,12 @@ class ContestOptions(Checks):
         lists = self._voters(state, move, ("accepted_by",), {by})
         self._require_option(state, "extra_points", "extra points")
         if state["players"][by]["extra_point_earned"]:
-            raise _fail("rule_violation", f"{by} has already earned an extra point this game.")
+            raise _fail(
+                "rule_violation", N_("{by} has already earned an extra point this game."), by=by
+            )
         accepted = lists["accepted_by"]
         if by in accepted or len(set(accepted)) != len(accepted):
-            raise _fail("rule_violation", "List each other player at most once.")
+            raise _fail("rule_violation", N_("List each other player at most once."))
         others = [n for n in active(state) if n != by]
         self._extra(state, by, sorted(accepted) == sorted(others), "bribe")
 

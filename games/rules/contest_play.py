@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from .base import require_int
+from .base import N_, require_int
 from .contest_checks import Checks, _choice, _fail, _flag, _penalty_list
 from .contest_core import (
     ATTRIBUTES,
@@ -40,7 +40,11 @@ class ContestPlay(Checks):
     def _do_accept(self, state: State, by: str, move: dict) -> None:
         contest = state["contest"]
         if by != contest["defender"]:
-            raise _fail("not_your_turn", f"Only {contest['defender']} may answer the challenge.")
+            raise _fail(
+                "not_your_turn",
+                N_("Only {defender} may answer the challenge."),
+                defender=contest["defender"],
+            )
         attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
         contest["attributes"][by] = attribute
         event(
@@ -55,7 +59,11 @@ class ContestPlay(Checks):
     def _do_refuse(self, state: State, by: str, move: dict) -> None:
         contest = state["contest"]
         if by != contest["defender"]:
-            raise _fail("not_your_turn", f"Only {contest['defender']} may answer the challenge.")
+            raise _fail(
+                "not_your_turn",
+                N_("Only {defender} may answer the challenge."),
+                defender=contest["defender"],
+            )
         penalties = _penalty_list(move, 2)
         members = side(state, by)
         named = self._physical_cards(state, move, penalties.count("card") * len(members))
@@ -76,15 +84,15 @@ class ContestPlay(Checks):
         if by not in (contest["challenger"], contest["defender"]) or (
             state["phase"] == "response" and by != contest["defender"]
         ):
-            raise _fail("not_your_turn", "Only a contestant may forfeit this contest.")
+            raise _fail("not_your_turn", N_("Only a contestant may forfeit this contest."))
         penalty = _choice(move, "penalty", PENALTIES, "drink or card")
         members = side(state, by)
         named = self._physical_cards(state, move, len(members) if penalty == "card" else 0)
         if state["phase"] == "contest":
             if contest["extended"]:
-                raise _fail("rule_violation", "In an extended contest, give up instead.")
+                raise _fail("rule_violation", N_("In an extended contest, give up instead."))
             if by in contest["played"]:
-                raise _fail("rule_violation", f"{by} has already played a card.")
+                raise _fail("rule_violation", N_("{by} has already played a card."), by=by)
         announce(state, other(contest, by), by, "forfeit")
         state["last_contest"] = snapshot(contest)
         state["contests"] += 1
@@ -110,18 +118,18 @@ class ContestPlay(Checks):
     def _do_play(self, state: State, by: str, move: dict) -> None:
         contest = state["contest"]
         if by not in (contest["challenger"], contest["defender"]) or by in contest["played"]:
-            raise _fail("not_your_turn", f"{by} has no card to play now.")
+            raise _fail("not_your_turn", N_("{by} has no card to play now."), by=by)
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", "'card' must name the card you play.")
+            raise _fail("bad_argument", N_("'card' must name the card you play."))
         virtual = state["deck_mode"] == "virtual"
         draws = None
         if "draws" in move:
             if virtual:
-                raise _fail("bad_argument", "The referee draws the cards in virtual mode.")
+                raise _fail("bad_argument", N_("The referee draws the cards in virtual mode."))
             draws = move["draws"]
             if not isinstance(draws, list) or not all(isinstance(d, str) for d in draws):
-                raise _fail("bad_argument", "'draws' must be a list of card codes.")
+                raise _fail("bad_argument", N_("'draws' must be a list of card codes."))
         elif not virtual:
             draws = []
         ham = require_int(move, "ham", 0, 20) if "ham" in move else 0
@@ -132,23 +140,25 @@ class ContestPlay(Checks):
             self._require_option(state, "word_bonus", "word bonus")
         if virtual:
             if card not in state["players"][by]["hand"]:
-                raise _fail("rule_violation", f"{by} does not hold {label(card)}.")
+                raise _fail(
+                    "rule_violation", N_("{by} does not hold {card}."), by=by, card=label(card)
+                )
         else:
             if hand_count(state, by) <= 0:
-                raise _fail("rule_violation", f"{by} has no card in hand.")
+                raise _fail("rule_violation", N_("{by} has no card in hand."), by=by)
             for code in [card] + draws:
                 check_unseen(state, code)
             if len(set([card] + draws)) != len(draws) + 1:
-                raise _fail("rule_violation", "The same card is named twice.")
+                raise _fail("rule_violation", N_("The same card is named twice."))
         play_card(state, by, card, draws, ham, word)
 
     def _do_give_up(self, state: State, by: str, move: dict) -> None:
         contest = state["contest"]
         if by not in (contest["challenger"], contest["defender"]):
-            raise _fail("not_your_turn", "Only a contestant may give up.")
+            raise _fail("not_your_turn", N_("Only a contestant may give up."))
         if not contest["extended"]:
             raise _fail(
-                "rule_violation", "Only an extended contest can be given up; forfeit instead."
+                "rule_violation", N_("Only an extended contest can be given up; forfeit instead.")
             )
         event(state, "give_up", f"{who(state, by)} gives up.", player=by)
         final_result(state, by, "give_up")
@@ -156,7 +166,7 @@ class ContestPlay(Checks):
     # -- penalties -----------------------------------------------------------------------------
     def _owing(self, state: State, by: str) -> None:
         if by not in state["owed"]:
-            raise _fail("not_your_turn", f"{by} owes no penalty now.")
+            raise _fail("not_your_turn", N_("{by} owes no penalty now."), by=by)
 
     def _paid(self, state: State, by: str, record: list[str]) -> None:
         if by in state["owed"]:
@@ -175,23 +185,25 @@ class ContestPlay(Checks):
         self._owing(state, by)
         card = move.get("card")
         if card is not None and not isinstance(card, str):
-            raise _fail("bad_argument", "'card' must be a card code.")
+            raise _fail("bad_argument", N_("'card' must be a card code."))
         if card is None and state["deck_mode"] == "physical":
-            raise _fail("bad_argument", "Name the card that is lost ('card').")
+            raise _fail("bad_argument", N_("Name the card that is lost ('card')."))
         self._paid(state, by, [lose_card(state, by, card)])
 
     def _do_swap_joker(self, state: State, by: str, move: dict) -> None:
         swap = state["swap"]
         if not swap or by != swap["player"]:
-            raise _fail("not_your_turn", f"{by} has no joker to take.")
+            raise _fail("not_your_turn", N_("{by} has no joker to take."), by=by)
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", "'card' must name the card you give up.")
+            raise _fail("bad_argument", N_("'card' must name the card you give up."))
         p = state["players"][by]
         contest = state["contest"]
         if p["hand"] is not None:
             if card not in p["hand"]:
-                raise _fail("rule_violation", f"{by} does not hold {label(card)}.")
+                raise _fail(
+                    "rule_violation", N_("{by} does not hold {card}."), by=by, card=label(card)
+                )
             p["hand"].remove(card)
             discard(state, [card])
             p["hand"].append(swap["joker"])
@@ -210,17 +222,21 @@ class ContestPlay(Checks):
     def _do_heal(self, state: State, by: str, move: dict) -> None:
         contest = state["contest"]
         if by != contest["winner"]:
-            raise _fail("not_your_turn", f"Only {contest['winner']}, the winner, may heal.")
+            raise _fail(
+                "not_your_turn",
+                N_("Only {winner}, the winner, may heal."),
+                winner=contest["winner"],
+            )
         choice = _choice(move, "choice", ("pretzel", "card", "none"), "pretzel, card or none")
         p = state["players"][by]
         if choice == "pretzel":
             if not p["pretzels"]:
-                raise _fail("rule_violation", f"{by} has no pretzel to remove.")
+                raise _fail("rule_violation", N_("{by} has no pretzel to remove."), by=by)
             p["pretzels"] -= 1
             event(state, "heal", f"{who(state, by)} removes a pretzel.", player=by, choice=choice)
         elif choice == "card":
             if not p["lost"]:
-                raise _fail("rule_violation", f"{by} has no lost card to get back.")
+                raise _fail("rule_violation", N_("{by} has no lost card to get back."), by=by)
             back = p["lost"].pop()
             if p["hand"] is not None:
                 p["hand"].append(back)

@@ -1,0 +1,36 @@
+"""The referee's error messages, translated for the page.
+
+The referee (``games/rules``) cannot import Django, so its errors (IllegalMove, BadScript)
+carry an English ``template`` marked with ``N_`` and its ``params``; ``message`` is the
+English sentence. Pages show ``referee_message(exc)``, never ``exc.message``: the template
+translated into the active language with the parameters filled in. The ``referee replay``
+command keeps ``exc.message``: its JSON output is English by contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+from .rules import BadScript, IllegalMove
+
+
+def referee_message(exc: IllegalMove | BadScript) -> str:
+    """``exc``'s message in the active language (its English message when the
+    translation cannot be filled in)."""
+    template = getattr(exc, "template", None)
+    if not isinstance(template, str):
+        return exc.message
+    params: dict[str, Any] = {
+        name: referee_message(value) if isinstance(value, IllegalMove | BadScript) else value
+        for name, value in getattr(exc, "params", {}).items()
+    }
+    translated = gettext(template) if template else template
+    if not params:
+        return translated
+    try:
+        return translated.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        # A translation with a placeholder the template does not have, or broken braces.
+        return exc.message
