@@ -24,7 +24,7 @@ from games.models import SeatCharacter, Table
 from games.presenters import narrative
 from games.rules import cards as C
 from games.rules.contest import GAME
-from games.rules.contest_core import ATTR_SUIT, visible_cards
+from games.rules.contest_core import ATTR_SUIT, side_total, visible_cards
 
 from .contest_cards import (
     BUILD_VERBS,
@@ -135,7 +135,7 @@ def pending_context(
     total = None
     if verb == "play" and attr and move.get("card"):
         value = state["players"][by]["attributes"][attr]
-        total = value + sum(c["value"] for c in shown) + (2 if move.get("word") else 0)
+        total = side_total(value, [c["code"] for c in shown], bool(move.get("word")))
     disabled = visible_cards(state) | set(picked(move))
     back = ""
     if picked(move):

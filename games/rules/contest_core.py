@@ -44,6 +44,15 @@ def card_value(code: str) -> int:
     return int(r)
 
 
+WORD_BONUS = 2
+
+
+def side_total(attribute_value: int, cards: list[str], word: bool = False) -> int:
+    """A side's total: the attribute, the value of every card played and drawn, and the
+    word bonus (tarot option) when the narrator used the card's word."""
+    return attribute_value + sum(card_value(c) for c in cards) + (WORD_BONUS if word else 0)
+
+
 def card_suit(code: str) -> str | None:
     return C.suit(code) if is_suited(code) else None
 

@@ -12,7 +12,6 @@ from .contest_core import (
     State,
     active,
     card_suit,
-    card_value,
     discard,
     draw,
     draw_up,
@@ -21,6 +20,7 @@ from .contest_core import (
     label,
     labels,
     return_extended,
+    side_total,
     table_cards,
     who,
 )
@@ -110,7 +110,7 @@ def play_card(
             pending=labels(pending),
         )
     added = [card] + draws
-    total = p["attributes"][attribute] + sum(card_value(c) for c in added) + (2 if word else 0)
+    total = side_total(p["attributes"][attribute], added, word)
     contest["cards"][name] = added
     contest["draws"][name] = draws
     contest["totals"][name] = total
