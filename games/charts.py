@@ -129,10 +129,7 @@ def line_chart(
     )
     head, _uid = _open(title, desc[:2000], height)
     if not values or not xs:
-        return mark_safe(
-            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
-            f'fill="currentColor">{_e(_no_data())}</text></svg>'
-        )
+        return _empty(head, height)
     legend, legend_h = _legend(names, 14, 56, WIDTH - 10)
     left, right, top, bottom = 56, WIDTH - 16, 14 + legend_h + 6, height - 40
     y_ticks = nice_ticks(min(0, min(values)), max(values), whole=_whole(values))
@@ -215,21 +212,10 @@ def bar_chart(
     for rs in (ranges or {}).values():
         values.extend(v for r in rs if r is not None for v in r)
     fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
-    desc = f"{title}: " + "; ".join(
-        f"{label}: "
-        + ", ".join(
-            f"{name} {fmt(series[name][i]) if series[name][i] is not None else '-'}"
-            for name in names
-            if i < len(series[name])
-        )
-        for i, label in enumerate(labels)
-    )
+    desc = _grouped_description(title, labels, series, fmt)
     head, _uid = _open(title, desc[:2000], height)
     if not values or not labels:
-        return mark_safe(
-            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
-            f'fill="currentColor">{_e(_no_data())}</text></svg>'
-        )
+        return _empty(head, height)
     legend, legend_h = _legend(names, 14, 56, WIDTH - 10, bars=True) if len(names) > 1 else ("", 0)
     left, right, top, bottom = 56, WIDTH - 12, 14 + legend_h + 8, height - 44
     hi = y_max if y_max is not None else max(values)
@@ -316,21 +302,10 @@ def hbar_chart(
     legend, legend_h = _legend(names, 14, 12, WIDTH - 10, bars=True) if len(names) > 1 else ("", 0)
     top = 14 + legend_h + 4
     height = int(top + group_h * len(labels) + 6)
-    desc = f"{title}: " + "; ".join(
-        f"{label}: "
-        + ", ".join(
-            f"{name} {fmt(series[name][i]) if series[name][i] is not None else '-'}"
-            for name in names
-            if i < len(series[name])
-        )
-        for i, label in enumerate(labels)
-    )
+    desc = _grouped_description(title, labels, series, fmt)
     head, _uid = _open(title, desc[:2000], height)
     if not values or not labels:
-        return mark_safe(
-            head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
-            f'fill="currentColor">{_e(_no_data())}</text></svg>'
-        )
+        return _empty(head, height)
     left, right = 12, WIDTH - 48
     hi = x_max if x_max is not None else (max(values) or 1)
     out = [head, legend]
@@ -369,6 +344,27 @@ def _whole(values) -> bool:
 
 def label_of(labels: list[str], i: int) -> str:
     return labels[i] if i < len(labels) else ""
+
+
+def _empty(head: str, height: int) -> SafeString:
+    """A chart with nothing to draw yet: its frame and a sentence saying so."""
+    return mark_safe(
+        head + f'<text x="{WIDTH / 2}" y="{height / 2}" text-anchor="middle" '
+        f'fill="currentColor">{_e(_no_data())}</text></svg>'
+    )
+
+
+def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> str:
+    """The text a screen reader gets for a bar chart: each group's value per series."""
+    return f"{title}: " + "; ".join(
+        f"{label}: "
+        + ", ".join(
+            f"{name} {fmt(values[i]) if values[i] is not None else '-'}"
+            for name, values in series.items()
+            if i < len(values)
+        )
+        for i, label in enumerate(labels)
+    )
 
 
 def _no_data() -> str:

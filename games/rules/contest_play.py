@@ -36,8 +36,9 @@ from .contest_flow import (
 
 
 class ContestPlay(Checks):
-    # -- a contest -------------------------------------------------------------------------------
-    def _do_accept(self, state: State, by: str, move: dict) -> None:
+    @staticmethod
+    def _answering(state: State, by: str) -> dict:
+        """The contest, once ``by`` is checked to be the challenged player who answers it."""
         contest = state["contest"]
         if by != contest["defender"]:
             raise _fail(
@@ -45,6 +46,11 @@ class ContestPlay(Checks):
                 N_("Only {defender} may answer the challenge."),
                 defender=contest["defender"],
             )
+        return contest
+
+    # -- a contest -------------------------------------------------------------------------------
+    def _do_accept(self, state: State, by: str, move: dict) -> None:
+        contest = self._answering(state, by)
         attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
         contest["attributes"][by] = attribute
         event(
@@ -57,13 +63,7 @@ class ContestPlay(Checks):
         start_round(state)
 
     def _do_refuse(self, state: State, by: str, move: dict) -> None:
-        contest = state["contest"]
-        if by != contest["defender"]:
-            raise _fail(
-                "not_your_turn",
-                N_("Only {defender} may answer the challenge."),
-                defender=contest["defender"],
-            )
+        self._answering(state, by)
         penalties = _penalty_list(move, 2)
         members = side(state, by)
         named = self._physical_cards(state, move, penalties.count("card") * len(members))
