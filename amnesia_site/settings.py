@@ -101,6 +101,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "games",
+    # One app per game (its label is the game's slug); each registers its kit when ready.
+    "games.amnesia",
+    "games.amnesia_stories",
+    "games.contest",
+    "games.playtests",
     "stories",
 ]
 

@@ -1,18 +1,6 @@
 from django.contrib import admin
 
-from .models import (
-    Character,
-    CustomCard,
-    CustomDeck,
-    ExternalReport,
-    Impression,
-    Move,
-    PlaytestReport,
-    Ruleset,
-    Seat,
-    SeatCharacter,
-    Table,
-)
+from games.models import Move, Ruleset, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -55,36 +43,6 @@ class MoveAdmin(admin.ModelAdmin):
         return False
 
 
-class CustomCardInline(admin.TabularInline):
-    model = CustomCard
-    extra = 0
-
-
-@admin.register(CustomDeck)
-class CustomDeckAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "created_at"]
-    search_fields = ["name", "owner__username"]
-    inlines = [CustomCardInline]
-
-
-@admin.register(CustomCard)
-class CustomCardAdmin(admin.ModelAdmin):
-    list_display = ["card_id", "deck", "position"]
-    search_fields = ["card_id", "text", "deck__name"]
-
-
-@admin.register(Character)
-class CharacterAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "brains", "muscle", "moves", "coolness", "extra_points"]
-    search_fields = ["name", "owner__username"]
-
-
-@admin.register(SeatCharacter)
-class SeatCharacterAdmin(admin.ModelAdmin):
-    list_display = ["seat", "character", "credited"]
-
-
-# -- playtests ---------------------------------------------------------------------------------
 @admin.register(Ruleset)
 class RulesetAdmin(admin.ModelAdmin):
     """Versions are never edited in place: the rulesets page adds the next version."""
@@ -92,21 +50,3 @@ class RulesetAdmin(admin.ModelAdmin):
     list_display = ["name", "version", "game", "owner", "builtin", "created_at"]
     list_filter = ["game", "builtin"]
     readonly_fields = ["game", "name", "version", "options", "builtin", "created_at"]
-
-
-@admin.register(PlaytestReport)
-class PlaytestReportAdmin(admin.ModelAdmin):
-    list_display = ["table", "place", "computed_at"]
-    readonly_fields = ["figures", "computed_seq", "computed_version", "computed_at"]
-
-
-@admin.register(ExternalReport)
-class ExternalReportAdmin(admin.ModelAdmin):
-    list_display = ["game", "ruleset", "draft", "played_on", "players", "approved", "submitted_at"]
-    list_filter = ["game", "approved"]
-    readonly_fields = ["ip_hash", "submitted_at"]
-
-
-@admin.register(Impression)
-class ImpressionAdmin(admin.ModelAdmin):
-    list_display = ["player", "report", "external", "fun", "again", "updated_at"]

@@ -1,5 +1,14 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
     name = "games"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Models are loaded only once the app registry is ready, so the receiver's module is
+        # imported here rather than at the top.
+        from games.rulesets import seed_builtin_rulesets
+
+        post_migrate.connect(seed_builtin_rulesets, sender=self)

@@ -7,12 +7,11 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import GAME_CHOICES, CustomDeck, Ruleset, Table
-from .rules import get_game
+from games import registry
+from games.models import Ruleset, Table
+from games.rulesets import full_options, match_ruleset
 
 # How posted form fields become move fields. Anything else is passed as text, so the
 # referee (not the view) decides what is malformed and says why.
@@ -116,15 +115,13 @@ class NewTableForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.rules = get_game(game)
-        from .presenters import game_page
-
-        page = game_page(game)
-        labels = getattr(page, "OPTION_LABELS", {})
+        self.kit = registry.kit(game)
+        self.rules = self.kit.referee
+        labels = self.kit.option_labels
         # Named option sets (earlier drafts of a game), offered as one-click links.
         self.presets = {
             key: {**value, "json": json.dumps(value["options"])}
-            for key, value in getattr(page, "PRESETS", {}).items()
+            for key, value in self.kit.presets.items()
         }
         self.preset = preset if preset in self.presets else None
         self.preset_label = self.presets[self.preset]["label"] if self.preset else ""
@@ -152,29 +149,10 @@ class NewTableForm(forms.Form):
                 field.initial = preset_values[key]
             self.fields[field_name] = field
             self.option_names.append(field_name)
-        if game == "amnesia_stories" and user is not None and user.is_authenticated:
-            self.fields["custom_deck"] = forms.ModelChoiceField(
-                label=_("Area cards"),
-                queryset=CustomDeck.objects.filter(owner=user),
-                required=False,
-                empty_label=_("The built-in deck (48 illustrated cards)"),
-                help_text=format_html(
-                    '{} <a href="{}">{}</a>',
-                    _("Your own decks appear here once uploaded."),
-                    reverse("games:decks"),
-                    _("Your decks"),
-                ),
-            )
-        if game == "contest":
-            from .characters import add_table_fields
-
-            add_table_fields(self, user)
+        self.kit.new_table.add_fields(self, user)
 
     def _add_ruleset_field(self, game: str, preset_values: dict, wanted: str | None):
         """The ruleset select: its options fill the option fields (in place, with JS)."""
-        from .playtest_service import ensure_builtin_rulesets, full_options
-
-        ensure_builtin_rulesets(game)
         rulesets = list(Ruleset.objects.filter(game=game).order_by("name", "-version"))
         field = RulesetChoiceField(
             label=_("Ruleset"),
@@ -222,41 +200,24 @@ class NewTableForm(forms.Form):
         start = (cleaned.get("start") or "").strip()
         if start and players and start not in players:
             self.add_error("start", _("The start player must be one of the players."))
-        if self.game == "contest":
-            from .characters import clean_table_fields
-
-            clean_table_fields(self, cleaned)
+        self.kit.new_table.clean(self, cleaned)
         return cleaned
 
     def options(self) -> dict[str, Any]:
         return {name[4:]: self.cleaned_data[name] for name in self.option_names}
 
     def extra_setup(self) -> dict[str, Any]:
-        """Top-level script keys beyond the options (a custom deck's ids and texts)."""
-        if self.game == "contest":
-            from .characters import table_extra as contest_extra
-
-            return contest_extra(self.cleaned_data)
-        deck = self.cleaned_data.get("custom_deck")
-        if deck is None:
-            return {}
-        from .decks import table_extra
-
-        return table_extra(deck)
+        """Top-level script keys beyond the options (a custom deck's ids and texts, ...)."""
+        return self.kit.new_table.extra_setup(self)
 
     def after_create(self, table: Table, user) -> None:
-        """The first moves of a new table: a contest's seats bring saved characters.
-        The table records the ruleset version whose options it plays (if any)."""
-        from .playtest_service import match_ruleset
-
+        """The table records the ruleset version whose options it plays (if any); then the
+        game's own first steps (a contest's seats bring saved characters)."""
         ruleset = match_ruleset(self.game, table.options, self.cleaned_data.get("ruleset"))
         if ruleset is not None:
             table.ruleset = ruleset
             table.save(update_fields=["ruleset"])
-        if self.game == "contest":
-            from .characters import bring_from_form
-
-            bring_from_form(self, table, user)
+        self.kit.new_table.after_create(self, table, user)
 
 
 class RulesetSelect(forms.Select):
@@ -288,7 +249,4 @@ def _yes_no(value: Any) -> Any:
 
 
 def game_choices() -> list[tuple[str, Any]]:
-    from .rules import available_games
-
-    present = set(available_games())
-    return [(key, label) for key, label in GAME_CHOICES if key in present]
+    return registry.choices()

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from .rules import BadScript, IllegalMove
+from games.rules import BadScript, IllegalMove
 
 
 def referee_message(exc: IllegalMove | BadScript) -> str:

@@ -13,13 +13,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .fields import ExactJSONField
-
-GAME_CHOICES = [
-    ("amnesia", _("Amnesia")),
-    ("amnesia_stories", _("Amnesia Stories")),
-    ("contest", _("Contest")),
-]
+from games.fields import ExactJSONField
 
 
 def new_seed() -> int:
@@ -54,7 +48,7 @@ class Table(models.Model):
         PHYSICAL = "physical", _("Physical deck (you enter each card)")
 
     name = models.CharField(_("name"), max_length=120)
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables"
     )
@@ -158,78 +152,51 @@ class Move(models.Model):
         return move
 
 
-class CustomDeck(models.Model):
-    """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV)."""
+class RulesetQuerySet(models.QuerySet):
+    def for_game(self, game: str) -> RulesetQuerySet:
+        return self.filter(game=game)
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="custom_decks"
-    )
+
+class Ruleset(models.Model):
+    """One version of a named set of rule options (a draft of a game)."""
+
+    game = models.CharField(_("game"), max_length=32)
     name = models.CharField(_("name"), max_length=120)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class CustomCard(models.Model):
-    deck = models.ForeignKey(CustomDeck, on_delete=models.CASCADE, related_name="cards")
-    card_id = models.CharField(_("card id"), max_length=40)
-    text = models.TextField(_("adventure text"), blank=True, default="")
-    image = models.ImageField(upload_to="decks/%Y/%m/")
-    thumb = models.ImageField(upload_to="decks/%Y/%m/")
-    position = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["deck", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["deck", "card_id"], name="custom_card_id_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return self.card_id
-
-
-class Character(models.Model):
-    """A contest character kept between games: its owner brings it to new tables."""
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    version = models.PositiveIntegerField(_("version"), default=1)
+    options = models.JSONField(_("options"), default=dict)
+    changelog = models.TextField(_("changelog"), blank=True, default="")
+    # Null for the built-in rulesets; otherwise the designer who made this version.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rulesets",
     )
-    name = models.CharField(_("name"), max_length=60)
-    brains = models.PositiveSmallIntegerField(_("brains"), default=3)
-    muscle = models.PositiveSmallIntegerField(_("muscle"), default=3)
-    moves = models.PositiveSmallIntegerField(_("moves"), default=3)
-    coolness = models.PositiveSmallIntegerField(_("coolness"), default=3)
-    # Points won in earlier games (each win earns one), already spent on the attributes.
-    extra_points = models.PositiveSmallIntegerField(default=0)
-    # A win's point not yet spent on an attribute.
-    unspent_points = models.PositiveSmallIntegerField(default=0)
-    bfa = models.BooleanField(_("big appetite (eats up to 6 pretzels)"), default=False)
+    # The designer who owns the named ruleset (set on version 1, carried to later versions).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_rulesets",
+    )
+    builtin = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = RulesetQuerySet.as_manager()
+
     class Meta:
-        ordering = ["name"]
+        ordering = ["game", "name", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["owner", "name"], name="character_name_per_owner"),
+            models.UniqueConstraint(
+                fields=["game", "name", "version"], name="ruleset_version_unique"
+            ),
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.name} v{self.version}"
 
-
-class SeatCharacter(models.Model):
-    """Which saved character a seat brought to a contest table."""
-
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="character_link")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="seats")
-    # Set once the table's result has been credited to the character (a win's point).
-    credited = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return f"{self.seat} as {self.character}"
-
-
-from .models_playtest import ExternalReport, Impression, PlaytestReport, Ruleset  # noqa: E402, F401
+    @property
+    def label(self) -> str:
+        return f"{self.name} · v{self.version}"

@@ -7,12 +7,11 @@ state; this module only arranges them for the templates.
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any
 
-from . import services
-from .models import Table
-from .rules import cards, get_game
+from games import registry, services
+from games.models import Table
+from games.rules import cards, get_game
 
 SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 
@@ -54,14 +53,12 @@ def narrative(table: Table) -> list[dict[str, Any]]:
     """
     cached = getattr(table, "_narrative", None)
     if cached is None or cached[0] != table.last_seq:
-        module = importlib.import_module(f"games.rules.{table.game}")
-        build = getattr(module, "narrative", None)
-        entries: list[dict[str, Any]] = []
-        if build is not None:
-            moves = services.live_moves(table)
-            entries = build(services.setup_of(table), [m.as_script_move() for m in moves])
-            for entry in entries:
-                entry["seqs"] = [moves[i].seq for i in entry.get("moves", []) if i < len(moves)]
+        moves = services.live_moves(table)
+        entries = get_game(table.game).narrative(
+            services.setup_of(table), [m.as_script_move() for m in moves]
+        )
+        for entry in entries:
+            entry["seqs"] = [moves[i].seq for i in entry.get("moves", []) if i < len(moves)]
         cached = (table.last_seq, entries)
         table._narrative = cached
     return copy.deepcopy(cached[1])
@@ -112,15 +109,5 @@ def table_context(table: Table, error: str = "") -> dict[str, Any]:
         "can_undo": table.moves.filter(kind="move").exists() and bool(services.live_moves(table)),
         "story": narrative(table),
     }
-    page = game_page(table.game)
-    if page is not None:
-        context.update(page.context(table, state, legal))
+    context.update(registry.kit(table.game).page_context(table, state, legal))
     return context
-
-
-def game_page(game: str):
-    """The game's own page module (games/pages/<game>.py), if it has one."""
-    try:
-        return importlib.import_module(f"games.pages.{game}")
-    except ModuleNotFoundError:
-        return None

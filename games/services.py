@@ -15,10 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from .models import Move, Seat, Table
-from .rules import BadScript, IllegalMove, get_game
-from .rules.base import N_, Setup
-from .rules.script import (
+from games import registry, signals
+from games.models import Move, Seat, Table
+from games.rules import BadScript, IllegalMove, get_game
+from games.rules.base import N_, Setup
+from games.rules.script import (
     META_FIELDS,
     check_move_shape,
     parse_script,
@@ -213,12 +214,11 @@ def undo(table: Table, expected_seq: int | None, user=None) -> Played:
 
 
 def _after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
-    """What follows a table's end outside the game (a contest win's point goes to the saved
-    character), and its undoing, in the same transaction as the move."""
+    """Announce a table's end, or its undoing, in the same transaction as the move (what
+    follows it lives with the features that listen: ``games.signals``)."""
     if bool(before.get("finished")) != bool(after.get("finished")):
-        from .characters import finished_changed
-
-        finished_changed(table, before, after)
+        kit = registry.kit(table.game)
+        signals.finished_changed.send(sender=kit, table=table, before=before, after=after)
 
 
 def save_draft(table: Table, text: str) -> None:

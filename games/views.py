@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import presenters, services
-from .forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
-from .messages import referee_message
-from .models import Table
-from .rules import BadScript, IllegalMove
+from games import presenters, registry, services
+from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
+from games.messages import referee_message
+from games.models import Table
+from games.rules import BadScript, IllegalMove
 
 
 def _my_table(request, pk: int) -> Table:
@@ -49,7 +49,7 @@ def home(request):
 @require_http_methods(["GET", "POST"])
 def table_new(request):
     game = request.POST.get("game") or request.GET.get("game") or "amnesia"
-    if game not in dict(game_choices()):
+    if not registry.is_game(game):
         raise Http404("No such game.")
     form = NewTableForm(
         request.POST or None,
@@ -86,7 +86,7 @@ def table_new(request):
 
 def _render_table(request, table: Table, *, error: str = "", status: int = 200):
     context = presenters.table_context(table, error=error)
-    template = f"games/table_{table.game}.html"
+    template = registry.kit(table.game).table_template
     if request.htmx:
         template += "#panel"
     return render(request, template, context, status=status)
@@ -208,9 +208,9 @@ def table_import(request):
 
 @login_required
 def rules_page(request, game: str):
-    if game not in dict(game_choices()):
+    if not registry.is_game(game):
         raise Http404("No such game.")
-    return render(request, f"games/rules_{game}.html", {"game": game})
+    return render(request, registry.kit(game).rules_template, {"game": game})
 
 
 def table_url(table: Table) -> str:

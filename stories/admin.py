@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import NarrationEdit, Story, Tag
+from stories.models import NarrationEdit, Story, Tag
 
 
 @admin.register(Story)

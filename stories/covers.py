@@ -33,8 +33,8 @@ from PIL import (
     UnidentifiedImageError,
 )
 
-from .fonts import FONTS
-from .services import Book
+from stories.fonts import FONTS
+from stories.services import Book
 
 ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP")
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
@@ -254,7 +254,7 @@ def draw_amnesia(book: Book, size: tuple[int, int] = COVER_SIZE) -> Image.Image:
 
 def draw_amnesia_stories(book: Book, size: tuple[int, int] = COVER_SIZE) -> Image.Image:
     """A collage of the journeys' illustrations under a band with the title."""
-    from .pdf import area_picture
+    from stories.pdf import area_picture
 
     ids = book.images or sorted(book.area_ids)[:9]
     width, height = size
@@ -384,7 +384,7 @@ def cover_image(book: Book) -> tuple[bytes, str]:
 
 
 def generated_cover_png(book: Book) -> bytes:
-    from .pdf import _write_atomically, cache_dir
+    from stories.pdf import _write_atomically, cache_dir
 
     story = book.story
     path = Path(cache_dir()) / "covers" / f"{story.pk}-{_cover_key(book)}.png"

@@ -88,7 +88,7 @@ def jis_x_0208(rows: range) -> set[int]:
 
 
 def japanese_code_points() -> set[int]:
-    from games.rules.area_texts import AREA_IDS, area_texts
+    from games.amnesia_stories.area_texts import AREA_IDS, area_texts
 
     points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 48))
     # The adventure texts of the built-in area cards are printed in Japanese stories too.

@@ -3,11 +3,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import GAME_CHOICES
-
-from .covers import clean_cover
-from .models import MAX_TAGS, Story, Tag
-from .services import MAX_NARRATION
+from games import registry
+from stories.covers import clean_cover
+from stories.models import MAX_TAGS, Story, Tag
+from stories.services import MAX_NARRATION
 
 
 def parse_tags(raw: str) -> list[str]:
@@ -98,7 +97,7 @@ SORTS = {"new": "-published_at", "old": "published_at", "title": "title"}
 class ArchiveForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False, max_length=100)
     game = forms.ChoiceField(
-        label=_("Game"), required=False, choices=[("", _("All games")), *GAME_CHOICES]
+        label=_("Game"), required=False, choices=[("", _("All games")), *registry.choices()]
     )
     language = forms.ChoiceField(
         label=_("Language"),

@@ -31,8 +31,8 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .models import Story
-from .services import Book, make_book
+from stories.models import Story
+from stories.services import Book, make_book
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) ->
 
 
 def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
-    from .covers import cover_image
+    from stories.covers import cover_image
 
     extra = {COVER_PATH: cover_image(book)}
     for card_id in book.images:
@@ -148,7 +148,7 @@ def area_picture(card_id: str) -> bytes:
         return path.read_bytes()
     from io import BytesIO
 
-    from games.areas.art import render_area
+    from games.amnesia_stories.art import render_area
 
     out = BytesIO()
     render_area(card_id, AREA_SIZE).convert("RGB").save(out, "JPEG", quality=85, optimize=True)

@@ -1,7 +1,7 @@
 """Finished Amnesia games written as game scripts, for the tests, the benchmark and demos.
 
 ``amnesia_script(beats)`` turns a list of story beats into a legal script: it asks the referee
-(``games.rules.amnesia``) whose go it is in a challenge, so the moves are always ones the rules
+(``games.amnesia.rules``) whose go it is in a challenge, so the moves are always ones the rules
 accept, and the result can go through ``games.services.import_script`` like any upload.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.amnesia import GAME
+from games.amnesia.rules import GAME
 from games.rules.base import Setup
 
 

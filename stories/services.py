@@ -19,11 +19,11 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games import registry
 from games import services as game_services
-from games.models import GAME_CHOICES, Move
-
-from .books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
-from .models import NarrationEdit, Story
+from games.models import Move
+from stories.books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
+from stories.models import NarrationEdit, Story
 
 MAX_NARRATION = game_services.MAX_TEXT
 
@@ -63,7 +63,7 @@ class Book:
     @property
     def area_ids(self) -> frozenset[str]:
         """The built-in area cards (the ones with a picture to print)."""
-        from games.rules.area_texts import AREA_IDS
+        from games.amnesia_stories.area_texts import AREA_IDS
 
         return frozenset(AREA_IDS)
 
@@ -109,7 +109,7 @@ def _make_book(story: Story) -> Book:
         language=story.language,
         tags=story.tag_names(),
         game=table.game,
-        game_title=str(dict(GAME_CHOICES).get(table.game, table.game)),
+        game_title=str(registry.title(table.game)),
         players=players,
         game_master=game_master_name(story),
         chapters=chapters,
@@ -142,7 +142,7 @@ def _design_files() -> list[Path]:
 
 @cache
 def _fonts_signature() -> str:
-    from .fonts import FONTS
+    from stories.fonts import FONTS
 
     return ",".join(f"{f.file}:{f.path.stat().st_size}" for f in FONTS if f.path.exists())
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from stories import views
 
 app_name = "stories"
 

@@ -23,12 +23,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Move, Table
-
-from . import services
-from .covers import cover_image
-from .forms import SORTS, ArchiveForm, NarrationForm, StoryForm
-from .models import NarrationEdit, Story, Tag, is_table_author, new_secret, story_for
-from .pdf import DEFAULT_SIZE, PAGE_SIZES, pdf_for
+from stories import services
+from stories.covers import cover_image
+from stories.forms import SORTS, ArchiveForm, NarrationForm, StoryForm
+from stories.models import NarrationEdit, Story, Tag, is_table_author, new_secret, story_for
+from stories.pdf import DEFAULT_SIZE, PAGE_SIZES, pdf_for
 
 PER_PAGE = 12
 

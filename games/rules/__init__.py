@@ -1,39 +1,44 @@
-"""The referee: pure Python, no Django below this package.
+"""The referee framework: pure Python, no Django below this package.
 
-``get_game(name)`` returns the Game object of one of the three games; ``script`` turns a
-game script into states.
+Each game's referee lives in its own package (``games/<game>/rules``) and is made known here
+when its game is registered (``games.registry``); ``get_game(name)`` returns it. ``script``
+turns a game script into states.
 """
 
 from __future__ import annotations
 
-import importlib
+from games.rules.base import BadScript, Game, IllegalMove, Option, Setup
 
-from .base import BadScript, Game, IllegalMove, Option, Setup
+_REFEREES: dict[str, Game] = {}
 
-GAME_MODULES = {
-    "amnesia": "amnesia",
-    "amnesia_stories": "amnesia_stories",
-    "contest": "contest",
-}
+
+def register_referee(game: Game) -> None:
+    """Make a referee known under its ``name`` (the game's slug in scripts)."""
+    _REFEREES[game.name] = game
+
+
+def unregister_referee(name: str) -> None:
+    _REFEREES.pop(name, None)
 
 
 def available_games() -> list[str]:
-    """The games whose referee is present in this build."""
-    names = []
-    for name in GAME_MODULES:
-        try:
-            get_game(name)
-        except (KeyError, ImportError):
-            continue
-        names.append(name)
-    return names
+    """The games whose referee is registered, in registration order."""
+    return list(_REFEREES)
 
 
 def get_game(name: str) -> Game:
-    if name not in GAME_MODULES:
-        raise KeyError(name)
-    module = importlib.import_module(f"{__name__}.{GAME_MODULES[name]}")
-    return module.GAME
+    """The referee of ``name``; KeyError for a game nobody registered."""
+    return _REFEREES[name]
 
 
-__all__ = ["BadScript", "Game", "IllegalMove", "Option", "Setup", "available_games", "get_game"]
+__all__ = [
+    "BadScript",
+    "Game",
+    "IllegalMove",
+    "Option",
+    "Setup",
+    "available_games",
+    "get_game",
+    "register_referee",
+    "unregister_referee",
+]

@@ -201,6 +201,11 @@ class Game:
         """The moves ``player`` may make now, as templates: ``{"do": verb, ...}``."""
         return []
 
+    def narrative(self, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The game's readable story (scenes, stories, contests...), built by replaying
+        ``moves`` with this referee: data a page, an export or a book can show."""
+        return []
+
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
         """The state as ``player`` may see it (None: a spectator / the game master)."""
         return copy.deepcopy(state)

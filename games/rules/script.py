@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import get_game
-from .base import N_, BadScript, IllegalMove, Setup
+from games.rules import get_game
+from games.rules.base import N_, BadScript, IllegalMove, Setup
 
 # Fields of a move that never change the rules.
 META_FIELDS = ("text", "at")
@@ -20,7 +20,7 @@ def parse_setup(script: Any) -> Setup:
     name = script.get("game")
     try:
         game = get_game(name) if isinstance(name, str) else None
-    except (KeyError, ImportError):
+    except KeyError:
         game = None
     if game is None:
         raise BadScript(N_("Unknown game {name!r}."), name=name)

@@ -8,7 +8,8 @@ import re
 from playwright.sync_api import expect
 
 from games import services
-from games.models import Character, Table
+from games.contest.models import Character
+from games.models import Table
 from tests.browser.helpers import log_in
 
 

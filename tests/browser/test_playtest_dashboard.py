@@ -7,7 +7,7 @@ import re
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
-from games.models_playtest import DESIGNERS_GROUP
+from games.playtests.models import DESIGNERS_GROUP
 from tests.playtests.conftest import builtin, many_reports
 
 from .helpers import log_in

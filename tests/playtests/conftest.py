@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Group
 
-from games import playtest, playtest_service, services
-from games.models import Impression, PlaytestReport, Ruleset, Seat, Table
-from games.models_playtest import DESIGNERS_GROUP
+from games import services
+from games.models import Ruleset, Seat, Table
+from games.playtests import reports as playtest
+from games.playtests.models import DESIGNERS_GROUP, Impression, PlaytestReport
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 T0 = datetime(2026, 3, 14, 19, 0, tzinfo=UTC)
@@ -59,7 +60,6 @@ def designer_client(designer, client):
 
 
 def builtin(game: str, name: str) -> Ruleset:
-    playtest_service.ensure_builtin_rulesets(game)
     return Ruleset.objects.get(game=game, name=name, version=1)
 
 

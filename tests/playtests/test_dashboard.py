@@ -13,9 +13,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import playtest_service
-from games.models import ExternalReport, Impression, Ruleset
-from stories.playtest_views import CSV_COLUMNS
+from games import rulesets
+from games.models import Ruleset
+from games.playtests import service as playtest_service
+from games.playtests.models import ExternalReport, Impression
+from games.playtests.views import CSV_COLUMNS
 
 from .conftest import builtin, finished_table, golden, many_reports
 
@@ -226,9 +228,8 @@ def test_designer_approves_or_rejects_external_reports(designer_client, gm_clien
 def test_every_games_dashboard_and_comparison(gm, designer_client, game, script, figure):
     first = finished_table(gm, script, gaps={3: 2000})
     second = finished_table(gm, script, every=90)
-    playtest_service.ensure_builtin_rulesets(game)
     base = Ruleset.objects.filter(game=game, builtin=True).order_by("pk").first()
-    version = playtest_service.new_version(base, base.options, "Same options, new notes.", None)
+    version = rulesets.new_version(base, base.options, "Same options, new notes.", None)
     first.ruleset, second.ruleset = base, version
     first.save()
     second.save()

@@ -1,13 +1,13 @@
 """The figures of golden games, against numbers worked out by hand from the scripts.
 
-No database: ``games.playtest`` is a pure function of a script's set-up and timed moves.
+No database: ``games.playtests.reports`` is a pure function of a script's set-up and timed moves.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from games.playtest import PAUSE_SECONDS, figures, timeline
+from games.playtests.reports import PAUSE_SECONDS, figures, timeline
 from games.rules.script import parse_script
 
 from .conftest import T0, golden, with_times

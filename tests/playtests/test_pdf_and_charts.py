@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from games import charts
+from games.playtests import charts
 
 from .conftest import builtin, finished_table, many_reports
 

@@ -9,8 +9,8 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from games.models import ExternalReport, Impression
-from stories.playtest_forms import STARTED_SALT
+from games.playtests.forms import STARTED_SALT
+from games.playtests.models import ExternalReport, Impression
 
 from .conftest import builtin
 

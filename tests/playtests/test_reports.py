@@ -11,8 +11,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import playtest_service, services
-from games.models import Impression, PlaytestReport, Table
+from games import services
+from games.models import Table
+from games.playtests import service as playtest_service
+from games.playtests.models import Impression, PlaytestReport
 
 from .conftest import finished_table, golden, with_times
 

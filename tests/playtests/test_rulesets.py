@@ -8,16 +8,17 @@ import pytest
 from django.urls import reverse
 
 from games.models import Ruleset, Table
-from games.playtest_service import ensure_builtin_rulesets, full_options
+from games.rulesets import full_options, seed_builtin_rulesets
 
 from .conftest import builtin
 
 pytestmark = pytest.mark.django_db
 
 
-def test_builtin_rulesets_are_made_once():
-    ensure_builtin_rulesets()
-    ensure_builtin_rulesets()
+def test_builtin_rulesets_are_seeded_by_migrate_and_made_once():
+    # migrate's post_migrate made them (the test database is migrated); seeding again adds none.
+    assert Ruleset.objects.filter(builtin=True).count() == 4
+    seed_builtin_rulesets()
     names = set(Ruleset.objects.values_list("game", "name"))
     assert ("amnesia_stories", "Amnesia Stories draft 3") in names
     assert ("amnesia_stories", "Amnesia Stories draft 4") in names

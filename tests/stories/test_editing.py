@@ -3,9 +3,12 @@ never touches the move log."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.urls import reverse
 
+from games import registry
 from games import services as game_services
 from games.models import Move
 from stories import books, services
@@ -62,11 +65,10 @@ def test_credits_count_what_each_player_told(gm):
     assert {c.name: c.words for c in japanese.credits}["春香"] > 20  # characters, not spaces
 
 
-def test_a_game_without_a_book_builder_still_has_its_chronicle(gm, monkeypatch):
+def test_a_game_whose_kit_prints_the_chronicle_gets_every_narrated_move(gm, monkeypatch):
     story = make_story(gm, "en")
-    books.load_builders()
-    monkeypatch.delitem(books.BUILDERS, "amnesia")
-    monkeypatch.setattr(books, "load_builders", lambda: None)
+    kit = registry.kit("amnesia")
+    monkeypatch.setitem(registry._KITS, "amnesia", dataclasses.replace(kit, book=books.chronicle))
     book = services.make_book(story)
     (chapter,) = book.chapters
     assert chapter.kind == "chronicle"

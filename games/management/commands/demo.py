@@ -1,20 +1,17 @@
 """Load demo tables so a newcomer sees the app at work (idempotent).
 
-Each module in games/demo/ offers ``demos(now) -> [(table name, script)]``.
+Each registered game's kit offers ``demos(now) -> [(table name, script)]``.
 """
 
 from __future__ import annotations
-
-import importlib
-import pkgutil
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-import games.demo
-from games.playtest_service import DESIGNERS_GROUP
+from games import registry
+from games.playtests.models import DESIGNERS_GROUP
 from games.services import import_script
 
 DEMO_USER = "demo"
@@ -34,9 +31,8 @@ class Command(BaseCommand):
         user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
         existing = set(user.tables.values_list("name", flat=True))
         now = timezone.now()
-        for info in pkgutil.iter_modules(games.demo.__path__):
-            module = importlib.import_module(f"games.demo.{info.name}")
-            for name, script in module.demos(now):
+        for kit in registry.kits():
+            for name, script in kit.demos(now):
                 if name in existing:
                     continue
                 import_script(script, user, name)

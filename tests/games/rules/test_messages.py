@@ -10,27 +10,34 @@ from __future__ import annotations
 import ast
 import json
 import string
+import sys
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import messages as referee_messages
+from games import registry
+from games.contest.rules.checks import _fail
 from games.messages import referee_message
 from games.models import Table
 from games.rules import BadScript, IllegalMove
 from games.rules.base import N_
-from games.rules.contest_checks import _fail
 from games.rules.script import parse_script, replay, replay_script
 
-RULES = Path(__file__).resolve().parents[3] / "games" / "rules"
+GAMES = Path(__file__).resolve().parents[3] / "games"
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 ERROR_CLASSES = {"IllegalMove": 1, "BadScript": 0, "_fail": 1}  # name -> template position
 
 
 def _error_calls():
-    """Every call of IllegalMove, BadScript or _fail under games/rules, with its file."""
-    for path in sorted(RULES.glob("*.py")):
+    """Every call of IllegalMove, BadScript or _fail in the referees (the framework in
+    games/rules and each registered game's rules), with its file."""
+    paths = set((GAMES / "rules").glob("*.py"))
+    for kit in registry.kits():
+        module = Path(sys.modules[type(kit.referee).__module__].__file__)
+        paths |= set(module.parent.glob("*.py")) if module.name == "__init__.py" else {module}
+    for path in sorted(paths):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
@@ -38,7 +45,7 @@ def _error_calls():
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
             if name in ERROR_CLASSES:
-                yield path.name, node, ERROR_CLASSES[name]
+                yield path.relative_to(GAMES).as_posix(), node, ERROR_CLASSES[name]
 
 
 def _fields(template: str) -> set[str]:

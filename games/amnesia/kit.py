@@ -1,0 +1,32 @@
+"""Amnesia's registration: where the generic code finds each of its parts."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.amnesia import book, demo, page, playtest
+from games.amnesia.rules import GAME
+from games.registry import GameKit, PlaytestParts
+
+KIT = GameKit(
+    slug="amnesia",
+    title=_("Amnesia"),
+    summary=_(
+        "An amnesiac heroine wakes in a strange room; the players tell her scenes and "
+        "memories, pay tokens for suggestions and settle disputes with a higher-or-lower duel."
+    ),
+    referee=GAME,
+    page_context=page.context,
+    table_template="amnesia/table.html",
+    rules_template="amnesia/rules.html",
+    book=book.build,
+    demos=demo.demos,
+    playtest=PlaytestParts(
+        figures=playtest.figures,
+        balance=playtest.balance,
+        figure_rows=playtest.figure_rows,
+        charts=playtest.charts,
+    ),
+    option_labels=page.OPTION_LABELS,
+    rulesets=page.RULESETS,
+)

@@ -1,0 +1,86 @@
+"""What the Amnesia table page shows, beyond what every table page has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games import services
+from games.models import Table
+from games.presenters import card_grid, card_info, who_may
+from games.rules import get_game
+
+# Labels the new-table form shows for the options (the referee's own help is English only).
+OPTION_LABELS = {
+    "start_tokens": _("Tokens per player at the start"),
+    "token_cap": _("A pass may take tokens only while you end below"),
+    "finale_factor": _("The room can be remembered once the discard exceeds this × players"),
+    "tie_loses": _("A card of the same rank loses the challenge (off: guess again)"),
+}
+
+
+def context(table, state, legal) -> dict[str, Any]:
+    game = get_game("amnesia")
+    threshold = game.finale_threshold(state)
+    ch = state.get("challenge")
+    seats = [
+        {
+            "name": name,
+            "tokens": state["tokens"][name],
+            "on_turn": name == state["turn"],
+            "narrating": name == state["narrator"],
+            "in_challenge": bool(ch and name in ch["participants"]),
+            "bet": (ch or {}).get("bets", {}).get(name, 0) if ch else 0,
+            "to_act": bool(ch and ch.get("to_act") == name),
+        }
+        for name in state["seats"]
+    ]
+    live = services.live_moves(table)
+    last = live[-1] if live else None
+    insist_text = ""
+    if state.get("insist") and last is not None and last.payload.get("do") == "insist":
+        insist_text = last.text
+    # The challenge was settled by the very last move: say who won, once.
+    just_settled = bool(
+        last is not None
+        and state["phase"] == "scene"
+        and last.payload.get("do") in ("higher", "lower", "quit")
+        and state.get("last_challenge")
+    )
+    return {
+        "seats": seats,
+        "finale": {
+            "discard": state["discard"],
+            "needed": threshold + 1,
+            "open": state["discard"] > threshold,
+            "percent": min(100, round(100 * state["discard"] / (threshold + 1))),
+        },
+        "turn_moves": legal.get(state["turn"], {}) if state.get("turn") else {},
+        "narrator_moves": legal.get(state["narrator"], {}) if state.get("narrator") else {},
+        "suggesters": who_may(legal, "suggest"),
+        "insisters": who_may(legal, "insist"),
+        "stakers": who_may(legal, "stake"),
+        "joiners": who_may(legal, "join"),
+        "can_end_story": bool(who_may(legal, "end_story")),
+        "insist_text": insist_text,
+        "challenge": ch,
+        "reference": card_info(ch["reference"]) if ch else None,
+        "to_act_moves": legal.get(ch["to_act"], {}) if ch and ch.get("to_act") else {},
+        "grid": card_grid(ch["drawn"] if ch else []),
+        "last_challenge": state.get("last_challenge"),
+        "just_settled": just_settled,
+        "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
+    }
+
+
+# The built-in ruleset: the rules of the Portuguese seed as the app plays them by default.
+RULESETS = (
+    {
+        "name": "Amnesia: second version",
+        "options": {},
+        "changelog": "The rules of the Portuguese seed, second version: 10 tokens each, "
+        "a pass takes tokens while below 10, the room may be remembered once the discard "
+        "exceeds twice the players, a tie in a challenge loses.",
+    },
+)

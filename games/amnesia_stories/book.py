@@ -1,0 +1,79 @@
+"""Amnesia Stories as a book: each bard's journey is a chapter, with the illustrations the bard
+matched to its steps, the adventure texts in order, the bard's narration and, once the turn
+was judged, the step-by-step result.
+
+Everything comes from ``games.amnesia_stories.rules.narrative``; the narration's move is the
+n-th ``tell`` of the live moves (the narrative lists the stories in the order they were told).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from stories.books import Chapter, MoveTexts, incipit
+
+TEMPLATE = "amnesia_stories/chapters.html"
+TEXT_LANGUAGE = {"pt-br": "pt", "pt": "pt", "ja": "ja"}
+
+
+def _text_in(texts: dict[str, str], language: str) -> str:
+    return texts.get(TEXT_LANGUAGE.get(language, "en")) or texts.get("en") or ""
+
+
+def _steps(entry: dict[str, Any], language: str) -> list[dict[str, Any]]:
+    told = (entry.get("picks") or {}).get(entry["bard"]) if entry.get("judged") else None
+    selection = entry.get("selection") or {}
+    audience = [p for p in (entry.get("picks") or {}) if p != entry["bard"]]
+    steps = []
+    for k, journey in enumerate(entry["cards"]):
+        slot = told[k] if told and k < len(told) else None
+        steps.append(
+            {
+                "number": k + 1,
+                "journey": journey["id"],
+                "text": _text_in(journey.get("texts") or {}, language),
+                # The illustration the bard matched this step to, once the turn is judged.
+                "illustration": selection.get(str(slot)) if slot is not None else None,
+                "slot": slot,
+                "matched": [p for p in audience if entry["picks"][p][k] == slot]
+                if slot is not None
+                else [],
+            }
+        )
+    return steps
+
+
+def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
+    language = (get_language() or "en").lower()
+    tells = [i for i, m in enumerate(texts.moves) if m.payload.get("do") == "tell"]
+    chapters: list[Chapter] = []
+    for n, entry in enumerate(entries):
+        passage = texts.passage(tells[n], entry["bard"]) if n < len(tells) else None
+        steps = _steps(entry, language)
+        chapters.append(
+            Chapter(
+                anchor=f"ch-{n + 1}",
+                title=_("Journey %(number)s") % {"number": n + 1},
+                kind="journey",
+                template=TEMPLATE,
+                narrators=[entry["bard"]],
+                incipit=incipit(passage.text) if passage else "",
+                lead_seq=passage.seq if passage else None,
+                data={
+                    "bard": entry["bard"],
+                    "round": entry.get("round"),
+                    "steps": steps,
+                    "passage": passage,
+                    "judged": entry.get("judged", False),
+                    "players": list(entry.get("picks") or {}),
+                    "gains": entry.get("gains") or {},
+                    "red_cards": {k: v for k, v in (entry.get("red_cards") or {}).items() if v},
+                    "images": [s["illustration"] for s in steps if s["illustration"]],
+                },
+                passages=[passage] if passage and passage.text else [],
+            )
+        )
+    return chapters

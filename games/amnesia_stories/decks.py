@@ -1,0 +1,446 @@
+"""Custom decks of area cards for Amnesia Stories: a ZIP of images plus a CSV of ids and texts.
+
+An upload is untrusted input, so :func:`import_deck` reads it in two passes:
+
+1. **Check everything in memory.** The archive's members are listed (no path traversal, a
+   bounded number of members and of uncompressed bytes, every read capped whatever the header
+   claims), the CSV is parsed, and every image the CSV names goes through Pillow: allow-listed
+   formats only, a pixel limit, decompression bombs (Pillow's warning included) refused,
+   ``verify()`` and then a full ``load()`` of a fresh copy (a truncated file fails there).
+   Each good picture is re-encoded from its bare pixels, so EXIF (GPS included), ICC and any
+   other metadata are gone, and cropped to the card's 3:2 landscape at two sizes.
+2. **Write.** Only then the deck and its cards are created, in one transaction; if anything
+   fails on the way, the files already written are deleted and nothing remains.
+
+Every refusal is a :class:`DeckError` whose message names the file at fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import posixpath
+import threading
+import warnings
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError, features
+
+from games.amnesia_stories.models import CustomCard, CustomDeck
+from games.amnesia_stories.rules import GAME, cards_needed
+
+# -- limits ----------------------------------------------------------------------------------
+MAX_ARCHIVE_BYTES = 60 * 1024 * 1024
+MAX_MEMBERS = 400
+MAX_TOTAL_BYTES = 300 * 1024 * 1024  # uncompressed, over the whole archive
+MAX_IMAGE_BYTES = 12 * 1024 * 1024  # one image file
+MAX_CSV_BYTES = 1024 * 1024
+MAX_PIXELS = 40_000_000  # width × height of one image (about 8000 × 5000)
+MAX_CARDS = 300
+MAX_ID = 40
+MAX_TEXT = 600
+ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp")
+LARGE = (960, 640)
+THUMB = (240, 160)
+_DECODING = threading.Lock()
+# The smallest game there is (3 players, 3 choices, 1 round) draws this many cards.
+MIN_CARDS = cards_needed(
+    {"choices": GAME.options["choices"].min, "rounds": GAME.options["rounds"].min},
+    GAME.min_players,
+)
+
+
+class DeckError(Exception):
+    """A refused upload; ``message`` says why, naming the file at fault when there is one."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass
+class CardData:
+    card_id: str
+    text: str
+    source: str  # the archive member the picture came from
+    large: bytes
+    thumb: bytes
+
+
+# -- the archive -----------------------------------------------------------------------------
+def _ignored(name: str) -> bool:
+    parts = name.split("/")
+    return (
+        name.endswith("/")
+        or parts[0] == "__MACOSX"
+        or any(part.startswith(".") for part in parts if part)
+    )
+
+
+def _safe_name(name: str) -> bool:
+    if not name or "\\" in name or "\x00" in name or name.startswith("/"):
+        return False
+    if len(name) > 1 and name[1] == ":":  # a Windows drive letter
+        return False
+    return ".." not in name.split("/")
+
+
+def _members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    infos = archive.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise DeckError(
+            _("The archive holds %(n)s entries; the limit is %(max)s.")
+            % {"n": len(infos), "max": MAX_MEMBERS}
+        )
+    total = 0
+    files = []
+    for info in infos:
+        if not _safe_name(info.filename):
+            raise DeckError(
+                _("“%(name)s”: file names in the archive may not leave its folder.")
+                % {"name": info.filename}
+            )
+        if _ignored(info.filename):
+            continue
+        if info.flag_bits & 0x1:
+            raise DeckError(
+                _("“%(name)s” is encrypted; upload an archive without a password.")
+                % {"name": info.filename}
+            )
+        total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise DeckError(
+                _(
+                    "The archive unpacks to more than %(mb)s MB; the limit is there to stop zip bombs."
+                )
+                % {"mb": MAX_TOTAL_BYTES // (1024 * 1024)}
+            )
+        files.append(info)
+    return files
+
+
+def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """The member's bytes, never more than ``limit`` whatever its header says."""
+    if info.file_size > limit:
+        raise DeckError(
+            _("“%(name)s” is larger than %(mb)s MB.")
+            % {"name": info.filename, "mb": round(limit / (1024 * 1024), 1)}
+        )
+    try:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise DeckError(
+            _("“%(name)s” cannot be read from the archive (%(error)s).")
+            % {"name": info.filename, "error": exc}
+        ) from exc
+    if len(data) > limit:
+        raise DeckError(
+            _("“%(name)s” is larger than %(mb)s MB.")
+            % {"name": info.filename, "mb": round(limit / (1024 * 1024), 1)}
+        )
+    return data
+
+
+# -- the CSV ---------------------------------------------------------------------------------
+def parse_csv(data: bytes, name: str) -> list[dict[str, str]]:
+    """Rows of ``id,text`` (a header row is optional; a third ``image`` column may name the
+    picture's file when it is not ``<id>.png`` or the like)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DeckError(_("“%(name)s” is not UTF-8 text.") % {"name": name}) from exc
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+    except csv.Error as exc:
+        raise DeckError(
+            _("“%(name)s” is not a valid CSV file (%(error)s).") % {"name": name, "error": exc}
+        ) from exc
+    if rows and [c.strip().lower() for c in rows[0][:2]] == ["id", "text"]:
+        rows = rows[1:]
+    cards: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for number, row in enumerate(rows, start=1):
+        card_id = row[0].strip()
+        where = {"name": name, "row": number, "id": card_id}
+        if not card_id:
+            raise DeckError(_("“%(name)s”, row %(row)s: the card id is empty.") % where)
+        if len(card_id) > MAX_ID:
+            raise DeckError(
+                _("“%(name)s”, row %(row)s: the id “%(id)s” is longer than %(max)s characters.")
+                % {**where, "max": MAX_ID}
+            )
+        if card_id in seen:
+            raise DeckError(_("“%(name)s”, row %(row)s: the id “%(id)s” appears twice.") % where)
+        seen.add(card_id)
+        text = row[1].strip() if len(row) > 1 else ""
+        if len(text) > MAX_TEXT:
+            raise DeckError(
+                _(
+                    "“%(name)s”, row %(row)s: the text of “%(id)s” is longer than %(max)s characters."
+                )
+                % {**where, "max": MAX_TEXT}
+            )
+        image = row[2].strip() if len(row) > 2 else ""
+        cards.append({"id": card_id, "text": text, "image": image})
+    if not cards:
+        raise DeckError(_("“%(name)s” lists no cards.") % {"name": name})
+    if len(cards) > MAX_CARDS:
+        raise DeckError(
+            _("“%(name)s” lists %(n)s cards; a deck holds at most %(max)s.")
+            % {"name": name, "n": len(cards), "max": MAX_CARDS}
+        )
+    if len(cards) < MIN_CARDS:
+        raise DeckError(
+            _(
+                "“%(name)s” lists %(n)s cards; even the smallest game (3 players, 3 choices, "
+                "1 round) draws %(min)s."
+            )
+            % {"name": name, "n": len(cards), "min": MIN_CARDS}
+        )
+    return cards
+
+
+# -- the images ------------------------------------------------------------------------------
+def output_format() -> tuple[str, str, dict[str, Any]]:
+    """(Pillow format, file extension, save options): WebP when Pillow has it."""
+    if features.check("webp"):
+        return "WEBP", "webp", {"quality": 86, "method": 4}
+    return "JPEG", "jpg", {"quality": 88, "optimize": True}
+
+
+def _open(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
+
+
+def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
+    """The picture re-encoded at the two card sizes, or DeckError naming ``name``."""
+    fmt, _ext, save = output_format()
+    try:
+        with _strict_decoding(), warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with _open(data) as probe:
+                if probe.format not in ALLOWED_FORMATS:
+                    raise DeckError(
+                        _("“%(name)s” is a %(format)s image; use JPEG, PNG or WebP.")
+                        % {"name": name, "format": probe.format}
+                    )
+                width, height = probe.size
+                if width < 1 or height < 1 or width * height > MAX_PIXELS:
+                    raise DeckError(
+                        _("“%(name)s” is %(w)s × %(h)s pixels; the limit is %(max)s pixels.")
+                        % {"name": name, "w": width, "h": height, "max": f"{MAX_PIXELS:,}"}
+                    )
+                probe.verify()
+            # verify() leaves the image unusable: decode a fresh copy, all of it.
+            with _open(data) as image:
+                image.load()
+                image = ImageOps.exif_transpose(image)
+                rgb = _bare_rgb(image)
+    except DeckError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise DeckError(
+            _("“%(name)s” looks like a decompression bomb (%(error)s).")
+            % {"name": name, "error": exc}
+        ) from exc
+    except UnidentifiedImageError as exc:
+        raise DeckError(_("“%(name)s” is not a JPEG, PNG or WebP image.") % {"name": name}) from exc
+    except (OSError, SyntaxError, ValueError, EOFError, MemoryError) as exc:
+        raise DeckError(
+            _("“%(name)s” is damaged or truncated (%(error)s).") % {"name": name, "error": exc}
+        ) from exc
+    large = ImageOps.fit(rgb, LARGE, Image.Resampling.LANCZOS)
+    thumb = large.resize(THUMB, Image.Resampling.LANCZOS)
+    return _encode(large, fmt, save), _encode(thumb, fmt, save)
+
+
+@contextlib.contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """Truncated files raise while we decode. WeasyPrint switches Pillow's process-wide
+    ``LOAD_TRUNCATED_IMAGES`` on when it is imported (so a PDF survives a damaged picture);
+    an upload must not, so it is off for the time of our checks and put back after."""
+    with _DECODING:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
+
+
+def _bare_rgb(image: Image.Image) -> Image.Image:
+    """The pixels only, as RGB: a new image carries no EXIF, GPS, ICC, XMP or text chunks."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        rgb = Image.new("RGB", rgba.size, (30, 26, 22))
+        rgb.paste(rgba, mask=rgba.getchannel("A"))
+    else:
+        rgb = image.convert("RGB")
+    bare = Image.new("RGB", rgb.size)
+    bare.paste(rgb)
+    return bare
+
+
+def _encode(image: Image.Image, fmt: str, save: dict[str, Any]) -> bytes:
+    out = io.BytesIO()
+    image.save(out, fmt, **save)
+    return out.getvalue()
+
+
+# -- the whole upload ------------------------------------------------------------------------
+def read_deck(archive_file, csv_file=None) -> list[CardData]:
+    """Check an upload and prepare its cards in memory; DeckError on the first problem."""
+    size = getattr(archive_file, "size", None)
+    if size is not None and size > MAX_ARCHIVE_BYTES:
+        raise DeckError(
+            _("The archive is larger than %(mb)s MB.") % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)}
+        )
+    try:
+        archive = zipfile.ZipFile(archive_file)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        name = getattr(archive_file, "name", "") or _("the upload")
+        raise DeckError(_("“%(name)s” is not a ZIP archive.") % {"name": name}) from exc
+    with archive:
+        files = _members(archive)
+        if csv_file is not None:
+            csv_name = getattr(csv_file, "name", "") or "cards.csv"
+            csv_data = csv_file.read(MAX_CSV_BYTES + 1)
+            if len(csv_data) > MAX_CSV_BYTES:
+                raise DeckError(_("“%(name)s” is larger than 1 MB.") % {"name": csv_name})
+        else:
+            csvs = [i for i in files if i.filename.lower().endswith(".csv")]
+            if not csvs:
+                raise DeckError(
+                    _(
+                        "The archive has no CSV file of card ids and texts (id,text), and none was uploaded beside it."
+                    )
+                )
+            if len(csvs) > 1:
+                raise DeckError(
+                    _("The archive holds several CSV files (%(names)s); keep only one.")
+                    % {"names": ", ".join(i.filename for i in csvs)}
+                )
+            csv_name = csvs[0].filename
+            csv_data = _read(archive, csvs[0], MAX_CSV_BYTES)
+        rows = parse_csv(csv_data, csv_name)
+
+        by_name: dict[str, zipfile.ZipInfo] = {}
+        by_stem: dict[str, list[zipfile.ZipInfo]] = {}
+        for info in files:
+            base = posixpath.basename(info.filename)
+            by_name.setdefault(base, info)
+            stem, ext = posixpath.splitext(base)
+            if ext.lower() in IMAGE_EXTENSIONS:
+                by_stem.setdefault(stem, []).append(info)
+        cards = []
+        for row in rows:
+            info = _image_for(row, by_name, by_stem, csv_name)
+            data = _read(archive, info, MAX_IMAGE_BYTES)
+            large, thumb = clean_image(data, info.filename)
+            cards.append(CardData(row["id"], row["text"], info.filename, large, thumb))
+    return cards
+
+
+def _image_for(
+    row: dict[str, str],
+    by_name: dict[str, zipfile.ZipInfo],
+    by_stem: dict[str, list[zipfile.ZipInfo]],
+    csv_name: str,
+) -> zipfile.ZipInfo:
+    if row["image"]:
+        info = by_name.get(posixpath.basename(row["image"]))
+        if info is None:
+            raise DeckError(
+                _(
+                    "“%(csv)s” names the image “%(image)s” for card “%(id)s”, but the archive has no such file."
+                )
+                % {"csv": csv_name, "image": row["image"], "id": row["id"]}
+            )
+        return info
+    found = by_stem.get(row["id"], [])
+    if not found:
+        raise DeckError(
+            _(
+                "“%(csv)s” names card “%(id)s”, but the archive has no image %(id)s.png, .jpg or .webp."
+            )
+            % {"csv": csv_name, "id": row["id"]}
+        )
+    if len(found) > 1:
+        raise DeckError(
+            _("Card “%(id)s” has several images (%(names)s); keep only one.")
+            % {"id": row["id"], "names": ", ".join(i.filename for i in found)}
+        )
+    return found[0]
+
+
+def import_deck(owner, name: str, archive_file, csv_file=None) -> CustomDeck:
+    """A new custom deck from an upload; DeckError (and nothing written) when it is refused."""
+    cards = read_deck(archive_file, csv_file)
+    _fmt, ext, _save = output_format()
+    written: list[Any] = []
+    try:
+        with transaction.atomic():
+            deck = CustomDeck.objects.create(owner=owner, name=name.strip()[:120] or _("My deck"))
+            for position, card in enumerate(cards):
+                row = CustomCard(deck=deck, card_id=card.card_id, text=card.text, position=position)
+                stem = f"deck{deck.pk}-{position + 1:03d}"
+                row.image.save(f"{stem}.{ext}", ContentFile(card.large), save=False)
+                written.append(row.image)
+                row.thumb.save(f"{stem}_thumb.{ext}", ContentFile(card.thumb), save=False)
+                written.append(row.thumb)
+                row.save()
+    except BaseException:
+        for field_file in written:
+            field_file.storage.delete(field_file.name)
+        raise
+    return deck
+
+
+def delete_deck(deck: CustomDeck) -> None:
+    """The deck, its cards and their files (tables that used it keep their ids and texts)."""
+    files = []
+    for card in deck.cards.all():
+        files += [card.image, card.thumb]
+    deck.delete()
+    for field_file in files:
+        if field_file.name:
+            field_file.storage.delete(field_file.name)
+
+
+def table_extra(deck: CustomDeck) -> dict[str, Any]:
+    """The script keys that make a table play with ``deck`` (see games.amnesia_stories.rules)."""
+    cards = list(deck.cards.order_by("position"))
+    return {
+        "area_ids": [c.card_id for c in cards],
+        "area_texts": {c.card_id: c.text for c in cards if c.text},
+        "custom_deck": deck.pk,
+    }
+
+
+class DeckUploadForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Deck name"), max_length=120)
+    archive = forms.FileField(
+        label=gettext_lazy("ZIP of images"),
+        help_text=gettext_lazy(
+            "JPEG, PNG or WebP, one per card, named after the card id (A01.png…); landscape "
+            "pictures work best: each is cropped to 3:2."
+        ),
+    )
+    cards = forms.FileField(
+        label=gettext_lazy("CSV of card ids and texts (optional)"),
+        required=False,
+        help_text=gettext_lazy(
+            "Two columns, id,text (UTF-8). Leave empty if the CSV is inside the ZIP."
+        ),
+    )

@@ -1,0 +1,36 @@
+"""Amnesia Stories' registration: where the generic code finds each of its parts."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.amnesia_stories import book, demo, page, playtest
+from games.amnesia_stories.forms import NewTable
+from games.amnesia_stories.rules import GAME
+from games.registry import GameKit, PlaytestParts
+
+KIT = GameKit(
+    slug="amnesia_stories",
+    title=_("Amnesia Stories"),
+    summary=_(
+        "A bard tells a three-step journey from adventure cards while everyone secretly "
+        "matches each step to an illustration; matches score victory points."
+    ),
+    referee=GAME,
+    page_context=page.context,
+    table_template="amnesia_stories/table.html",
+    rules_template="amnesia_stories/rules.html",
+    book=book.build,
+    demos=demo.demos,
+    playtest=PlaytestParts(
+        figures=playtest.figures,
+        balance=playtest.balance,
+        figure_rows=playtest.figure_rows,
+        charts=playtest.charts,
+    ),
+    option_labels=page.OPTION_LABELS,
+    presets=page.PRESETS,
+    rulesets=page.RULESETS,
+    new_table=NewTable(),
+    urls="games.amnesia_stories.urls",
+)

@@ -1,0 +1,43 @@
+"""Custom decks of area cards (their tables keep the names they had in the games app)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class CustomDeck(models.Model):
+    """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="custom_decks"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_customdeck"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CustomCard(models.Model):
+    deck = models.ForeignKey(CustomDeck, on_delete=models.CASCADE, related_name="cards")
+    card_id = models.CharField(_("card id"), max_length=40)
+    text = models.TextField(_("adventure text"), blank=True, default="")
+    image = models.ImageField(upload_to="decks/%Y/%m/")
+    thumb = models.ImageField(upload_to="decks/%Y/%m/")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "games_customcard"
+        ordering = ["deck", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card_id"], name="custom_card_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.card_id

@@ -1,0 +1,387 @@
+"""What the Amnesia Stories table page shows, beyond what every table page has.
+
+Everything here starts from ``view(state, None)``: the game master's screen is seen by the
+whole table, so it never holds a pending pick. Picks appear only in judged turns
+(``last_turn``, ``history`` and the judged stories of ``narrative()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from games import presenters
+from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
+from games.amnesia_stories.models import CustomCard
+from games.amnesia_stories.rules import judge_turn
+from games.models import Seat, Table
+from games.rules import get_game
+
+# Labels the new-table form shows for the options (the referee's own help is English only).
+OPTION_LABELS = {
+    "choices": _("Selection slots (and journey cards, and number cards each)"),
+    "questions": _("Steps in each bard's story"),
+    "rounds": _("Rounds (each player is the bard this many times)"),
+    "bard_points": _("Bard VP for a step some (not all) of the audience matched"),
+    "audience_points": _("Audience VP for each step matching the bard"),
+    "set_bonus": _("Audience bonus VP for the bard's numbers in any order"),
+    "red_card_on_all_wrong": _("A step nobody matched gives the bard a red card"),
+    "starting_vp": _("VP everyone starts with"),
+}
+
+# Earlier drafts from the seed's changelog, one click away on the new-table form.
+# Draft 3 as the seed's changelog describes it by difference: six choices, four questions,
+# the bard scoring 1 VP, and no penalty yet for a step nobody in the audience matched.
+PRESETS = {
+    "draft3": {
+        "label": _("Draft 3 (6 choices, 4 questions, bard 1 VP, no red cards)"),
+        "options": {
+            "choices": 6,
+            "questions": 4,
+            "bard_points": 1,
+            "red_card_on_all_wrong": False,
+        },
+    },
+}
+
+SCENE_LABELS = {
+    "mountains": _("mountains"),
+    "sea": _("sea"),
+    "forest": _("forest"),
+    "desert": _("desert"),
+    "snowfield": _("snowfield"),
+    "cave": _("cave"),
+    "castle": _("castle"),
+    "village": _("village"),
+    "ruins": _("ruins"),
+    "swamp": _("swamp"),
+    "volcano": _("volcano"),
+    "lake": _("lake"),
+    "canyon": _("canyon"),
+    "waterfall": _("waterfall"),
+    "island": _("island"),
+    "tower": _("tower"),
+}
+TIME_LABELS = {"dawn": _("dawn"), "day": _("day"), "dusk": _("dusk"), "night": _("night")}
+
+
+# -- cards ------------------------------------------------------------------------------------
+def text_language() -> str:
+    """The adventure texts' language (en, pt or ja) for the page's language."""
+    code = (get_language() or "en").lower()
+    if code.startswith("pt"):
+        return "pt"
+    if code.startswith("ja"):
+        return "ja"
+    return "en"
+
+
+def pick_text(texts: Any, lang: str) -> str:
+    if isinstance(texts, dict):
+        return str(texts.get(lang) or texts.get("en") or next(iter(texts.values()), ""))
+    return str(texts or "")
+
+
+def card_lookup(table: Table) -> Callable[[str], dict[str, Any]]:
+    """``card(id)``: the id, its pictures' URLs (or None) and its text in the page's language."""
+    lang = text_language()
+    custom = table.extra.get("area_ids")
+    texts = table.extra.get("area_texts") or {}
+    images: dict[str, tuple[str, str]] = {}
+    if custom is not None:
+        deck = table.extra.get("custom_deck")
+        if isinstance(deck, int) and not isinstance(deck, bool):
+            # only the table owner's own deck: an imported script cannot borrow another's
+            rows = CustomCard.objects.filter(deck_id=deck, deck__owner_id=table.owner_id)
+            images = {c.card_id: (c.image.url, c.thumb.url) for c in rows if c.image}
+    cache: dict[str, dict[str, Any]] = {}
+
+    def card(card_id: str) -> dict[str, Any]:
+        if card_id in cache:
+            return cache[card_id]
+        if custom is None and card_id in AREA_IDS:
+            scene, _variant, time = area_scene(card_id)
+            info = {
+                "id": card_id,
+                "large": reverse("amnesia_stories:area_image", args=[card_id, "large"]),
+                "thumb": reverse("amnesia_stories:area_image", args=[card_id, "thumb"]),
+                "text": area_text(card_id, lang),
+                "alt": f"{SCENE_LABELS.get(scene, scene)}, {TIME_LABELS.get(time, time)}",
+            }
+        else:
+            large, thumb = images.get(card_id, (None, None))
+            info = {
+                "id": card_id,
+                "large": large,
+                "thumb": thumb,
+                "text": pick_text(texts.get(card_id), lang),
+                "alt": card_id,
+            }
+        cache[card_id] = info
+        return info
+
+    return card
+
+
+def slots_of(selection: dict[str, str], card) -> list[dict[str, Any]]:
+    return [
+        {"n": int(n), **card(card_id)}
+        for n, card_id in sorted(selection.items(), key=lambda kv: int(kv[0]))
+    ]
+
+
+# -- players ----------------------------------------------------------------------------------
+def pass_order(seen: dict[str, Any]) -> list[str]:
+    """Who gets the laptop, in order: the bard (who holds it after telling), then clockwise."""
+    seats = seen["seats"]
+    bard = seen.get("bard")
+    if bard not in seats:
+        return list(seats)
+    i = seats.index(bard)
+    return seats[i:] + seats[:i]
+
+
+def next_to_answer(seen: dict[str, Any]) -> str | None:
+    if seen["phase"] != "answer":
+        return None
+    for name in pass_order(seen):
+        if name not in seen["answered"]:
+            return name
+    return None
+
+
+def positions(table: Table) -> dict[str, int]:
+    return {s.name: s.position for s in Seat.objects.filter(table=table)}
+
+
+def scoreboard(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    answering = seen["phase"] == "answer"
+    return [
+        {
+            "name": name,
+            "vp": seen["vp"][name],
+            "red_cards": seen["red_cards"][name],
+            "penalty": seen["penalty"][name],
+            "bard": name == seen.get("bard"),
+            "answered": answering and name in seen["answered"],
+            "waiting": answering and name not in seen["answered"],
+            "winner": name in seen.get("winners", []),
+        }
+        for name in seen["seats"]
+    ]
+
+
+def standings(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = sorted(scoreboard(seen), key=lambda r: -r["vp"])
+    for row in rows:
+        row["before_penalty"] = row["vp"] + row["penalty"]
+    return rows
+
+
+def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    seats = seen["seats"]
+    return [
+        {
+            "turn": t["turn_number"],
+            "bard": t["bard"],
+            "cells": [
+                {
+                    "gain": t["gains"].get(p, 0),
+                    "red": t["red_cards"].get(p, 0),
+                    "bard": p == t["bard"],
+                }
+                for p in seats
+            ],
+        }
+        for t in seen["history"]
+    ]
+
+
+# -- the reveal of a judged turn --------------------------------------------------------------
+def reveal(
+    turn: dict[str, Any], selection: dict[str, str], options: dict[str, Any], card
+) -> dict[str, Any]:
+    """A judged turn step by step: the bard's pick, who matched, the points and red cards.
+
+    The per-step figures come from the referee's ``judge_turn`` on that step alone (without
+    the set bonus); the set bonus is what the whole turn gave beyond the steps.
+    """
+    bard = turn["bard"]
+    picks = turn["picks"]
+    names = list(picks)
+    audience = [p for p in names if p != bard]
+    no_bonus = dict(options, set_bonus=0)
+    step_totals = dict.fromkeys(names, 0)
+    steps = []
+    for i, story_card in enumerate(turn["story"]):
+        gains, reds = judge_turn(no_bonus, bard, {p: [picks[p][i]] for p in names})
+        for p in names:
+            step_totals[p] += gains[p]
+        bard_pick = picks[bard][i]
+        matched = [p for p in audience if picks[p][i] == bard_pick]
+        outcome = "all" if len(matched) == len(audience) else "none" if not matched else "some"
+        steps.append(
+            {
+                "n": i + 1,
+                "card": card(story_card),
+                "bard_pick": bard_pick,
+                "bard_slot": card(selection[str(bard_pick)])
+                if str(bard_pick) in selection
+                else None,
+                "outcome": outcome,
+                "bard_points": gains[bard],
+                "red": reds[bard],
+                "matched": matched,
+                "rows": [
+                    {
+                        "name": p,
+                        "pick": picks[p][i],
+                        "matched": picks[p][i] == bard_pick,
+                        "points": gains[p],
+                    }
+                    for p in audience
+                ],
+            }
+        )
+    bonus = [
+        {"name": p, "points": turn["gains"][p] - step_totals[p]}
+        for p in audience
+        if turn["gains"][p] - step_totals[p] > 0
+    ]
+    return {
+        "turn": turn["turn_number"],
+        "bard": bard,
+        "steps": steps,
+        "bonus": bonus,
+        "gains": [
+            {"name": p, "points": turn["gains"][p], "red": turn["red_cards"][p]} for p in names
+        ],
+        "bard_picks": picks[bard],
+    }
+
+
+# -- the narrative ----------------------------------------------------------------------------
+def tales(entries: list[dict[str, Any]], card) -> list[dict[str, Any]]:
+    """Each bard's story with its cards' texts in the page's language."""
+    lang = text_language()
+    out = []
+    for entry in entries:
+        cards = []
+        for c in entry["cards"]:
+            info = dict(card(c["id"]))
+            info["text"] = pick_text(c["texts"], lang) or info["text"]
+            cards.append(info)
+        gains = None
+        if entry["judged"]:
+            gains = [{"name": p, "points": v} for p, v in entry["gains"].items()]
+        out.append(
+            {
+                "turn": entry["turn"],
+                "round": entry["round"],
+                "bard": entry["bard"],
+                "cards": cards,
+                "text": entry["text"],
+                "judged": entry["judged"],
+                "gains": gains,
+                "seqs": entry.get("seqs", []),
+            }
+        )
+    return out
+
+
+def safe_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The move log without any pick: an answer shows only who answered."""
+    rows = []
+    for row in log:
+        row = dict(row)
+        if row.get("do") == "answer":
+            row["fields"] = {}
+        rows.append(row)
+    return rows
+
+
+# -- physical deck ----------------------------------------------------------------------------
+def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
+    ids = table.extra.get("area_ids") or list(AREA_IDS)
+    dealt = set(seen["discard"]) | set(seen["selection"].values()) | set(seen["journey"])
+    return [c for c in ids if c not in dealt]
+
+
+# -- the page ---------------------------------------------------------------------------------
+def context(table: Table, state: dict[str, Any], legal: dict[str, dict]) -> dict[str, Any]:
+    seen = get_game("amnesia_stories").view(state, None)  # never a pending pick
+    card = card_lookup(table)
+    opts = seen["options"]
+    phase = seen["phase"]
+    entries = presenters.narrative(table)
+    by_turn = {e["turn"]: e for e in entries}
+    last = seen.get("last_turn")
+    shown_reveal = None
+    # The judged turn stays on screen until the next bard tells (or for good at the end).
+    if last is not None and phase in ("tell", "deal", "ended"):
+        entry = by_turn.get(last["turn_number"])
+        selection = entry["selection"] if entry else seen["selection"]
+        shown_reveal = reveal(last, selection, opts, card)
+    where = positions(table)
+    waiting = (
+        [n for n in pass_order(seen) if n not in seen["answered"]] if phase == "answer" else []
+    )
+    next_name = next_to_answer(seen)
+    deal = None
+    if phase == "deal":
+        available = [card(c) for c in undealt(table, seen)]
+        deal = {
+            "available": available,
+            "slots": range(1, opts["choices"] + 1) if seen["turn_number"] == 1 else None,
+            "journey": range(1, opts["choices"] + 1),
+        }
+    return {
+        "seen": seen,
+        "opts": opts,
+        "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
+        "custom_deck": table.extra.get("area_ids") is not None,
+        "slots": slots_of(seen["selection"], card),
+        "journey": [card(c) for c in seen["journey"]],
+        "steps": range(1, opts["questions"] + 1),
+        "numbers": range(1, opts["choices"] + 1),
+        "current_story": [card(c) for c in seen["story"]],
+        "current_text": (by_turn.get(seen["turn_number"]) or {}).get("text", "")
+        if phase == "answer"
+        else "",
+        "board": scoreboard(seen),
+        "standings": standings(seen) if seen.get("finished") else [],
+        "draw": len(seen.get("winners", [])) > 1,
+        "by_turn": score_by_turn(seen),
+        "reveal": shown_reveal,
+        "waiting": [{"name": n, "position": where.get(n)} for n in waiting],
+        "next_name": next_name,
+        "next_position": where.get(next_name) if next_name else None,
+        "tales": tales(entries, card),
+        "log": safe_log(presenters.recent_log(table)),
+        # The export holds the pending picks: it waits until the turn is judged.
+        "secrets_pending": seen["phase"] == "answer",
+        "deal": deal,
+        "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
+    }
+
+
+# The built-in rulesets: draft 4 (the defaults) and the earlier draft 3 from the seed's
+# changelog (the options the draft 3 preset also offers).
+RULESETS = (
+    {
+        "name": "Amnesia Stories draft 3",
+        "options": {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False},
+        "changelog": "Draft 3: six choices, four questions, the bard scores 1 VP, "
+        "no red card for a step nobody matched.",
+    },
+    {
+        "name": "Amnesia Stories draft 4",
+        "options": {},
+        "changelog": "Draft 4: five choices (was 6), three questions (was 4), the bard scores "
+        "2 VP (was 1), a step nobody matched gives the bard a red card.",
+    },
+)

@@ -1,0 +1,434 @@
+"""Amnesia Stories: the bard game (seed 001, rulings in ``shared/referee/amnesia_stories.md``).
+
+Each turn one player is the bard: they pick ``questions`` cards from the journey and tell them
+as a story; then everyone, the bard included, secretly matches each step to one of the
+``choices`` illustrations in the selection slots, and the audience scores for agreeing with the
+bard.
+
+Script decisions beyond the contract:
+
+- **Custom deck**: the top-level script key ``"area_ids": ["id", ...]`` lists the ids of a custom
+  deck (unique non-empty strings). When present it replaces the built-in ``A01``..``A48``: only
+  those ids are card codes (``is_card``), and the virtual deck is a seeded shuffle of them (or the
+  stacked ``deck``, which must then use those ids). An optional ``"area_texts": {id: text}`` (the
+  text a string or ``{"en": ..., "pt": ..., "ja": ...}``) gives the custom cards' adventure texts
+  to :func:`narrative`; the rules never read it.
+- A stacked ``deck`` must hold distinct cards, at least as many as the game draws.
+- In physical mode the ``deck`` key is ignored; the cards named in ``deal`` moves must be cards
+  of the deck in use and never dealt before in this game.
+
+State keys beyond the contract's: ``turns`` (total turns), ``discard`` (used selection cards),
+``history`` (every judged turn, as ``last_turn``), and the hidden ``_deck`` (remaining deck,
+top first), ``_picks`` (``{name: picks}`` of the players who have answered this turn) and
+``rng``. ``view`` strips all three, keeping only the viewer's own pending pick.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.amnesia_stories.area_texts import AREA_IDS, area_texts
+from games.rules import cards
+from games.rules.base import N_, BadScript, Game, IllegalMove, Option, Setup, optional_text
+from games.rules.script import replay
+
+HIDDEN_KEYS = ("_deck", "rng")
+
+
+def deck_ids(setup: Setup) -> list[str]:
+    """The ids of the deck this table plays with (custom or built-in)."""
+    custom = setup.extra.get("area_ids")
+    return list(custom) if custom is not None else list(AREA_IDS)
+
+
+def cards_needed(options: dict[str, Any], players: int) -> int:
+    choices = options["choices"]
+    return 2 * choices + choices * (options["rounds"] * players - 1)
+
+
+class AmnesiaStoriesGame(Game):
+    name = "amnesia_stories"
+    title = "Amnesia Stories"
+    min_players = 3
+    max_players = 8
+    options = {
+        "choices": Option(5, 3, 8, help="selection slots, journey cards and number cards"),
+        "questions": Option(3, 2, 8, help="steps in each bard's story (at most choices)"),
+        "rounds": Option(2, 1, 20, help="times each player is the bard"),
+        "bard_points": Option(2, 0, 100, help="bard VP for a step some but not all matched"),
+        "audience_points": Option(1, 0, 100, help="audience VP for each matching step"),
+        "set_bonus": Option(2, 0, 100, help="audience VP for the bard's numbers in any order"),
+        "red_card_on_all_wrong": Option(True, help="a step nobody matched gives a red card"),
+        "starting_vp": Option(0, -1000, 1000, help="VP everyone starts with"),
+    }
+    moves = {
+        "deal": frozenset({"deal"}),
+        "tell": frozenset({"tell"}),
+        "answer": frozenset({"answer"}),
+    }
+    card_fields = ("story", "slots", "journey")
+
+    # -- set-up ------------------------------------------------------------------------
+    def is_card(self, code: str, setup: Setup) -> bool:
+        custom = setup.extra.get("area_ids")
+        if isinstance(custom, list):
+            return code in custom
+        return code in AREA_IDS
+
+    def check_setup(self, setup: Setup) -> None:
+        super().check_setup(setup)
+        n = len(setup.players)
+        custom = setup.extra.get("area_ids")
+        if custom is not None:
+            if (
+                not isinstance(custom, list)
+                or not custom
+                or not all(isinstance(c, str) and c.strip() for c in custom)
+            ):
+                raise BadScript(N_("'area_ids' must be a list of non-empty card ids."))
+            if len(set(custom)) != len(custom):
+                raise BadScript(N_("'area_ids' lists the same card twice."))
+        elif not 3 <= n <= 4:
+            raise BadScript(
+                N_("Amnesia Stories with the built-in deck needs 3 or 4 players, not {n}."), n=n
+            )
+        texts = setup.extra.get("area_texts")
+        if texts is not None and not isinstance(texts, dict):
+            raise BadScript(N_("'area_texts' must be an object mapping card ids to texts."))
+        opts = setup.options
+        if opts["questions"] > opts["choices"]:
+            raise BadScript(N_("Option questions cannot be larger than option choices."))
+        need = cards_needed(opts, n)
+        have = len(deck_ids(setup))
+        if have < need:
+            raise BadScript(
+                N_(
+                    "This game draws {need} area cards but the deck holds only {have}; "
+                    "use fewer players, rounds or choices, or a larger deck."
+                ),
+                need=need,
+                have=have,
+            )
+        if setup.deck is not None and setup.deck_mode == "virtual":
+            if len(set(setup.deck)) != len(setup.deck):
+                raise BadScript(N_("The stacked deck holds the same card twice."))
+            if len(setup.deck) < need:
+                raise BadScript(
+                    N_("The stacked deck holds {size} cards but the game draws {need}."),
+                    size=len(setup.deck),
+                    need=need,
+                )
+
+    def setup_state(self, setup: Setup) -> dict[str, Any]:
+        opts = setup.options
+        players = setup.players
+        rng = cards.Rng(cards.seed_state(setup.seed))
+        if setup.deck_mode == "virtual":
+            if setup.deck is not None:
+                deck = list(setup.deck)
+            else:
+                deck = rng.shuffle(deck_ids(setup))
+        else:
+            deck = deck_ids(setup)  # the cards not dealt yet; the table holds their order
+        state: dict[str, Any] = {
+            "phase": "deal",
+            "start": setup.start,
+            "round": 1,
+            "turn_number": 1,
+            "turns": opts["rounds"] * len(players),
+            "bard": setup.start,
+            "selection": {},
+            "journey": [],
+            "story": [],
+            "answered": [],
+            "vp": {p: opts["starting_vp"] for p in players},
+            "red_cards": {p: 0 for p in players},
+            "penalty": {p: 0 for p in players},
+            "last_turn": None,
+            "history": [],
+            "discard": [],
+            "deck_count": len(deck),
+            "_deck": deck,
+            "_picks": {},
+            "rng": rng.state,
+        }
+        if setup.deck_mode == "virtual":
+            self._deal_virtual(state, opts["choices"])
+        return state
+
+    # -- turn set-up ---------------------------------------------------------------------
+    @staticmethod
+    def _draw(state: dict[str, Any], n: int) -> list[str]:
+        drawn, state["_deck"] = state["_deck"][:n], state["_deck"][n:]
+        state["deck_count"] = len(state["_deck"])
+        return drawn
+
+    @staticmethod
+    def _place(state: dict[str, Any], slots: list[str], journey: list[str]) -> None:
+        state["discard"].extend(state["selection"].values())
+        state["selection"] = {str(i + 1): card for i, card in enumerate(slots)}
+        state["journey"] = list(journey)
+        state["story"] = []
+        state["answered"] = []
+        state["_picks"] = {}
+        state["phase"] = "tell"
+
+    def _deal_virtual(self, state: dict[str, Any], choices: int) -> None:
+        slots = self._draw(state, choices) if not state["journey"] else list(state["journey"])
+        self._place(state, slots, self._draw(state, choices))
+
+    def _start_turn(self, state: dict[str, Any]) -> None:
+        seats = state["seats"]
+        n = state["turn_number"]
+        state["round"] = (n - 1) // len(seats) + 1
+        state["bard"] = seats[(seats.index(state["start"]) + n - 1) % len(seats)]
+        if state["deck_mode"] == "virtual":
+            self._deal_virtual(state, state["options"]["choices"])
+        else:
+            state["phase"] = "deal"
+
+    # -- play --------------------------------------------------------------------------
+    def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        getattr(self, f"_{move['do']}")(state, move)
+
+    def _deal(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        by = move["by"]
+        if by != state["bard"]:
+            raise IllegalMove(
+                "not_your_turn", N_("Only the bard, {bard}, deals the cards."), bard=state["bard"]
+            )
+        choices = state["options"]["choices"]
+        first = state["turn_number"] == 1
+        journey = _card_list(move, "journey", choices)
+        slots = _card_list(move, "slots", choices) if first or "slots" in move else None
+        if slots is not None and not first and slots != state["journey"]:
+            raise IllegalMove(
+                "rule_violation",
+                N_(
+                    "After the first turn the slots are the previous journey cards, in order; "
+                    "deal only the new journey."
+                ),
+            )
+        new = journey + (slots if first else [])
+        if len(set(new)) != len(new):
+            raise IllegalMove("rule_violation", N_("The same card cannot be dealt twice."))
+        for card in new:
+            if card not in state["_deck"]:
+                raise IllegalMove(
+                    "rule_violation", N_("Card {card} has already been dealt."), card=card
+                )
+        state["_deck"] = [c for c in state["_deck"] if c not in new]
+        state["deck_count"] = len(state["_deck"])
+        self._place(state, slots if first else list(state["journey"]), journey)
+
+    def _tell(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        by = move["by"]
+        if by != state["bard"]:
+            raise IllegalMove(
+                "not_your_turn", N_("Only the bard, {bard}, tells the story."), bard=state["bard"]
+            )
+        questions = state["options"]["questions"]
+        story = _card_list(move, "story", questions)
+        optional_text(move, "text")
+        if len(set(story)) != len(story):
+            raise IllegalMove("rule_violation", N_("A story cannot use the same card twice."))
+        for card in story:
+            if card not in state["journey"]:
+                raise IllegalMove(
+                    "rule_violation", N_("Card {card} is not in the journey."), card=card
+                )
+        state["story"] = story
+        state["phase"] = "answer"
+
+    def _answer(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        by = move["by"]
+        opts = state["options"]
+        questions, choices = opts["questions"], opts["choices"]
+        picks = move.get("picks")
+        if not isinstance(picks, list) or len(picks) != questions:
+            raise IllegalMove(
+                "bad_argument",
+                N_("'picks' must be a list of {questions} slot numbers."),
+                questions=questions,
+            )
+        for pick in picks:
+            if isinstance(pick, bool) or not isinstance(pick, int) or not 1 <= pick <= choices:
+                raise IllegalMove(
+                    "bad_argument",
+                    N_("Each pick must be a slot number from 1 to {choices}."),
+                    choices=choices,
+                )
+        if len(set(picks)) != len(picks):
+            raise IllegalMove(
+                "rule_violation", N_("You hold one card of each number: picks must all differ.")
+            )
+        if by in state["answered"]:
+            raise IllegalMove("rule_violation", N_("{by} has already answered this turn."), by=by)
+        state["answered"].append(by)
+        state["_picks"][by] = list(picks)
+        if len(state["answered"]) == len(state["seats"]):
+            self._judge(state)
+
+    def _judge(self, state: dict[str, Any]) -> None:
+        opts = state["options"]
+        bard = state["bard"]
+        seats = state["seats"]
+        picks = {p: state["_picks"][p] for p in seats}
+        gains, reds = judge_turn(opts, bard, picks)
+        for p in seats:
+            state["vp"][p] += gains[p]
+            state["red_cards"][p] += reds[p]
+        turn = {
+            "turn_number": state["turn_number"],
+            "bard": bard,
+            "story": list(state["story"]),
+            "picks": picks,
+            "gains": gains,
+            "red_cards": reds,
+        }
+        state["last_turn"] = turn
+        state["history"].append(copy.deepcopy(turn))
+        state["_picks"] = {}
+        if state["turn_number"] >= state["turns"]:
+            self._end(state)
+        else:
+            state["turn_number"] += 1
+            self._start_turn(state)
+
+    def _end(self, state: dict[str, Any]) -> None:
+        worst = max(state["red_cards"].values())
+        for p in state["seats"]:
+            if worst > 0 and state["red_cards"][p] == worst:
+                state["penalty"][p] = worst
+                state["vp"][p] -= worst
+        best = max(state["vp"].values())
+        state["winners"] = [p for p in state["seats"] if state["vp"][p] == best]
+        state["finished"] = True
+        state["phase"] = "ended"
+        state["bard"] = None
+        state["story"] = []
+        state["answered"] = []
+
+    # -- what a player may do and see ------------------------------------------------------
+    def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
+        if state.get("finished") or player not in state["seats"]:
+            return []
+        opts = state["options"]
+        phase = state["phase"]
+        if phase == "deal" and player == state["bard"]:
+            template: dict[str, Any] = {"do": "deal", "journey": opts["choices"]}
+            if state["turn_number"] == 1:
+                template["slots"] = opts["choices"]
+            return [template]
+        if phase == "tell" and player == state["bard"]:
+            return [
+                {"do": "tell", "journey": list(state["journey"]), "questions": opts["questions"]}
+            ]
+        if phase == "answer" and player not in state["answered"]:
+            return [{"do": "answer", "choices": opts["choices"], "questions": opts["questions"]}]
+        return []
+
+    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
+        seen = {k: copy.deepcopy(v) for k, v in state.items() if k not in HIDDEN_KEYS}
+        pending = state.get("_picks", {})
+        seen["_picks"] = {player: list(pending[player])} if player in pending else {}
+        return seen
+
+    def narrative(self, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every bard's story in a game, as data a page or an export can show.
+
+        One dict per story told (replay stops at the first illegal move)::
+
+            {"turn": 3, "round": 1, "bard": "Ana",
+             "story": ["A12", "A03", "A09"],
+             "cards": [{"id": "A12", "texts": {"en": ..., "pt": ..., "ja": ...}}, ...],
+             "text": "the bard's narration", "at": "2025-... or None",
+             "judged": True,
+             "picks": {name: [slot, ...]}, "gains": {name: VP}, "red_cards": {name: n},
+             "selection": {"1": id, ...}}
+
+        Until a story is judged, ``judged`` is False and ``picks``, ``gains`` and ``red_cards``
+        are None: picks stay secret.
+        """
+        result = replay(setup, moves, keep_states=True)
+        custom_texts = setup.extra.get("area_texts") or {}
+        stories: list[dict[str, Any]] = []
+        by_turn: dict[int, dict[str, Any]] = {}
+        for move, state in zip(moves, result.states, strict=False):
+            if move.get("do") == "tell":
+                entry = {
+                    "turn": state["turn_number"],
+                    "round": state["round"],
+                    "bard": state["bard"],
+                    "story": list(state["story"]),
+                    "cards": [
+                        {"id": c, "texts": _texts_for(c, custom_texts)} for c in state["story"]
+                    ],
+                    "text": move.get("text") or "",
+                    "at": move.get("at"),
+                    "judged": False,
+                    "picks": None,
+                    "gains": None,
+                    "red_cards": None,
+                    "selection": dict(state["selection"]),
+                }
+                stories.append(entry)
+                by_turn[entry["turn"]] = entry
+        for turn in result.state["history"]:
+            entry = by_turn.get(turn["turn_number"])
+            if entry is not None:
+                entry.update(
+                    judged=True,
+                    picks=copy.deepcopy(turn["picks"]),
+                    gains=dict(turn["gains"]),
+                    red_cards=dict(turn["red_cards"]),
+                )
+        return stories
+
+
+def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:
+    value = move.get(key)
+    if (
+        not isinstance(value, list)
+        or len(value) != count
+        or not all(isinstance(c, str) for c in value)
+    ):
+        raise IllegalMove(
+            "bad_argument", N_("'{key}' must be a list of {count} card ids."), key=key, count=count
+        )
+    return list(value)
+
+
+def judge_turn(
+    options: dict[str, Any], bard: str, picks: dict[str, list[int]]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """VP gained and red cards given by one judged turn: ``(gains, red_cards)``."""
+    gains = {p: 0 for p in picks}
+    reds = {p: 0 for p in picks}
+    audience = [p for p in picks if p != bard]
+    told = picks[bard]
+    for step, bard_pick in enumerate(told):
+        matched = [p for p in audience if picks[p][step] == bard_pick]
+        for p in matched:
+            gains[p] += options["audience_points"]
+        if 0 < len(matched) < len(audience):
+            gains[bard] += options["bard_points"]
+        elif not matched and options["red_card_on_all_wrong"]:
+            reds[bard] += 1
+    for p in audience:
+        if set(picks[p]) == set(told):
+            gains[p] += options["set_bonus"]
+    return gains, reds
+
+
+def _texts_for(card: str, custom: dict[str, Any]) -> dict[str, str]:
+    if card in custom:
+        value = custom[card]
+        if isinstance(value, dict):
+            return {k: str(v) for k, v in value.items()}
+        return {"en": str(value)}
+    return area_texts(card)
+
+
+GAME = AmnesiaStoriesGame()

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games.amnesia_stories import views
+
+app_name = "amnesia_stories"
+
+urlpatterns = [
+    path("tables/<int:pk>/projector/", views.projector, name="projector"),
+    path("tables/<int:pk>/pass/<int:position>/", views.handoff, name="handoff"),
+    path("tables/<int:pk>/pass/<int:position>/answer/", views.answer, name="answer"),
+    path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
+    path("areas/<str:card_id>/<str:size>/", views.area_image, name="area_image"),
+    path("decks/", views.deck_list, name="decks"),
+    path("decks/upload/", views.deck_upload, name="deck_upload"),
+    path("decks/<int:pk>/", views.deck_detail, name="deck"),
+    path("decks/<int:pk>/delete/", views.deck_delete, name="deck_delete"),
+]

@@ -1,0 +1,307 @@
+"""Amnesia Stories pages beyond the generic table page: the projector, passing the laptop
+around for the secret answers, the revealed number cards, the card pictures, custom decks.
+
+Every move still goes through ``services.play``; these views only parse and render.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.static import serve
+from PIL import Image
+
+from games import services
+from games.amnesia_stories import page as page
+from games.amnesia_stories.area_texts import AREA_IDS
+from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
+from games.amnesia_stories.models import CustomDeck
+from games.forms import parse_expected_seq
+from games.messages import referee_message
+from games.models import Table
+from games.rules import IllegalMove, get_game
+from games.views import _render_table
+
+GAME = "amnesia_stories"
+
+
+def _stories_table(request, pk: int) -> Table:
+    """The user's own Amnesia Stories table; 404 for anyone else."""
+    return get_object_or_404(Table.objects.owned_by(request.user), pk=pk, game=GAME)
+
+
+def _seen(table: Table) -> dict:
+    return get_game(GAME).view(services.state_of(table), None)
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    # A pass-the-laptop screen must not come back from the cache with the Back button.
+    add_never_cache_headers(response)
+    return response
+
+
+# -- the pictures of the built-in cards --------------------------------------------------------
+def area_image(request, card_id: str, size: str):
+    """A built-in card's picture, drawn on first use when ``generate_area_cards`` has not run.
+
+    The generator is deterministic, so a picture drawn here is the one the command writes.
+    """
+    from games.amnesia_stories.management.commands.generate_area_cards import (
+        LARGE,
+        THUMB,
+        areas_dir,
+        card_paths,
+    )
+
+    if card_id not in AREA_IDS or size not in ("large", "thumb"):
+        raise Http404("No such card picture.")
+    folder = areas_dir()
+    path = card_paths(card_id, folder)[size]
+    if not path.exists():
+        _draw(card_id, folder, card_paths(card_id, folder), LARGE, THUMB)
+    response = serve(request, path.name, document_root=str(folder))
+    patch_cache_control(response, public=True, max_age=7 * 24 * 3600)
+    return response
+
+
+def _draw(card_id: str, folder: Path, paths: dict[str, Path], large_size, thumb_size) -> None:
+    from games.amnesia_stories.art import render_area
+    from games.amnesia_stories.management.commands.generate_area_cards import image_format
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fmt, _ext = image_format()
+    save = {"quality": 86, "method": 4} if fmt == "WEBP" else {"quality": 88}
+    large = render_area(card_id, large_size)
+    images = {"large": large, "thumb": large.resize(thumb_size, Image.Resampling.LANCZOS)}
+    for kind, path in paths.items():
+        # write beside, then rename: a second request never reads half a file
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=path.suffix)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                images[kind].save(handle, fmt, **save)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+# -- the projector -----------------------------------------------------------------------------
+@login_required
+def projector(request, pk: int):
+    """The selection slots, big, and nothing else: safe to show the room at any moment."""
+    table = _stories_table(request, pk)
+    if request.htmx and request.GET.get("since") == str(table.last_seq):
+        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
+    seen = _seen(table)
+    card = page.card_lookup(table)
+    context = {
+        "table": table,
+        "seen": seen,
+        # while a physical deal is being entered, the old slots are no longer on the table
+        "slots": [] if seen["phase"] == "deal" else page.slots_of(seen["selection"], card),
+        "grid": _projector_grid(len(seen["selection"])),
+    }
+    template = "amnesia_stories/projector.html"
+    if request.htmx:
+        template += "#screen"
+    return render(request, template, context)
+
+
+def _projector_grid(n: int) -> dict[str, int]:
+    """Columns and rows that make the pictures largest on a landscape screen: up to three in
+    a row, then two rows."""
+    cols = n if n <= 3 else -(-n // 2)
+    return {"cols": max(cols, 1), "rows": max(-(-n // max(cols, 1)), 1)}
+
+
+# -- pass the laptop ---------------------------------------------------------------------------
+def _seat_name(table: Table, position: int) -> str:
+    seat = table.seats.filter(position=position).first()
+    if seat is None:
+        raise Http404("No such seat.")
+    return seat.name
+
+
+def _next_screen(table: Table) -> str:
+    """Where the laptop goes next: the next player's privacy screen, or the table."""
+    seen = _seen(table)
+    name = page.next_to_answer(seen)
+    if name is None:
+        return table.get_absolute_url() + "#reveal"
+    position = page.positions(table)[name]
+    return reverse("amnesia_stories:handoff", args=[table.pk, position])
+
+
+@login_required
+def handoff(request, pk: int, position: int):
+    """The privacy screen: “Hand the laptop to Bruno”, and nothing else on it."""
+    table = _stories_table(request, pk)
+    name = _seat_name(table, position)
+    seen = _seen(table)
+    if seen["phase"] != "answer" or name in seen["answered"]:
+        return redirect(_next_screen(table))
+    answered = [n for n in page.pass_order(seen) if n in seen["answered"]]
+    return _private(
+        render(
+            request,
+            "amnesia_stories/handoff.html",
+            {
+                "table": table,
+                "name": name,
+                "position": position,
+                "answered": answered,
+                "count": len(seen["seats"]),
+            },
+        )
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def answer(request, pk: int, position: int):
+    """One player's secret picks; the next screen hides them again."""
+    table = _stories_table(request, pk)
+    name = _seat_name(table, position)
+    error = ""
+    status = 200
+    if request.method == "POST":
+        picks = _picks_from(request.POST, "pick-", _seen(table)["options"]["questions"])
+        move = {"by": name, "do": "answer", "picks": picks}
+        try:
+            services.play(table, move, parse_expected_seq(request.POST), request.user)
+        except services.StaleMove as exc:
+            error, status = str(exc), 409
+        except IllegalMove as exc:
+            error, status = referee_message(exc), 400
+        else:
+            return redirect(_next_screen(table))
+    seen = _seen(table)
+    if seen["phase"] != "answer" or name in seen["answered"]:
+        return redirect(_next_screen(table))
+    card = page.card_lookup(table)
+    context = {
+        "table": table,
+        "name": name,
+        "position": position,
+        "seen": seen,
+        "expected_seq": table.last_seq,
+        "slots": page.slots_of(seen["selection"], card),
+        "story": [card(c) for c in seen["story"]],
+        "numbers": range(1, seen["options"]["choices"] + 1),
+        "error": error,
+    }
+    return _private(render(request, "amnesia_stories/answer.html", context, status=status))
+
+
+def _picks_from(data, prefix: str, questions: int) -> list:
+    picks: list = []
+    for step in range(1, questions + 1):
+        raw = (data.get(f"{prefix}{step}") or "").strip()
+        if not raw:
+            continue  # the referee says how many it needs
+        try:
+            picks.append(int(raw))
+        except ValueError:
+            picks.append(raw)
+    return picks
+
+
+# -- physical number cards, entered after the reveal -------------------------------------------
+@login_required
+@require_POST
+def revealed(request, pk: int):
+    """Everyone's revealed number cards in one form: one answer move per player, in order,
+    all or nothing (each through services.play, inside one transaction)."""
+    table = _stories_table(request, pk)
+    seen = _seen(table)
+    if seen["phase"] != "answer":
+        return _render_table(request, table, error=_("Nobody is answering now."), status=400)
+    where = page.positions(table)
+    questions = seen["options"]["questions"]
+    moves = []
+    for name in page.pass_order(seen):
+        if name in seen["answered"]:
+            continue
+        picks = _picks_from(request.POST, f"picks-{where[name]}-", questions)
+        moves.append({"by": name, "do": "answer", "picks": picks})
+    expected = parse_expected_seq(request.POST)
+    try:
+        with transaction.atomic():
+            for move in moves:
+                services.play(table, move, expected, request.user)
+                expected = None if expected is None else expected + 1
+    except services.StaleMove as exc:
+        table.refresh_from_db()
+        return _render_table(request, table, error=str(exc), status=409)
+    except IllegalMove as exc:
+        table.refresh_from_db()
+        message = _("%(name)s: %(error)s") % {"name": move["by"], "error": referee_message(exc)}
+        return _render_table(request, table, error=message, status=400)
+    if request.htmx:
+        return _render_table(request, table)
+    return redirect(table.get_absolute_url() + "#reveal")
+
+
+# -- custom decks ------------------------------------------------------------------------------
+@login_required
+def deck_list(request):
+    decks = CustomDeck.objects.filter(owner=request.user).prefetch_related("cards")
+    return render(request, "amnesia_stories/decks.html", {"decks": decks})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_upload(request):
+    form = DeckUploadForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                deck = import_deck(
+                    request.user,
+                    form.cleaned_data["name"],
+                    form.cleaned_data["archive"],
+                    form.cleaned_data.get("cards"),
+                )
+            except DeckError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("Deck “%(name)s” imported: %(n)s cards.")
+                    % {"name": deck.name, "n": deck.cards.count()},
+                )
+                return redirect("amnesia_stories:deck", deck.pk)
+    return render(request, "amnesia_stories/deck_upload.html", {"form": form}, status=status)
+
+
+@login_required
+def deck_detail(request, pk: int):
+    deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
+    return render(
+        request,
+        "amnesia_stories/deck.html",
+        {"deck": deck, "cards": deck.cards.order_by("position")},
+    )
+
+
+@login_required
+@require_POST
+def deck_delete(request, pk: int):
+    deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
+    name = deck.name
+    delete_deck(deck)
+    messages.info(request, _("Deck “%(name)s” deleted.") % {"name": name})
+    return redirect("amnesia_stories:decks")

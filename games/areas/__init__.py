@@ -1,1 +1,0 @@
-"""The built-in area cards of Amnesia Stories: generated art (``art``) and texts (``texts``)."""

@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class ContestConfig(AppConfig):
+    name = "games.contest"
+    label = "contest"
+    verbose_name = "Contest"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The kit names the game's views, pages and book, which need the app registry loaded:
+        # it is imported once the registry is ready, as Django's docs ask of ready().
+        from games import registry, signals
+        from games.contest.characters import finished_changed
+        from games.contest.kit import KIT
+
+        registry.register(KIT)
+        signals.finished_changed.connect(finished_changed, sender=KIT)

@@ -1,0 +1,35 @@
+"""The contest's registration: where the generic code finds each of its parts."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.contest import book, demo, page, playtest
+from games.contest.forms import NewTable
+from games.contest.rules import GAME
+from games.registry import GameKit, PlaytestParts
+
+KIT = GameKit(
+    slug="contest",
+    title=_("Contest"),
+    summary=_(
+        "Characters with four attributes challenge each other with cards, drinks and "
+        "pretzels for control of the story; the last player still in wins."
+    ),
+    referee=GAME,
+    page_context=page.context,
+    table_template="contest/table.html",
+    rules_template="contest/rules.html",
+    book=book.build,
+    demos=demo.demos,
+    playtest=PlaytestParts(
+        figures=playtest.figures,
+        balance=playtest.balance,
+        figure_rows=playtest.figure_rows,
+        charts=playtest.charts,
+    ),
+    option_labels=page.OPTION_LABELS,
+    rulesets=page.RULESETS,
+    new_table=NewTable(),
+    urls="games.contest.urls",
+)

@@ -1,0 +1,443 @@
+"""Contest: the game-master-less card-contest storytelling game (seed 004).
+
+Rules and rulings: ``shared/referee/contest.md``. Characters are created with ``character``
+moves in phase ``characters``. This module holds the set-up, the characters and the story
+moves; the rest lives in ``contest_play`` (answering, playing, forfeiting, penalties, joker
+swap, healing), ``contest_options`` (voting off, extra points), ``contest_checks`` (field
+checks), ``contest_core`` (cards, deck, penalties, dropping out, the end), ``contest_flow``
+(the course of one contest), ``contest_moves`` (legal moves) and ``contest_narrative``
+(the story record).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.contest.rules import narrative as story
+from games.contest.rules.checks import _choice, _fail, _flag, _names, _text
+from games.contest.rules.core import (
+    ATTRIBUTES,
+    State,
+    active,
+    discard,
+    draw,
+    drink,
+    event,
+    full_deck,
+    is_face,
+    label,
+    put_out,
+    refresh,
+    set_controller,
+    sync_counts,
+    who,
+)
+from games.contest.rules.options import ContestOptions
+from games.contest.rules.play import ContestPlay
+from games.rules import cards as C
+from games.rules.base import N_, BadScript, Game, Option, Setup, require_int
+
+ALL = frozenset({"characters", "story", "response", "contest", "penalty", "heal", "vote"})
+
+
+class ContestGame(ContestPlay, ContestOptions, Game):
+    name = "contest"
+    title = "Contest"
+    min_players = 2
+    max_players = 8
+    card_fields = ("card", "cards", "draws")
+    options = {
+        "hand_size": Option(8, 4, 12, help="cards in hand, and the limit before lost cards"),
+        "attribute_points": Option(12, 4, 60, help="points spread over the four attributes"),
+        "attribute_min": Option(1, 0, 15),
+        "attribute_max": Option(5, 1, 30),
+        "control_seconds": Option(60, 0, 3600, help="the web page's timer only"),
+        "pretzel_limit": Option(5, 1, 50),
+        "eat_limit": Option(3, 0, 50),
+        "ties": Option("replay", choices=("replay", "defender", "challenger")),
+        "jokers": Option(False),
+        "joker_swap": Option(False),
+        "teams": Option(False),
+        "tarot": Option(False),
+        "plot_cards": Option(False),
+        "word_bonus": Option(False),
+        "hamming_it_up": Option(False),
+        "healing": Option(False),
+        "extended_contests": Option(False),
+        "voting_off": Option(False),
+        "extra_points": Option(False),
+    }
+    moves = {
+        "character": frozenset({"characters"}),
+        "challenge": frozenset({"story"}),
+        "take_control": frozenset({"story"}),
+        "throw_pretzel": frozenset({"story", "response"}),
+        "eat_pretzels": ALL,
+        "accept": frozenset({"response"}),
+        "refuse": frozenset({"response"}),
+        "forfeit": frozenset({"response", "contest"}),
+        "play": frozenset({"contest"}),
+        "give_up": frozenset({"contest"}),
+        "drink": frozenset({"penalty"}),
+        "lose_card": frozenset({"penalty"}),
+        "swap_joker": frozenset({"penalty"}),
+        "heal": frozenset({"heal"}),
+        "vote_off": frozenset({"story"}),
+        "stay": frozenset({"vote"}),
+        "leave": frozenset({"vote"}),
+        "extra_point": ALL,
+        "bribe": ALL,
+    }
+
+    # -- set-up ------------------------------------------------------------------------------
+    def is_card(self, code: str, setup: Setup) -> bool:
+        o = setup.options
+        if o["jokers"] and code in C.JOKERS:
+            return True
+        if o["tarot"]:
+            if code in C.TAROT_MAJOR:
+                return bool(o["plot_cards"])
+            return C.is_tarot_card(code)
+        return C.is_playing_card(code)
+
+    def check_setup(self, setup: Setup) -> None:
+        super().check_setup(setup)
+        o = setup.options
+        for opt, needs in (
+            ("joker_swap", "jokers"),
+            ("plot_cards", "tarot"),
+            ("word_bonus", "tarot"),
+        ):
+            if o[opt] and not o[needs]:
+                raise BadScript(N_("Option {opt} needs option {needs}."), opt=opt, needs=needs)
+        if o["attribute_min"] > o["attribute_max"]:
+            raise BadScript(N_("Option attribute_min cannot be above attribute_max."))
+        if not 4 * o["attribute_min"] <= o["attribute_points"] <= 4 * o["attribute_max"]:
+            raise BadScript(
+                N_(
+                    "The attribute points cannot be spread over four attributes within their bounds."
+                )
+            )
+        if setup.deck is not None and len(set(map(str, setup.deck))) != len(setup.deck):
+            raise BadScript(N_("The stacked deck holds the same card twice."))
+
+    def setup_state(self, setup: Setup) -> dict[str, Any]:
+        virtual = setup.deck_mode == "virtual"
+        rng = C.Rng(C.seed_state(setup.seed))
+        deck: list[str] | None = None
+        if virtual:
+            if setup.deck is not None:
+                deck = list(setup.deck)
+            else:
+                deck = rng.shuffle(full_deck(setup.options))
+        size = setup.options["hand_size"]
+        players = {
+            name: {
+                "character": None,
+                "attributes": None,
+                "bfa": False,
+                "extra_points": 0,
+                "hand": [] if virtual else None,
+                "hand_count": 0,
+                "hand_limit": size,
+                "lost": [],
+                "drinks": 0,
+                "pretzels": 0,
+                "eaten": 0,
+                "out": False,
+                "extra_point_earned": False,
+            }
+            for name in setup.players
+        }
+        return {
+            "phase": "characters",
+            "start": setup.start,
+            "controller": None,
+            "players": players,
+            "contest": None,
+            "last_contest": None,
+            "contests": 0,
+            "owed": {},
+            "after_penalty": None,
+            "swap": None,
+            "vote": None,
+            "throwers": [],
+            "deck": deck,
+            "discard": [] if virtual else None,
+            "deck_count": len(deck) if virtual else None,
+            "discard_count": 0 if virtual else None,
+            "earned_points": {name: 0 for name in setup.players},
+            "rng": rng.state,
+            "events": [],
+        }
+
+    # -- play ----------------------------------------------------------------------------------
+    def active_players(self, state: dict[str, Any]) -> list[str]:
+        return active(state)
+
+    def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        state["events"] = []
+        getattr(self, f"_do_{move['do']}")(state, move["by"], move)
+        sync_counts(state)
+
+    def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
+        from games.contest.rules.moves import legal_moves
+
+        return legal_moves(self, state, player)
+
+    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
+        seen = copy.deepcopy(state)
+        seen.pop("deck", None)
+        seen.pop("rng", None)
+        for name, p in seen["players"].items():
+            if player is None or name != player:
+                p["hand"] = None
+        return seen
+
+    # -- characters ----------------------------------------------------------------------------
+    def _do_character(self, state: State, by: str, move: dict) -> None:
+        p = state["players"][by]
+        if p["character"] is not None:
+            raise _fail("not_your_turn", N_("{by} already has a character."), by=by)
+        o = state["options"]
+        name = _text(move, "name")
+        extra = move.get("extra_points", 0)
+        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+            raise _fail("bad_argument", N_("'extra_points' must be a whole number, 0 or more."))
+        attrs = {}
+        for attr in ATTRIBUTES:
+            attrs[attr] = require_int(move, attr, o["attribute_min"], o["attribute_max"] + extra)
+        bfa = _flag(move, "bfa", False)
+        if sum(attrs.values()) != o["attribute_points"] + extra:
+            raise _fail(
+                "bad_argument",
+                N_("The four attributes must add up to {total}, not {given}."),
+                total=o["attribute_points"] + extra,
+                given=sum(attrs.values()),
+            )
+        taken = {n.casefold() for n in state["seats"]}
+        taken |= {q["character"].casefold() for q in state["players"].values() if q["character"]}
+        if name.casefold() in taken:
+            raise _fail(
+                "rule_violation",
+                N_("The name {name} is already a player's or a character's."),
+                name=name,
+            )
+        p.update(character=name, attributes=attrs, bfa=bfa, extra_points=extra)
+        event(
+            state, "character", f"{by} plays {name}.", player=by, character=name, attributes=attrs
+        )
+        if all(q["character"] for q in state["players"].values()):
+            self._begin(state)
+
+    def _begin(self, state: State) -> None:
+        size = state["options"]["hand_size"]
+        if state["deck_mode"] == "virtual":
+            for _ in range(size):
+                for name in state["seats"]:
+                    card = draw(state)
+                    if card is not None:
+                        state["players"][name]["hand"].append(card)
+            for name in state["seats"]:
+                refresh(state, name)
+        else:
+            for name in state["seats"]:
+                state["players"][name]["hand_count"] = size
+        event(state, "deal", f"Every player is dealt {size} cards.")
+        state["phase"] = "story"
+        set_controller(state, state["start"], "start")
+
+    # -- story -------------------------------------------------------------------------------
+    def _do_challenge(self, state: State, by: str, move: dict) -> None:
+        if by != state["controller"]:
+            raise _fail(
+                "not_your_turn",
+                N_("Only {controller}, the narrator, may challenge."),
+                controller=state["controller"],
+            )
+        target = move.get("target")
+        if not isinstance(target, str):
+            raise _fail("bad_argument", N_("'target' must be a player's name."))
+        kind = _text(move, "contest")
+        attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
+        named = _flag(move, "named", True)
+        extended = _flag(move, "extended", False)
+        has_teams = "team" in move or "target_team" in move
+        team = _names(move, "team") or [by]
+        target_team = _names(move, "target_team") or [target]
+        self._target(state, target)
+        for name in team + target_team:
+            self._target(state, name, "team member")
+        if target == by:
+            raise _fail("rule_violation", N_("Challenge another player, not yourself."))
+        if extended:
+            self._require_option(state, "extended_contests", "extended contests")
+        teams = None
+        if has_teams:
+            self._require_option(state, "teams", "teams")
+            if by not in team or target not in target_team:
+                raise _fail("rule_violation", N_("Each leader must be in their own team."))
+            if set(team) & set(target_team):
+                raise _fail("rule_violation", N_("Nobody can be in both teams."))
+            if len(set(team)) != len(team) or len(set(target_team)) != len(target_team):
+                raise _fail("rule_violation", N_("A team lists the same player twice."))
+            teams = {by: list(team), target: list(target_team)}
+        if not named:
+            event(
+                state,
+                "unnamed",
+                f"{who(state, by)} challenges {target} without calling the character by name: "
+                "the contest is void and the narrator owes a penalty.",
+                challenger=by,
+                defender=target,
+                kind=kind,
+            )
+            state["owed"] = {by: 1}
+            state["after_penalty"] = "unnamed"
+            state["phase"] = "penalty"
+            return
+        state["contest"] = {
+            "challenger": by,
+            "defender": target,
+            "kind": kind,
+            "attributes": {by: attribute},
+            "cards": {},
+            "draws": {},
+            "totals": {},
+            "played": [],
+            "round": 1,
+            "rounds": [],
+            "extended": extended,
+            "extended_lost": {},
+            "teams": teams,
+            "penalties": {},
+            "swap_offered": False,
+        }
+        long = " (an extended contest)" if extended else ""
+        event(
+            state,
+            "challenge",
+            f"{who(state, by)} challenges {who(state, target)} to {kind} with {attribute}{long}.",
+            challenger=by,
+            defender=target,
+            kind=kind,
+            attribute=attribute,
+            extended=extended,
+            teams=teams,
+        )
+        state["phase"] = "response"
+
+    def _do_take_control(self, state: State, by: str, move: dict) -> None:
+        if by == state["controller"]:
+            raise _fail("not_your_turn", N_("{by} already controls the story."), by=by)
+        how = _choice(
+            move, "with", ("face_card", "drinks", "plot_card"), "face_card, drinks or plot_card"
+        )
+        p = state["players"][by]
+        if how == "drinks":
+            drink(state, by, 2)
+            set_controller(state, by, how)
+            return
+        card = move.get("card")
+        if not isinstance(card, str):
+            raise _fail("bad_argument", N_("'card' must name the card you play."))
+        reward = None
+        if how == "plot_card":
+            reward = move.get("reward")
+            if reward not in (None, "card", "pretzels"):
+                raise _fail("bad_argument", N_("'reward' must be card, pretzels or null."))
+            self._require_option(state, "plot_cards", "plot cards")
+            if card not in C.TAROT_MAJOR:
+                raise _fail("rule_violation", N_("{card} is not a major arcana."), card=label(card))
+        elif not is_face(card):
+            raise _fail("rule_violation", N_("{card} is not a face card."), card=label(card))
+        if p["hand"] is not None and card not in p["hand"]:
+            raise _fail("rule_violation", N_("{by} does not hold {card}."), by=by, card=label(card))
+        if reward == "card" and not p["lost"]:
+            raise _fail("rule_violation", N_("{by} has no lost card to get back."), by=by)
+        if reward == "pretzels" and not p["pretzels"]:
+            raise _fail("rule_violation", N_("{by} has no pretzels to remove."), by=by)
+        if p["hand"] is not None:
+            p["hand"].remove(card)
+            discard(state, [card])
+            new = draw(state)
+            if new is not None:
+                p["hand"].append(new)
+        set_controller(state, by, how, card)
+        if reward == "card":
+            back = p["lost"].pop()
+            if p["hand"] is not None:
+                p["hand"].append(back)
+            else:
+                p["hand_count"] += 1
+            event(
+                state, "reward", f"{who(state, by)} gets {label(back)} back.", player=by, card=back
+            )
+        elif reward == "pretzels":
+            gone = min(2, p["pretzels"])
+            p["pretzels"] -= gone
+            event(state, "reward", f"{who(state, by)} removes {gone} pretzel(s).", player=by)
+        refresh(state, by)
+
+    def _do_throw_pretzel(self, state: State, by: str, move: dict) -> None:
+        target = state["controller"]
+        if by == target:
+            raise _fail("not_your_turn", N_("The narrator cannot throw pretzels at themselves."))
+        if by in state["throwers"]:
+            raise _fail(
+                "rule_violation",
+                N_("{by} already threw a pretzel at {target} this turn."),
+                by=by,
+                target=target,
+            )
+        state["throwers"].append(by)
+        q = state["players"][target]
+        q["pretzels"] += 1
+        event(
+            state,
+            "pretzel",
+            f"{by} throws a pretzel at {who(state, target)} ({q['pretzels']} now).",
+            player=by,
+            target=target,
+        )
+        if q["pretzels"] >= state["options"]["pretzel_limit"]:
+            if state["phase"] == "response":
+                state["contest"] = None
+                state["phase"] = "story"
+                event(state, "void", "The challenger dropped out: the challenge is void.")
+            put_out(state, target, "pretzels")
+
+    def _do_eat_pretzels(self, state: State, by: str, move: dict) -> None:
+        count = require_int(move, "count", 1)
+        p = state["players"][by]
+        limit = state["options"]["eat_limit"]
+        if p["bfa"]:
+            limit = max(6, limit)
+        if count > p["pretzels"]:
+            raise _fail(
+                "rule_violation",
+                N_("{by} has only {pretzels} pretzel(s) to eat."),
+                by=by,
+                pretzels=p["pretzels"],
+            )
+        if p["eaten"] + count > limit:
+            raise _fail(
+                "rule_violation",
+                N_("{by} may eat {limit} pretzels in a game and has eaten {eaten} already."),
+                by=by,
+                limit=limit,
+                eaten=p["eaten"],
+            )
+        p["pretzels"] -= count
+        p["eaten"] += count
+        event(state, "eat", f"{who(state, by)} eats {count} pretzel(s).", player=by, count=count)
+
+    def narrative(self, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return story.narrative(self, setup, moves)
+
+
+GAME = ContestGame()
+
+
+__all__ = ["GAME", "ContestGame"]

@@ -1,0 +1,173 @@
+"""Contest: the moves a player may make now, as templates for the web page.
+
+Each template is ``{"do": verb, ...fixed fields, "choices": {field: [legal values]}}``.
+``choices`` (left out when empty) lists, for the fields a button can fill, the values that
+make the move legal now; any combination of them is legal. Free fields (the contest's
+description, a character's attributes, the voters' lists, physical card names) are for the
+player to fill. Every candidate is checked by actually applying it, so a template never
+offers a move the referee would refuse.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from games.contest.rules.core import (
+    ATTR_SUIT,
+    ATTRIBUTES,
+    active,
+    full_deck,
+    is_face,
+    visible_cards,
+)
+from games.rules import cards as C
+from games.rules.base import Game, IllegalMove
+
+State = dict[str, Any]
+
+# For each verb, the fields listed in its template's choices.
+CHOICE_FIELDS = {
+    "challenge": ("target", "attribute"),
+    "take_control": ("card", "reward"),
+    "eat_pretzels": ("count",),
+    "accept": ("attribute",),
+    "refuse": ("penalty",),
+    "forfeit": ("penalty",),
+    "play": ("card",),
+    "lose_card": ("card",),
+    "swap_joker": ("card",),
+    "heal": ("choice",),
+    "vote_off": ("target",),
+    "stay": ("penalty",),
+}
+
+
+def _penalty_mixes(n: int) -> list[list[str]]:
+    return [list(m) for m in combinations_with_replacement(("drink", "card"), n)]
+
+
+def _unseen(state: State, n: int, avoid_suit: str | None = None) -> list[str]:
+    seen = visible_cards(state)
+    pool = [
+        c
+        for c in full_deck(state["options"])
+        if c not in seen and c not in C.JOKERS and c not in C.TAROT_MAJOR
+    ]
+    if avoid_suit:
+        pool = [c for c in pool if c[-1] != avoid_suit and not is_face(c)]
+    return pool[:n]
+
+
+def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
+    """Concrete moves to try (physical card names and free text are placeholders)."""
+    p = state["players"][player]
+    virtual = state["deck_mode"] == "virtual"
+    hand = p["hand"] or []
+    others = [n for n in active(state) if n != player]
+    if verb == "challenge":
+        # The attribute never decides whether a challenge is legal: try one, offer all.
+        return [{"target": t, "contest": "a contest", "attribute": "brains"} for t in others]
+    if verb == "take_control":
+        out: list[dict[str, Any]] = [{"with": "drinks"}]
+        faces = [c for c in hand if is_face(c)] if virtual else ["KS"]
+        out += [{"with": "face_card", "card": c} for c in faces]
+        if state["options"]["plot_cards"]:
+            plots = [c for c in hand if c in C.TAROT_MAJOR] if virtual else ["M0"]
+            out += [
+                {"with": "plot_card", "card": c, "reward": r}
+                for c in plots
+                for r in (None, "card", "pretzels")
+            ]
+        return out
+    if verb == "eat_pretzels":
+        return [{"count": k} for k in range(1, p["pretzels"] + 1)]
+    if verb == "accept":
+        return [{"attribute": "brains"}]
+    if verb in ("refuse", "stay"):
+        n = 2 if verb == "refuse" else 3
+        out = []
+        for mix in _penalty_mixes(n):
+            move: dict[str, Any] = {"penalty": mix}
+            if not virtual:
+                move["cards"] = _unseen(state, 24)[: mix.count("card") * _team_size(state, player)]
+            out.append(move)
+        return out
+    if verb == "forfeit":
+        out = [{"penalty": "drink"}, {"penalty": "card"}]
+        if not virtual:
+            out[1]["cards"] = _unseen(state, _team_size(state, player))
+        return out
+    if verb == "play":
+        if virtual:
+            return [{"card": c} for c in hand]
+        contest = state["contest"]
+        attribute = contest["attributes"].get(player) if contest else None
+        suit = ATTR_SUIT.get(attribute) if attribute else None
+        return [{"card": c, "draws": []} for c in _unseen(state, 1, suit)]
+    if verb == "lose_card":
+        return [{}] if virtual else [{"card": c} for c in _unseen(state, 1)]
+    if verb == "swap_joker":
+        return [{"card": c} for c in hand] if virtual else [{"card": "2S"}]
+    if verb == "heal":
+        return [{"choice": c} for c in ("pretzel", "card", "none")]
+    if verb == "vote_off":
+        return [
+            {"target": t, "up": [n for n in others if n != t], "down": [], "pretzels": []}
+            for t in others
+        ]
+    if verb == "extra_point":
+        return [{"up": others, "down": []}]
+    if verb == "bribe":
+        return [{"accepted_by": others}]
+    return [{}]
+
+
+def _team_size(state: State, player: str) -> int:
+    contest = state["contest"]
+    teams = contest.get("teams") if contest else None
+    if not teams or player not in teams:
+        return 1
+    return len([m for m in teams[player] if not state["players"][m]["out"]])
+
+
+def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
+    if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
+        return []
+    templates: list[dict[str, Any]] = []
+    for verb, phases in game.moves.items():
+        if state["phase"] not in phases:
+            continue
+        if verb == "character":
+            if state["players"][player]["character"] is None:
+                templates.append({"do": "character"})
+            continue
+        legal = []
+        for fields in _candidates(state, player, verb):
+            move = {"by": player, "do": verb, **fields}
+            try:
+                game.apply(state, move)
+            except IllegalMove:
+                continue
+            legal.append(fields)
+        if not legal:
+            continue
+        if verb in ("challenge", "accept"):
+            legal = [{**fields, "attribute": a} for fields in legal for a in ATTRIBUTES]
+        groups: dict[Any, dict[str, Any]] = {}
+        for fields in legal:
+            key = fields.get("with")
+            template = groups.get(key)
+            if template is None:
+                template = {"do": verb}
+                if key is not None:
+                    template["with"] = key
+                groups[key] = template
+                templates.append(template)
+            for field in CHOICE_FIELDS.get(verb, ()):
+                if field not in fields or (field == "card" and state["deck_mode"] != "virtual"):
+                    continue
+                values = template.setdefault("choices", {}).setdefault(field, [])
+                if fields[field] not in values:
+                    values.append(fields[field])
+    return templates

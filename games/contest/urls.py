@@ -1,0 +1,23 @@
+from django.urls import path
+
+from games.contest import character_views, views
+
+app_name = "contest"
+
+urlpatterns = [
+    # The table's own views and each seat's private page.
+    path("tables/<int:pk>/contest/build/", views.build, name="build"),
+    path("tables/<int:pk>/contest/character/", views.character, name="table_character"),
+    path("tables/<int:pk>/contest/bring/", views.bring, name="bring"),
+    path("tables/<int:pk>/contest/display/", views.display, name="display"),
+    path("tables/<int:pk>/contest/poll/", views.poll, name="poll"),
+    path("tables/<int:pk>/seats/<int:position>/qr.svg", views.seat_qr, name="seat_qr"),
+    path("seat/<str:token>/", views.seat_page, name="seat"),
+    path("seat/<str:token>/move/", views.seat_move, name="seat_move"),
+    # Characters kept between games.
+    path("characters/", character_views.character_list, name="characters"),
+    path("characters/new/", character_views.character_new, name="character_new"),
+    path("characters/<int:pk>/", character_views.character_detail, name="character"),
+    path("characters/<int:pk>/edit/", character_views.character_edit, name="character_edit"),
+    path("characters/<int:pk>/spend/", character_views.character_spend, name="character_spend"),
+]

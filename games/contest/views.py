@@ -1,0 +1,315 @@
+"""The contest table's own views: the physical-deck builder, characters at the table, the
+drinks display, polling, and each seat's private page (its token is the credential).
+
+Every move still goes through ``services.play`` with the client's ``expected_seq``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import presenters, services
+from games.contest import characters
+from games.contest import page as page
+from games.contest.models import Character
+from games.contest.rules import GAME
+from games.contest.rules.core import full_deck
+from games.forms import move_from_post, parse_expected_seq
+from games.messages import referee_message
+from games.models import Seat, Table
+from games.rules import IllegalMove
+
+
+def _table(request, pk: int) -> Table:
+    return get_object_or_404(Table.objects.owned_by(request.user), pk=pk, game="contest")
+
+
+def _render(
+    request,
+    table: Table,
+    *,
+    error: str = "",
+    status: int = 200,
+    pending: dict[str, Any] | None = None,
+    text: str = "",
+):
+    context = presenters.table_context(table, error=error)
+    if pending is not None:
+        state = services.state_of(table)
+        context.update(page.pending_context(table, state, pending, context["names"], text))
+    template = "contest/table.html" + ("#panel" if request.htmx else "")
+    return render(request, template, context, status=status)
+
+
+def _done(request, table: Table):
+    if request.htmx:
+        return _render(request, table)
+    return redirect(table)
+
+
+def _play(request, table: Table, call) -> HttpResponse | None:
+    """Run a write; on a refusal, the page again with the reason (None when it worked)."""
+    try:
+        call()
+    except services.StaleMove as exc:
+        return _render(request, table, error=str(exc), status=409)
+    except IllegalMove as exc:
+        return _render(request, table, error=referee_message(exc), status=400)
+    return None
+
+
+# -- the builder: a physical move tapped in card by card -------------------------------------
+def _pending_move(data) -> dict[str, Any] | None:
+    try:
+        move = json.loads(data.get("move") or "")
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(move, dict) or move.get("do") not in page.BUILD_VERBS:
+        return None
+    if not isinstance(move.get("by"), str):
+        return None
+    move.pop("text", None)
+    if "word" in data:
+        move["word"] = data.get("word") in ("true", "on", "1")
+    if data.get("ham", "").strip() not in ("", "0"):
+        try:
+            move["ham"] = int(data["ham"])
+        except ValueError:
+            move["ham"] = data["ham"]
+    if "reward" in data:
+        move["reward"] = data.get("reward") or None
+    return move
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def build(request, pk: int):
+    """Add the tapped card (``pick``) to a pending move; play it once the referee says it is
+    complete, else show the grid again for the next card."""
+    table = _table(request, pk)
+    data = request.POST if request.method == "POST" else request.GET
+    move = _pending_move(data)
+    if move is None:
+        return HttpResponseBadRequest(_("That is not a move this page can build."))
+    state = services.state_of(table)
+    pick = data.get("pick")
+    if pick and pick not in full_deck(state["options"]):
+        # The referee trusts card codes to be well formed (the script parser checks them).
+        return _render(request, table, error=_("There is no such card in this deck."), status=400)
+    if pick:
+        move = page.add_pick(move, page.next_fill(move), pick)
+    outcome, exc = page.evaluate(state, move)
+    text = data.get("text", "")
+    if outcome == "complete" and request.method == "POST":
+        if text.strip():
+            move["text"] = text
+        expected = parse_expected_seq(request.POST)
+        refused = _play(request, table, lambda: services.play(table, move, expected, request.user))
+        return refused or _done(request, table)
+    if outcome == "error":
+        message = referee_message(exc) if exc else _("That card cannot be used here.")
+        back = page.drop_pick(move) if pick else move
+        if page.evaluate(state, back)[0] != "more":
+            return _render(request, table, error=message, status=400)
+        return _render(request, table, error=message, status=400, pending=back, text=text)
+    if request.method == "POST":
+        if text.strip():
+            services.save_draft(table, text)  # kept if the page is left before the end
+        if not request.htmx:
+            url = reverse("contest:build", args=[table.pk])
+            return redirect(f"{url}?{urlencode({'move': json.dumps(move)})}")
+    if outcome == "complete":  # a GET never plays
+        return _render(request, table)
+    return _render(request, table, pending=move, text=text)
+
+
+# -- characters at the table ----------------------------------------------------------------
+@login_required
+@require_POST
+def character(request, pk: int):
+    """A character made at the table (its ``character`` move), kept for later if asked."""
+    table = _table(request, pk)
+    move = move_from_post(request.POST)
+    keep = move.pop("keep", "") in ("true", "on", "1")
+    move["do"] = "character"
+    if "bfa" not in move:
+        move["bfa"] = False
+    expected = parse_expected_seq(request.POST)
+    refused = _play(
+        request,
+        table,
+        lambda: characters.create_at_table(table, move, keep, expected, request.user),
+    )
+    return refused or _done(request, table)
+
+
+@login_required
+@require_POST
+def bring(request, pk: int):
+    table = _table(request, pk)
+    chosen = get_object_or_404(Character, pk=request.POST.get("character") or 0, owner=request.user)
+    expected = parse_expected_seq(request.POST)
+    by = request.POST.get("by", "")
+    refused = _play(
+        request, table, lambda: characters.bring(table, by, chosen, expected, request.user)
+    )
+    return refused or _done(request, table)
+
+
+@login_required
+@require_POST
+def display(request, pk: int):
+    """How the page names drinks ("penalty points" for a table that plays sober)."""
+    table = _table(request, pk)
+    value = request.POST.get("drinks_as", "drinks")
+    if value not in characters.DRINK_WORDS:
+        return _render(request, table, error=_("Unknown display setting."), status=400)
+    characters.set_drinks_as(table, value)
+    return _done(request, table)
+
+
+@login_required
+@require_GET
+@never_cache
+def poll(request, pk: int):
+    """Nothing (204) while the table is where the page saw it; else the fresh panel."""
+    table = _table(request, pk)
+    if request.GET.get("since") == str(table.last_seq):
+        return HttpResponse(status=204)
+    if not request.htmx:
+        return redirect(table)
+    return _render(request, table)
+
+
+@login_required
+@require_GET
+def seat_qr(request, pk: int, position: int):
+    """The QR code of a seat's private page, as SVG (made here, no outside service)."""
+    table = _table(request, pk)
+    seat = get_object_or_404(Seat, table=table, position=position)
+    url = request.build_absolute_uri(reverse("contest:seat", args=[seat.token]))
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    response = HttpResponse(image.to_string(encoding="unicode"), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+# -- a seat's private page --------------------------------------------------------------------
+def _seat(token: str) -> Seat:
+    seat = Seat.objects.select_related("table").filter(token=token).first()
+    if seat is None or seat.table.game != "contest":
+        raise Http404("No such seat.")
+    return seat
+
+
+def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
+    """What one player may see: their own hand (view for that player) and the public table."""
+    table = seat.table
+    state = services.state_of(table)
+    mine = GAME.view(state, seat.name)
+    public = GAME.view(state, None)
+    names = page.names_of(public)
+    mode = characters.drinks_as(table)
+    legal = GAME.legal_moves(state, seat.name)
+    by_key = {(t["do"] if "with" not in t else f"{t['do']}_{t['with']}"): t for t in legal}
+    me = mine["players"][seat.name]
+    hand = me["hand"] or []
+
+    def choices(key: str, field: str = "card") -> list[str]:
+        return by_key.get(key, {}).get("choices", {}).get(field, [])
+
+    playable = set(choices("play"))
+    faces = set(choices("take_control_face_card"))
+    plots = set(choices("take_control_plot_card"))
+    swaps = set(choices("swap_joker"))
+    contest = public.get("contest")
+    board = page.contest_sides(contest, public["players"], names, mode) if contest else None
+    attrs = me.get("attributes") or {}
+    return {
+        "seat": seat,
+        "table": table,
+        "state": public,
+        "expected_seq": table.last_seq,
+        "error": error,
+        "me": {
+            "name": seat.name,
+            "who": names[seat.name],
+            "character": me.get("character"),
+            "attributes": [page.attribute_info(a, attrs[a]) for a in attrs],
+            "drinks": me["drinks"],
+            "pretzels": me["pretzels"],
+            "lost": [page.card(c) for c in me["lost"]],
+            "out": me["out"],
+            "hand_limit": me["hand_limit"],
+            "controller": public.get("controller") == seat.name,
+        },
+        "hand": [
+            dict(
+                page.card(c),
+                playable=c in playable,
+                take=c in faces or c in plots,
+                plot=c in plots,
+                swap=c in swaps,
+            )
+            for c in hand
+        ],
+        "can_play": bool(playable),
+        "can_take": bool(faces or plots),
+        "take_faces": [page.card(c) for c in hand if c in faces],
+        "take_plots": [page.card(c) for c in hand if c in plots],
+        "can_swap": bool(swaps),
+        "plot_rewards": choices("take_control_plot_card", "reward"),
+        "my_attribute": page.attribute_info((contest or {}).get("attributes", {}).get(seat.name)),
+        "board": board,
+        "words": page.drink_words(mode),
+        "controller_who": names.get(public.get("controller") or "", ""),
+        "phase_label": page.PHASES.get(public["phase"], public["phase"]),
+        "winner_who": names.get(public["winners"][0]) if public.get("winners") else "",
+        "last_events": [page.describe(e, names, mode) for e in public.get("events") or []],
+    }
+
+
+def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
+    template = "contest/seat.html" + ("#panel" if request.htmx else "")
+    return render(request, template, seat_context(seat, error), status=status)
+
+
+@require_GET
+@never_cache
+def seat_page(request, token: str):
+    seat = _seat(token)
+    if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
+        return HttpResponse(status=204)
+    return _render_seat(request, seat)
+
+
+@require_POST
+def seat_move(request, token: str):
+    """A move by this seat's player, from their own page: always in their own name."""
+    seat = _seat(token)
+    move = move_from_post(request.POST)
+    move["by"] = seat.name
+    move.pop("text", None)
+    if move.get("reward") == "":
+        move["reward"] = None
+    try:
+        services.play(seat.table, move, parse_expected_seq(request.POST))
+    except services.StaleMove as exc:
+        return _render_seat(request, seat, str(exc), 409)
+    except IllegalMove as exc:
+        return _render_seat(request, seat, referee_message(exc), 400)
+    if request.htmx:
+        return _render_seat(request, seat)
+    return redirect("contest:seat", token=seat.token)

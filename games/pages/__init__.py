@@ -1,1 +1,0 @@
-"""One module per game: its table page context, option labels and demo games."""

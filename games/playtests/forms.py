@@ -1,0 +1,232 @@
+"""Forms of the playtest pages: rulesets, impressions, the public report and its honeypot."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django import forms
+from django.core import signing
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import registry
+from games.messages import referee_message
+from games.models import Ruleset
+from games.playtests.models import FREE_TEXTS, RATINGS, ExternalReport, Impression
+from games.rules import BadScript, get_game
+from games.rules.script import parse_setup
+from games.rulesets import full_options
+
+RATING_CHOICES = [(n, str(n)) for n in range(1, 6)]
+# A human takes longer than this to fill the public form; a script posting at once does not.
+MIN_FILL_SECONDS = 3
+STARTED_SALT = "playtests.public-form"
+
+
+# -- rulesets ---------------------------------------------------------------------------------
+def add_option_fields(form: forms.Form, game: str, initial: dict[str, Any]) -> list[str]:
+    """One field per rule option of the game (as on the new-table form), named ``opt_<key>``."""
+    rules = get_game(game)
+    labels = registry.kit(game).option_labels
+    names = []
+    for key, opt in rules.options.items():
+        label = labels.get(key, opt.help or key)
+        value = initial.get(key, opt.default)
+        if isinstance(opt.default, bool):
+            field = forms.BooleanField(label=label, required=False, initial=value)
+        elif opt.choices is not None:
+            field = forms.ChoiceField(
+                label=label, choices=[(c, c) for c in opt.choices], initial=value
+            )
+        else:
+            field = forms.IntegerField(
+                label=label, min_value=opt.min, max_value=opt.max, initial=value
+            )
+        form.fields[f"opt_{key}"] = field
+        names.append(f"opt_{key}")
+    return names
+
+
+class RulesetForm(forms.Form):
+    """A new ruleset, or the next version of one (then the name is fixed)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    changelog = forms.CharField(
+        label=_("Changelog: what this version changes, and why"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=5000,
+    )
+
+    def __init__(self, *args, game: str, base: Ruleset | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.base = base
+        if base is not None:
+            del self.fields["name"]
+        self.option_names = add_option_fields(self, game, base.options if base else {})
+
+    def option_fields(self):
+        return [self[name] for name in self.option_names]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if Ruleset.objects.filter(game=self.game, name__iexact=name).exists():
+            raise forms.ValidationError(
+                _("A ruleset of this game already has that name: edit it to add a version.")
+            )
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        rules = get_game(self.game)
+        players = [f"Player {i + 1}" for i in range(rules.min_players)]
+        try:
+            parse_setup({"game": self.game, "players": players, "options": self.options()})
+        except BadScript as exc:
+            raise forms.ValidationError(referee_message(exc)) from exc
+        if self.base is not None and full_options(self.game, self.base.options) == self.options():
+            if cleaned.get("changelog", "").strip() == self.base.changelog.strip():
+                raise forms.ValidationError(_("Nothing changed: no new version was made."))
+        return cleaned
+
+    def options(self) -> dict[str, Any]:
+        return full_options(
+            self.game, {name[4:]: self.cleaned_data[name] for name in self.option_names}
+        )
+
+
+# -- impressions ------------------------------------------------------------------------------
+class RatingWidget(forms.RadioSelect):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, attrs={"class": "rating"}, **kwargs)
+
+
+class ImpressionForm(forms.ModelForm):
+    class Meta:
+        model = Impression
+        fields = [key for key, _label in RATINGS] + [key for key, _label in FREE_TEXTS]
+        labels = dict(RATINGS) | dict(FREE_TEXTS)
+        widgets = {key: RatingWidget(choices=RATING_CHOICES) for key, _label in RATINGS} | {
+            key: forms.Textarea(attrs={"rows": 2}) for key, _label in FREE_TEXTS
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for key, _label in RATINGS:
+            field = self.fields[key]
+            field.widget.choices = RATING_CHOICES
+            field.help_text = _("1 (poor) to 5 (great)")
+        for key, _label in FREE_TEXTS:
+            self.fields[key].required = False
+
+
+class ExternalImpressionForm(forms.Form):
+    """One player's answers on the public form; a row left empty is skipped."""
+
+    player = forms.CharField(label=_("Player (a first name or initials)"), max_length=60)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for key, label in RATINGS:
+            self.fields[key] = forms.TypedChoiceField(
+                label=label,
+                choices=[("", "–")] + RATING_CHOICES,
+                coerce=int,
+            )
+        for key, label in FREE_TEXTS:
+            self.fields[key] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=2000,
+                widget=forms.Textarea(attrs={"rows": 2}),
+            )
+
+    def rating_fields(self):
+        return [self[key] for key, _label in RATINGS]
+
+    def text_fields(self):
+        return [self[key] for key, _label in FREE_TEXTS]
+
+
+class BaseExternalImpressions(forms.BaseFormSet):
+    def clean(self):
+        super().clean()
+        names = [
+            f.cleaned_data.get("player", "").strip().lower()
+            for f in self.forms
+            if f.has_changed() and f.is_valid()
+        ]
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("Each player needs a different name."))
+
+
+ExternalImpressions = forms.formset_factory(
+    ExternalImpressionForm,
+    formset=BaseExternalImpressions,
+    extra=4,
+    max_num=8,
+    absolute_max=8,
+    validate_max=True,
+)
+
+
+class ExternalReportForm(forms.ModelForm):
+    # The honeypot: hidden from people (and from screen readers), irresistible to a bot.
+    website = forms.CharField(required=False, label=_("Leave this empty"))
+    started = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = ExternalReport
+        fields = [
+            "ruleset",
+            "draft",
+            "played_on",
+            "place",
+            "players",
+            "duration_minutes",
+            "outcome",
+        ]
+        widgets = {
+            "played_on": forms.DateInput(attrs={"type": "date"}),
+            "outcome": forms.Textarea(
+                attrs={"rows": 3, "placeholder": _("Who won, by how much, how it ended")}
+            ),
+        }
+
+    def __init__(self, *args, game: str, ruleset: Ruleset | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        field = self.fields["ruleset"]
+        field.queryset = Ruleset.objects.filter(game=game).order_by("name", "-version")
+        field.label_from_instance = lambda r: r.label
+        field.empty_label = _("Another draft (name it below)")
+        field.required = False
+        if ruleset is not None:
+            field.initial = ruleset.pk
+        self.fields["played_on"].initial = timezone.localdate
+        if not self.is_bound:
+            self.fields["started"].initial = signing.dumps(int(time.time()), salt=STARTED_SALT)
+
+    def looks_like_a_bot(self) -> bool:
+        """A filled honeypot, or a form posted faster than a person could (or never shown)."""
+        if (self.data.get("website") or "").strip():
+            return True
+        try:
+            shown = signing.loads(self.data.get("started", ""), salt=STARTED_SALT, max_age=86400)
+        except (signing.BadSignature, TypeError):
+            return True
+        return time.time() - int(shown) < MIN_FILL_SECONDS
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("ruleset") and not (cleaned.get("draft") or "").strip():
+            self.add_error("draft", _("Choose the draft you played, or name it."))
+        return cleaned
+
+
+class PlaceForm(forms.Form):
+    place = forms.CharField(label=_("Place"), max_length=120, required=False)

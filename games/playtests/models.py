@@ -1,0 +1,175 @@
+"""Playtests: versioned rulesets, the report every finished table gets, players' impressions,
+and reports from tables that did not use the app.
+
+A ``Ruleset`` row is one version: editing a ruleset adds the next version and leaves the old
+one (and the tables that played it) alone. ``PlaytestReport.figures`` is a droppable cache of
+``games.playtests.reports.figures`` over the table's live moves, stamped with the log position it was
+computed at, so a stale one is recomputed rather than trusted.
+"""
+
+from __future__ import annotations
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Ruleset, Seat, Table
+
+DESIGNERS_GROUP = "designers"
+
+
+class PlaytestReport(models.Model):
+    """The automatic report of a finished table (figures cached from the move log)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="playtest_report")
+    place = models.CharField(_("place"), max_length=120, blank=True, default="")
+    figures = models.JSONField(default=dict, blank=True, editable=False)
+    # The table's log position and the computation's version the figures were made from.
+    computed_seq = models.PositiveIntegerField(default=0, editable=False)
+    computed_version = models.PositiveSmallIntegerField(default=0, editable=False)
+    computed_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        db_table = "games_playtestreport"
+
+    def __str__(self) -> str:
+        return f"Report on {self.table}"
+
+
+RATINGS = [
+    ("fun", _("Fun")),
+    ("length", _("Length (5: just right)")),
+    ("clarity", _("Clarity of the rules")),
+    ("downtime", _("Downtime (5: hardly any waiting)")),
+    ("decisions", _("Meaningful decisions")),
+    ("again", _("Would play again")),
+]
+# Column headings where the full question does not fit.
+RATING_SHORT = {
+    "fun": _("Fun"),
+    "length": _("Length"),
+    "clarity": _("Clarity"),
+    "downtime": _("Downtime"),
+    "decisions": _("Decisions"),
+    "again": _("Again"),
+}
+FREE_TEXTS = [
+    ("best_moment", _("Best moment")),
+    ("confusing_rule", _("A rule that confused you")),
+    ("change", _("What you would change")),
+]
+
+
+def _rating(label):
+    return models.PositiveSmallIntegerField(
+        label, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+
+
+class ExternalReportQuerySet(models.QuerySet):
+    def approved(self) -> ExternalReportQuerySet:
+        return self.filter(approved=True)
+
+    def pending(self) -> ExternalReportQuerySet:
+        return self.filter(approved=False, reviewed_at__isnull=True)
+
+
+class ExternalReport(models.Model):
+    """A playtest reported through the public form by a table that did not use the app."""
+
+    game = models.CharField(_("game"), max_length=32)
+    ruleset = models.ForeignKey(
+        Ruleset,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="external_reports",
+        verbose_name=_("draft"),
+    )
+    draft = models.CharField(_("draft (if not in the list)"), max_length=120, blank=True)
+    played_on = models.DateField(_("date played"))
+    place = models.CharField(_("place"), max_length=120, blank=True, default="")
+    players = models.PositiveSmallIntegerField(
+        _("number of players"), validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    duration_minutes = models.PositiveIntegerField(
+        _("duration in minutes"), validators=[MinValueValidator(1), MaxValueValidator(24 * 60)]
+    )
+    outcome = models.TextField(_("outcome"), blank=True, default="", max_length=2000)
+    submitted_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    approved = models.BooleanField(default=False)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    # A keyed hash of the sender's address: enough to rate-limit, not enough to find them.
+    ip_hash = models.CharField(max_length=64, db_index=True, editable=False)
+
+    objects = ExternalReportQuerySet.as_manager()
+
+    class Meta:
+        db_table = "games_externalreport"
+        ordering = ["-submitted_at"]
+
+    def __str__(self) -> str:
+        return f"External report {self.pk} ({self.game})"
+
+
+class Impression(models.Model):
+    """One player's answers about one game: six ratings and three free texts."""
+
+    report = models.ForeignKey(
+        PlaytestReport,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="impressions",
+    )
+    external = models.ForeignKey(
+        ExternalReport,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="impressions",
+    )
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
+    player = models.CharField(_("player"), max_length=60)
+    fun = _rating(_("Fun"))
+    length = _rating(_("Length"))
+    clarity = _rating(_("Clarity of the rules"))
+    downtime = _rating(_("Downtime"))
+    decisions = _rating(_("Meaningful decisions"))
+    again = _rating(_("Would play again"))
+    best_moment = models.TextField(_("Best moment"), blank=True, default="", max_length=2000)
+    confusing_rule = models.TextField(
+        _("A rule that confused you"), blank=True, default="", max_length=2000
+    )
+    change = models.TextField(_("What you would change"), blank=True, default="", max_length=2000)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_impression"
+        ordering = ["player"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(report__isnull=False, external__isnull=True)
+                    | Q(report__isnull=True, external__isnull=False)
+                ),
+                name="impression_one_report",
+            ),
+            models.UniqueConstraint(
+                fields=["report", "player"],
+                condition=Q(report__isnull=False),
+                name="impression_once_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["external", "player"],
+                condition=Q(external__isnull=False),
+                name="external_impression_once_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s impression"
+
+    def ratings(self) -> dict[str, int]:
+        return {key: getattr(self, key) for key, _label in RATINGS}

@@ -1,0 +1,257 @@
+"""Playtests on the database side: built-in rulesets, who is a designer, the cached reports,
+and the rows the dashboard and the exports are made of.
+
+The figures themselves come from ``games.playtests.reports`` (pure, from the move log); here they are
+cached in ``PlaytestReport`` and read back in a fixed number of queries, however many reports
+there are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from games import services
+from games.models import Ruleset, Seat, Table
+from games.playtests import reports
+from games.playtests.models import (
+    DESIGNERS_GROUP,
+    RATINGS,
+    ExternalReport,
+    Impression,
+    PlaytestReport,
+)
+
+MAX_PUBLIC_PER_HOUR = 5
+
+
+# -- who may do what --------------------------------------------------------------------------
+def in_designers_group(user) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_in_designers_group", None)
+    if cached is None:
+        cached = user.groups.filter(name=DESIGNERS_GROUP).exists()
+        user._in_designers_group = cached
+    return cached
+
+
+def is_designer(user, game: str | None = None) -> bool:
+    """A designer: in the "designers" group (or a superuser), or the owner of a ruleset."""
+    if in_designers_group(user):
+        return True
+    if not user.is_authenticated:
+        return False
+    owned = Ruleset.objects.filter(owner=user)
+    if game:
+        owned = owned.filter(game=game)
+    return owned.exists()
+
+
+def can_edit_ruleset(user, ruleset: Ruleset) -> bool:
+    if in_designers_group(user):
+        return True
+    return user.is_authenticated and ruleset.owner_id == user.pk
+
+
+def can_see_report(user, table: Table) -> bool:
+    """The table's owner, its seated users, the owner of its ruleset and the designers."""
+    if not user.is_authenticated:
+        return False
+    if table.owner_id == user.pk or in_designers_group(user):
+        return True
+    if table.ruleset_id and table.ruleset.owner_id == user.pk:
+        return True
+    return table.seats.filter(user=user).exists()
+
+
+def scope_tables(user, game: str) -> QuerySet[Table]:
+    """The finished tables whose reports the designer's dashboard shows to this user."""
+    tables = Table.objects.finished().filter(game=game)
+    if in_designers_group(user):
+        return tables
+    return tables.filter(ruleset__owner=user)
+
+
+def scope_external(user, game: str) -> QuerySet[ExternalReport]:
+    reports = ExternalReport.objects.filter(game=game)
+    if in_designers_group(user):
+        return reports
+    return reports.filter(ruleset__owner=user)
+
+
+def ruleset_scope(user, game: str) -> QuerySet[Ruleset]:
+    rulesets = Ruleset.objects.filter(game=game)
+    if in_designers_group(user):
+        return rulesets
+    return rulesets.filter(Q(owner=user) | Q(builtin=True))
+
+
+# -- the cached reports -------------------------------------------------------------------------
+def _stale(report: PlaytestReport | None, table: Table) -> bool:
+    return (
+        report is None
+        or report.computed_seq != table.last_seq
+        or report.computed_version != reports.FIGURES_VERSION
+    )
+
+
+def compute_figures(table: Table) -> dict[str, Any]:
+    moves = [m.as_script_move() for m in services.live_moves(table)]
+    return reports.figures(services.setup_of(table), moves)
+
+
+def ensure_report(table: Table) -> PlaytestReport:
+    """The table's report, its figures recomputed if the log moved on since (lazily, once)."""
+    try:
+        report = table.playtest_report
+    except PlaytestReport.DoesNotExist:
+        report = None
+    if not _stale(report, table):
+        return report
+    figures = compute_figures(table)
+    if report is None:
+        report, _created = PlaytestReport.objects.get_or_create(table=table)
+    report.figures = figures
+    report.computed_seq = table.last_seq
+    report.computed_version = reports.FIGURES_VERSION
+    report.computed_at = timezone.now()
+    report.save(update_fields=["figures", "computed_seq", "computed_version", "computed_at"])
+    table.playtest_report = report
+    return report
+
+
+def tables_with_reports(tables: QuerySet[Table]) -> list[Table]:
+    """Tables with their seats, ruleset, report and impressions, in a fixed number of queries
+    (plus one-off work for any report not computed yet)."""
+    rows = list(
+        tables.select_related("ruleset", "playtest_report", "owner").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.order_by("position")),
+            Prefetch(
+                "playtest_report__impressions", queryset=Impression.objects.order_by("player")
+            ),
+        )
+    )
+    for table in rows:
+        report = getattr(table, "playtest_report", None)
+        if _stale(report, table):
+            ensure_report(table)
+            if report is None:
+                # A report made just now has no impressions yet: nothing to fetch.
+                table.playtest_report._prefetched_objects_cache = {
+                    "impressions": Impression.objects.none()
+                }
+    return rows
+
+
+# -- one row per report, for the dashboard and the exports --------------------------------------
+def table_entry(table: Table) -> dict[str, Any]:
+    report = table.playtest_report
+    fig = report.figures
+    impressions = [_impression_dict(i) for i in report.impressions.all()]
+    date = table.finished_at or table.created_at
+    return {
+        "kind": "table",
+        "id": table.pk,
+        "game": table.game,
+        "name": table.name,
+        "ruleset_id": table.ruleset_id,
+        "ruleset": table.ruleset.label if table.ruleset_id else "",
+        "draft": "",
+        "date": timezone.localdate(date).isoformat() if date else "",
+        "place": report.place,
+        "players": fig.get("players"),
+        "participants": fig.get("participants", []),
+        "seat_order": fig.get("seat_order", []),
+        "duration_seconds": fig.get("duration_seconds"),
+        "moves": fig.get("moves"),
+        "finished": fig.get("finished"),
+        "winners": fig.get("winners", []),
+        "scores": fig.get("scores"),
+        "margin": fig.get("margin"),
+        "outcome": "",
+        "figures": fig.get("figures", {}),
+        "impressions": impressions,
+    }
+
+
+def external_entry(report: ExternalReport) -> dict[str, Any]:
+    return {
+        "kind": "external",
+        "id": report.pk,
+        "game": report.game,
+        "name": "",
+        "ruleset_id": report.ruleset_id,
+        "ruleset": report.ruleset.label if report.ruleset_id else "",
+        "draft": report.draft,
+        "date": report.played_on.isoformat(),
+        "place": report.place,
+        "players": report.players,
+        "participants": [],
+        "seat_order": [],
+        "duration_seconds": report.duration_minutes * 60,
+        "moves": None,
+        "finished": True,
+        "winners": [],
+        "scores": None,
+        "margin": None,
+        "outcome": report.outcome,
+        "figures": {},
+        "impressions": [_impression_dict(i) for i in report.impressions.all()],
+    }
+
+
+def _impression_dict(impression: Impression) -> dict[str, Any]:
+    return {
+        "player": impression.player,
+        **{key: getattr(impression, key) for key, _label in RATINGS},
+        "best_moment": impression.best_moment,
+        "confusing_rule": impression.confusing_rule,
+        "change": impression.change,
+    }
+
+
+def entries_for(user, game: str) -> list[dict[str, Any]]:
+    """Every report the user may see for the game: the finished tables, then the approved
+    external reports. A fixed number of queries, however many."""
+    tables = tables_with_reports(scope_tables(user, game).order_by("finished_at", "pk"))
+    external = (
+        scope_external(user, game)
+        .approved()
+        .select_related("ruleset")
+        .prefetch_related("impressions")
+        .order_by("played_on", "pk")
+    )
+    return [table_entry(t) for t in tables] + [external_entry(r) for r in external]
+
+
+# -- the public form ------------------------------------------------------------------------------
+def client_ip(request) -> str:
+    # REMOTE_ADDR only: a client can write any X-Forwarded-For it likes. Behind a proxy, the
+    # proxy (or a middleware trusting it) must set REMOTE_ADDR.
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def ip_hash(ip: str) -> str:
+    key = hashlib.sha256(f"playtests-ip:{settings.SECRET_KEY}".encode()).digest()
+    return hmac.new(key, ip.encode(), hashlib.sha256).hexdigest()
+
+
+def too_many_from(ip_digest: str, now=None) -> bool:
+    """The rate limit, counted in the database so every app server sees the same number.
+
+    Call it inside the transaction that stores the report: the sender's recent rows are
+    locked first, so two of their requests at once are counted one after the other.
+    """
+    since = (now or timezone.now()) - timedelta(hours=1)
+    recent = ExternalReport.objects.filter(ip_hash=ip_digest, submitted_at__gte=since)
+    list(recent.select_for_update().values_list("pk", flat=True))
+    return recent.count() >= MAX_PUBLIC_PER_HOUR

@@ -1,0 +1,26 @@
+from django.urls import path
+
+from games.playtests import views
+
+app_name = "playtests"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("tables/<int:pk>/", views.table_report, name="table_report"),
+    path("tables/<int:pk>/pdf/", views.table_report_pdf, name="table_report_pdf"),
+    path(
+        "tables/<int:pk>/impressions/<int:position>/",
+        views.gm_impression,
+        name="gm_impression",
+    ),
+    path("seat/<str:token>/impression/", views.seat_impression, name="seat_impression"),
+    path("rulesets/<slug:game>/", views.rulesets, name="rulesets"),
+    path("rulesets/version/<int:pk>/edit/", views.ruleset_edit, name="ruleset_edit"),
+    path("rulesets/version/<int:pk>/pdf/", views.ruleset_pdf, name="ruleset_pdf"),
+    path("dashboard/<slug:game>/", views.dashboard, name="dashboard"),
+    path("dashboard/<slug:game>/export.csv", views.export_csv, name="export_csv"),
+    path("dashboard/<slug:game>/export.json", views.export_json, name="export_json"),
+    path("external/<int:pk>/review/", views.review_external, name="review_external"),
+    path("report/<slug:game>/", views.public_report, name="public_report"),
+    path("report/<slug:game>/v/<int:ruleset>/", views.public_report, name="public_report_for"),
+]

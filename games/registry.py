@@ -1,0 +1,148 @@
+"""One record per game: the generic code finds every part of a game here.
+
+A game is a package under ``games/`` (a Django app labelled with the game's slug) whose
+``AppConfig.ready`` registers one :class:`GameKit`. The write path, the table pages, the
+new-table form, the story book, the playtests and the demo command ask this registry for the
+game's parts; none of them names a game. Adding a game is one package and one registration
+(the checklist is in the README).
+
+This module imports no game: the games import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from games.rules import Game, register_referee, unregister_referee
+
+
+class UnknownGame(KeyError):
+    """A game slug nobody registered."""
+
+
+class NewTableHooks(Protocol):
+    """What a game adds to the new-table form (all optional: see ``NoNewTableHooks``)."""
+
+    def add_fields(self, form, user) -> None: ...
+
+    def clean(self, form, cleaned: dict[str, Any]) -> None: ...
+
+    def extra_setup(self, form) -> dict[str, Any]: ...
+
+    def after_create(self, form, table, user) -> None: ...
+
+
+class NoNewTableHooks:
+    """A game whose new-table form is the generic one."""
+
+    def add_fields(self, form, user) -> None:
+        return None
+
+    def clean(self, form, cleaned: dict[str, Any]) -> None:
+        return None
+
+    def extra_setup(self, form) -> dict[str, Any]:
+        return {}
+
+    def after_create(self, form, table, user) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class PlaytestParts:
+    """A game's part of the playtest reports: its figures, and how they read and chart."""
+
+    # (setup, moves, initial state, states after each move, elapsed seconds) -> figures
+    figures: Callable[..., dict[str, Any]]
+    # (report entries, their figures) -> the dashboard's balance rows
+    balance: Callable[..., list[dict[str, Any]]]
+    # report -> [(label, value)] in reading order
+    figure_rows: Callable[[dict[str, Any]], list[tuple[str, str]]]
+    # report -> [{"title", "svg"}]
+    charts: Callable[[dict[str, Any]], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True, eq=False)  # one object per game: compared and hashed by identity
+class GameKit:
+    """Everything the generic code needs from one game."""
+
+    slug: str
+    title: Any  # a lazy translation: the game's name as people say it
+    referee: Game
+    # (snapshot, state, legal) -> the game's own part of the table page's context
+    page_context: Callable[..., dict[str, Any]]
+    table_template: str  # the table page; its ``panel`` partial answers htmx
+    rules_template: str
+    # (entries, texts) -> the story book's chapters, from the referee's narrative
+    book: Callable[..., list]
+    # now -> [(table name, game script)] for the demo command
+    demos: Callable[[datetime], list[tuple[str, dict[str, Any]]]]
+    playtest: PlaytestParts
+    summary: Any = ""  # one sentence for the home page
+    option_labels: Mapping[str, Any] = field(default_factory=dict)
+    # Named option sets (earlier drafts) offered on the new-table form.
+    presets: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    # The built-in rulesets seeded after migrate: [{"name", "options", "changelog"}].
+    rulesets: tuple[dict[str, Any], ...] = ()
+    new_table: NewTableHooks = field(default_factory=NoNewTableHooks)
+    urls: str | None = None  # the game's own URLconf (its app_name is the slug), if any
+
+    def __post_init__(self) -> None:
+        if self.slug != self.referee.name:
+            raise ValueError(f"kit {self.slug!r} carries the referee of {self.referee.name!r}")
+
+
+# Every part a kit must provide for the game to work in every generic page (the registry
+# test checks them all for each registered game).
+REQUIRED_PARTS = (
+    "referee",
+    "page_context",
+    "table_template",
+    "rules_template",
+    "book",
+    "demos",
+    "playtest",
+)
+
+_KITS: dict[str, GameKit] = {}
+
+
+def register(kit: GameKit) -> GameKit:
+    """Make a game known to the site (and its referee to the scripts)."""
+    _KITS[kit.slug] = kit
+    register_referee(kit.referee)
+    return kit
+
+
+def unregister(slug: str) -> None:
+    """Forget a game (for tests that register a game of their own)."""
+    _KITS.pop(slug, None)
+    unregister_referee(slug)
+
+
+def kit(slug: str) -> GameKit:
+    try:
+        return _KITS[slug]
+    except KeyError:
+        raise UnknownGame(slug) from None
+
+
+def kits() -> Iterable[GameKit]:
+    return list(_KITS.values())
+
+
+def is_game(slug: Any) -> bool:
+    return isinstance(slug, str) and slug in _KITS
+
+
+def choices() -> list[tuple[str, Any]]:
+    """(slug, title) for every registered game: the choices of every game select."""
+    return [(k.slug, k.title) for k in _KITS.values()]
+
+
+def title(slug: str) -> Any:
+    found = _KITS.get(slug)
+    return found.title if found is not None else slug

@@ -1,0 +1,12 @@
+"""What the write path announces, for features outside it to listen to.
+
+``finished_changed`` is sent inside the move's transaction when a move (or an undo) ends a
+game or takes its end back. ``sender`` is the game's kit (``games.registry``), so a game's
+app listens to its own tables only (a contest credits its saved characters with a win's point,
+and takes it back).
+"""
+
+from django.dispatch import Signal
+
+# kwargs: table, before (the state before the move), after (the state after it)
+finished_changed = Signal()
