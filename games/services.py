@@ -80,9 +80,13 @@ def script_of(table: Table) -> dict[str, Any]:
     return script
 
 
-def rebuild_state(table: Table) -> dict[str, Any]:
-    """The referee's replay of the live moves, ignoring any cache."""
-    result = replay(setup_of(table), [m.payload for m in live_moves(table)])
+def rebuild_state(
+    table: Table, moves: list[Move] | None = None, setup: Setup | None = None
+) -> dict[str, Any]:
+    """The referee's replay of the live moves, ignoring any cache (a reader that already
+    holds the live moves or the set-up passes them in)."""
+    moves = live_moves(table) if moves is None else moves
+    result = replay(setup or setup_of(table), [m.payload for m in moves])
     if result.error is not None:  # the log only ever holds moves the referee accepted
         raise RuntimeError(
             f"Table {table.pk}: move {result.error_index} no longer replays: {result.error}"

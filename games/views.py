@@ -23,6 +23,7 @@ from games.forms import NewTableForm, game_choices, move_from_post, parse_expect
 from games.messages import referee_message
 from games.models import Table
 from games.rules import BadScript, IllegalMove
+from games.snapshot import Snapshot
 
 
 def _my_table(request, pk: int) -> Table:
@@ -85,7 +86,7 @@ def table_new(request):
 
 
 def _render_table(request, table: Table, *, error: str = "", status: int = 200):
-    context = presenters.table_context(table, error=error)
+    context = presenters.table_context(Snapshot(table), error=error)
     template = registry.kit(table.game).table_template
     if request.htmx:
         template += "#panel"
@@ -132,7 +133,9 @@ def _json_move(request, table: Table, move, expected) -> JsonResponse:
         return JsonResponse(
             {"error": {"code": exc.code, "message": referee_message(exc)}}, status=400
         )
-    return JsonResponse({"seq": played.move.seq, "state": presenters.gm_view(table, played.state)})
+    return JsonResponse(
+        {"seq": played.move.seq, "state": registry.kit(table.game).referee.view(played.state, None)}
+    )
 
 
 @login_required
@@ -176,7 +179,7 @@ def table_narrative(request, pk: int):
     """The story so far as data: scenes, memories, suggestions, challenges, in order."""
     table = _my_table(request, pk)
     return JsonResponse(
-        {"table": table.pk, "game": table.game, "entries": presenters.narrative(table)},
+        {"table": table.pk, "game": table.game, "entries": Snapshot(table).narrative()},
         json_dumps_params={"ensure_ascii": False},
     )
 

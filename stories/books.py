@@ -19,9 +19,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import registry, services
 from games.models import Move, Table
-from games.rules import get_game
+from games.snapshot import Snapshot
 
 # Bumped when the book's structure changes in a way the content hash cannot see.
 BOOK_FORMAT = 1
@@ -99,9 +98,10 @@ class MoveTexts:
 def build_chapters(table: Table, edits: dict[int, str]) -> tuple[list[Chapter], MoveTexts]:
     """The book's chapters: the game's own builder over the referee's narrative of the live
     moves (the authors' edits laid over their text)."""
-    texts = MoveTexts(services.live_moves(table), edits)
-    entries = get_game(table.game).narrative(services.setup_of(table), texts.script_moves())
-    return registry.kit(table.game).book(entries, texts), texts
+    snap = Snapshot(table)
+    texts = MoveTexts(snap.moves, edits)
+    entries = snap.referee.narrative(snap.setup, texts.script_moves())
+    return snap.kit.book(entries, texts), texts
 
 
 def chronicle(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:

@@ -51,3 +51,17 @@ def other_client(other) -> Client:
     client = Client()
     client.force_login(other)
     return client
+
+
+@pytest.fixture
+def make_table(gm):
+    """A new table through the write path, dealt from a fixed seed unless a test asks
+    otherwise (so what a test sees never depends on a lucky shuffle)."""
+    # Imported here: this conftest loads before pytest-django has set Django up.
+    from games import services
+
+    def make(game: str = "amnesia", players=("Ana", "Bruno", "Caio"), *, owner=None, **kwargs):
+        kwargs.setdefault("seed", 7)
+        return services.create_table(owner or gm, game, list(players), **kwargs)
+
+    return make

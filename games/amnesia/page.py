@@ -6,10 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games import services
+from games.amnesia.rules import GAME
 from games.models import Table
 from games.presenters import card_grid, card_info, who_may
-from games.rules import get_game
+from games.snapshot import Snapshot
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
 OPTION_LABELS = {
@@ -20,9 +20,9 @@ OPTION_LABELS = {
 }
 
 
-def context(table, state, legal) -> dict[str, Any]:
-    game = get_game("amnesia")
-    threshold = game.finale_threshold(state)
+def context(snap: Snapshot) -> dict[str, Any]:
+    table, state, legal = snap.table, snap.state, snap.legal
+    threshold = GAME.finale_threshold(state)
     ch = state.get("challenge")
     seats = [
         {
@@ -36,8 +36,7 @@ def context(table, state, legal) -> dict[str, Any]:
         }
         for name in state["seats"]
     ]
-    live = services.live_moves(table)
-    last = live[-1] if live else None
+    last = snap.moves[-1] if snap.moves else None
     insist_text = ""
     if state.get("insist") and last is not None and last.payload.get("do") == "insist":
         insist_text = last.text

@@ -19,7 +19,7 @@ from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.models import CustomCard
 from games.amnesia_stories.rules import judge_turn
 from games.models import Seat, Table
-from games.rules import get_game
+from games.snapshot import Snapshot
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
 OPTION_LABELS = {
@@ -312,12 +312,13 @@ def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
 
 
 # -- the page ---------------------------------------------------------------------------------
-def context(table: Table, state: dict[str, Any], legal: dict[str, dict]) -> dict[str, Any]:
-    seen = get_game("amnesia_stories").view(state, None)  # never a pending pick
+def context(snap: Snapshot) -> dict[str, Any]:
+    table = snap.table
+    seen, legal = snap.view, snap.legal  # the view never holds a pending pick
     card = card_lookup(table)
     opts = seen["options"]
     phase = seen["phase"]
-    entries = presenters.narrative(table)
+    entries = snap.narrative()
     by_turn = {e["turn"]: e for e in entries}
     last = seen.get("last_turn")
     shown_reveal = None

@@ -21,8 +21,8 @@ from games import services
 from games.contest.models import Character, SeatCharacter
 from games.contest.rules import GAME
 from games.models import Table
-from games.presenters import narrative
 from games.rules import IllegalMove
+from games.snapshot import Snapshot
 
 ATTRIBUTES = ("brains", "muscle", "moves", "coolness")
 # How the table shows the drinks it counts (a display setting, kept in Table.extra).
@@ -273,12 +273,12 @@ def _side_of(record: dict[str, Any], name: str) -> str | None:
 def game_record(link: SeatCharacter) -> dict[str, Any]:
     """One game of a character, read back from its table."""
 
-    table = link.seat.table
+    snap = Snapshot(link.seat.table)
+    table, state = snap.table, snap.state
     name = link.seat.name
-    state = services.state_of(table)
     won = lost = 0
     contests = []
-    for entry in narrative(table):
+    for entry in snap.narrative():
         if entry.get("type") != "contest" or not entry.get("contest"):
             continue
         record = entry["contest"]

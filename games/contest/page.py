@@ -18,7 +18,6 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
-from games import services
 from games.contest.cards import (
     BUILD_VERBS,
     add_pick,
@@ -43,8 +42,8 @@ from games.contest.story import (
     story_blocks,
 )
 from games.models import Table
-from games.presenters import narrative
 from games.rules import cards as C
+from games.snapshot import Snapshot
 
 __all__ = [
     "BUILD_VERBS",
@@ -431,7 +430,8 @@ def _credited(table: Table, view: dict, names: dict) -> list[dict]:
     ]
 
 
-def context(table: Table, state: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
+def context(snap: Snapshot) -> dict[str, Any]:
+    table, state = snap.table, snap.state
     virtual = table.deck_mode == Table.DeckMode.VIRTUAL
     view = GAME.view(state, None)
     mode = drinks_as(table)
@@ -439,7 +439,7 @@ def context(table: Table, state: dict[str, Any], legal: dict[str, Any]) -> dict[
     names = names_of(view)
     # The presenters' ``legal`` keeps one template per verb; taking control has three.
     public = _public_legal({name: GAME.legal_moves(state, name) for name in view["seats"]}, virtual)
-    entries = narrative(table)
+    entries = snap.narrative()
     options = view["options"]
     phase = view["phase"]
     controller = view.get("controller")
@@ -478,7 +478,7 @@ def context(table: Table, state: dict[str, Any], legal: dict[str, Any]) -> dict[
         "phase_label": PHASES.get(phase, phase),
         "players": _players(view, public, names, entries),
         "controller_who": names.get(controller or "", ""),
-        "control": control_info(view, entries, services.live_moves(table)),
+        "control": control_info(view, entries, snap.moves),
         "takers": _takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,

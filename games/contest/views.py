@@ -30,6 +30,7 @@ from games.forms import move_from_post, parse_expected_seq
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import IllegalMove
+from games.snapshot import Snapshot
 
 
 def _table(request, pk: int) -> Table:
@@ -45,10 +46,10 @@ def _render(
     pending: dict[str, Any] | None = None,
     text: str = "",
 ):
-    context = presenters.table_context(table, error=error)
+    snap = Snapshot(table)
+    context = presenters.table_context(snap, error=error)
     if pending is not None:
-        state = services.state_of(table)
-        context.update(page.pending_context(table, state, pending, context["names"], text))
+        context.update(page.pending_context(table, snap.state, pending, context["names"], text))
     template = "contest/table.html" + ("#panel" if request.htmx else "")
     return render(request, template, context, status=status)
 

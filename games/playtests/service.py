@@ -17,7 +17,6 @@ from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games import services
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
 from games.playtests.models import (
@@ -27,6 +26,7 @@ from games.playtests.models import (
     Impression,
     PlaytestReport,
 )
+from games.snapshot import Snapshot
 
 MAX_PUBLIC_PER_HOUR = 5
 
@@ -105,8 +105,8 @@ def _stale(report: PlaytestReport | None, table: Table) -> bool:
 
 
 def compute_figures(table: Table) -> dict[str, Any]:
-    moves = [m.as_script_move() for m in services.live_moves(table)]
-    return reports.figures(services.setup_of(table), moves)
+    snap = Snapshot(table)
+    return reports.figures(snap.setup, snap.script_moves)
 
 
 def ensure_report(table: Table) -> PlaytestReport:

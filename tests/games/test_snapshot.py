@@ -1,0 +1,71 @@
+"""The per-request snapshot: lazy, each part read once, and the same as the full replay."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Table
+from games.snapshot import Snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def play_some(table, gm) -> None:
+    services.play(table, {"by": "Ana", "do": "continue", "text": "A door."}, None, gm)
+    services.play(table, {"by": "Bruno", "do": "suggest", "text": "A key."}, None, gm)
+    services.play(table, {"by": "Ana", "do": "end_scene"}, None, gm)
+
+
+def test_nothing_is_read_until_asked_and_each_part_once(make_table, gm, django_assert_num_queries):
+    table = make_table()
+    play_some(table, gm)
+    table = Table.objects.get(pk=table.pk)
+    with django_assert_num_queries(0):
+        snap = Snapshot(table)
+        assert snap.kit.slug == "amnesia"
+        state = snap.state  # the cache is current: no query, no replay
+    with django_assert_num_queries(1):  # the live moves
+        moves = snap.moves
+        assert snap.moves is moves
+        assert [m.seq for m in moves] == [1, 2, 3]
+    with django_assert_num_queries(1):  # the seats, for the set-up the story replays from
+        snap.narrative()
+    with django_assert_num_queries(0):
+        snap.narrative()
+        assert snap.setup is snap.setup
+        assert snap.legal["Bruno"] and snap.view["seats"] == state["seats"]
+
+
+def test_a_dropped_cache_replays_from_the_moves_already_read(make_table, gm):
+    table = make_table()
+    play_some(table, gm)
+    Table.objects.filter(pk=table.pk).update(state=None)
+    table = Table.objects.get(pk=table.pk)
+    snap = Snapshot(table)
+    with mock.patch.object(services, "live_moves", wraps=services.live_moves) as reads:
+        assert snap.state == services.rebuild_state(table)
+        assert snap.state is snap.state
+    # One read for the snapshot (state and moves share it), one for the rebuild it is checked against.
+    assert reads.call_count == 2
+
+
+def test_the_narrative_copies_cannot_spoil_each_other(make_table, gm):
+    table = make_table()
+    play_some(table, gm)
+    snap = Snapshot(table)
+    first = snap.narrative()
+    first[0]["text"] = "changed by one caller"
+    assert snap.narrative()[0].get("text") != "changed by one caller"
+
+
+@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+def test_a_table_page_reads_the_log_once(make_table, gm, gm_client, game):
+    table = make_table(game, ["Ana", "Bruno", "Caio"])
+    with mock.patch.object(services, "live_moves", wraps=services.live_moves) as reads:
+        response = gm_client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert reads.call_count == 1
