@@ -25,17 +25,10 @@ help:
 setup:
 	@scripts/setup.sh
 
-# generate_area_cards and demo run once their apps provide them.
 run: setup
 	$(MANAGE) migrate --noinput
-	@commands=$$($(MANAGE) help --commands); \
-	for command in generate_area_cards demo; do \
-	  if grep -qx "$$command" <<<"$$commands"; then \
-	    echo "$(MANAGE) $$command"; $(MANAGE) $$command; \
-	  else \
-	    echo "(no $$command command yet: skipped)"; \
-	  fi; \
-	done
+	$(MANAGE) generate_area_cards
+	$(MANAGE) demo
 	DEBUG=$${DEBUG:-1} $(MANAGE) runserver $(HOST):$(PORT)
 
 test: setup

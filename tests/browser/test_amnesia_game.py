@@ -93,8 +93,8 @@ def test_the_narration_draft_survives_a_reload_and_a_dropped_connection(
     box = page.locator("#narration")
 
     # Typed while connected: saved to the server too, so another laptop would see it.
-    box.fill("She counts the bodies: two.")
-    page.wait_for_timeout(1500)
+    with page.expect_response(lambda r: r.url.endswith("/draft/") and r.ok):
+        box.fill("She counts the bodies: two.")
     table.refresh_from_db()
     assert table.draft == "She counts the bodies: two."
     page.reload()
@@ -103,7 +103,8 @@ def test_the_narration_draft_survives_a_reload_and_a_dropped_connection(
     # Typed with the connection down: the browser keeps it until the page comes back.
     page.context.set_offline(True)
     page.locator("#narration").fill("She counts the bodies: two. Then a third, in the bath.")
-    page.wait_for_timeout(1200)
+    # The save was tried and failed: the page says the draft stays in the browser.
+    expect(page.locator(".draft-status")).to_contain_text("Offline")
     page.context.set_offline(False)
     table.refresh_from_db()
     assert table.draft == "She counts the bodies: two."  # the server never heard of it

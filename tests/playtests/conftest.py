@@ -63,17 +63,17 @@ def builtin(game: str, name: str) -> Ruleset:
     return Ruleset.objects.get(game=game, name=name, version=1)
 
 
-STORIES_FIGURES: dict = {}
+AMNESIA_STORIES_FIGURES: dict = {}
 
 
-def stories_figures() -> dict:
+def amnesia_stories_figures() -> dict:
     """The figures of a finished Amnesia Stories golden game, computed once per process."""
-    if not STORIES_FIGURES:
+    if not AMNESIA_STORIES_FIGURES:
         from games.rules.script import parse_script
 
         setup, moves = parse_script(with_times(golden("amnesia_stories/01_judging_branches")))
-        STORIES_FIGURES.update(playtest.figures(setup, moves))
-    return copy.deepcopy(STORIES_FIGURES)
+        AMNESIA_STORIES_FIGURES.update(playtest.figures(setup, moves))
+    return copy.deepcopy(AMNESIA_STORIES_FIGURES)
 
 
 def many_reports(owner, count: int, rulesets: list[Ruleset], impressions: int = 2) -> list[Table]:
@@ -82,7 +82,7 @@ def many_reports(owner, count: int, rulesets: list[Ruleset], impressions: int = 
     Their figures are a real game's, with the seats rotated and the duration varied, so the
     dashboard's statistics have something to chew on.
     """
-    base = stories_figures()
+    base = amnesia_stories_figures()
     names = base["participants"]
     tables = Table.objects.bulk_create(
         Table(

@@ -92,7 +92,7 @@ def test_amnesia_accepted_then_refused():
 
 
 # -- Amnesia Stories ------------------------------------------------------------------------------
-def test_stories_judging_branches():
+def test_amnesia_stories_judging_branches():
     report = report_of("amnesia_stories/01_judging_branches", gaps={4: 3600})
     assert report["duration_seconds"] == 10 * 60  # 11 gaps, one of them an hour's pause
     assert report["winners"] == ["Ana"]
@@ -117,7 +117,7 @@ def test_stories_judging_branches():
     assert f["steps"] == {"all": 3, "some": 2, "none": 4}
 
 
-def test_stories_draw_has_no_margin():
+def test_amnesia_stories_draw_has_no_margin():
     report = report_of("amnesia_stories/02_penalty_tie_and_draw")
     assert report["winners"] == ["Ana", "Bruno"]
     assert report["margin"] == 0
