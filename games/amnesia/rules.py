@@ -136,8 +136,7 @@ class AmnesiaGame(Game):
 
     # -- the moves -----------------------------------------------------------------------
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
-        verb = move["do"]
-        getattr(self, f"_do_{verb}")(state, move, move["by"])
+        super().handle(state, move)
         state["moves_made"] += 1
 
     def _first_move_check(self, state: dict[str, Any], verb: str) -> None:
@@ -152,13 +151,15 @@ class AmnesiaGame(Game):
         state["narrator"] = by
         state["scene_kind"] = kind
 
-    def _do_continue(self, state, move, by):
+    def _do_continue(self, state, move):
+        by = move["by"]
         self._require_turn(state, by)
         self._pay(state, by, "bank", "to continue the story")
         state["scenes"] += 1
         self._start_scene(state, by, "scene")
 
-    def _do_flashback(self, state, move, by):
+    def _do_flashback(self, state, move):
+        by = move["by"]
         self._require_turn(state, by)
         abilities = move.get("abilities", [])
         if abilities is None:
@@ -192,7 +193,8 @@ class AmnesiaGame(Game):
         state["flashbacks"] += 1
         self._start_scene(state, by, "flashback")
 
-    def _do_room_flashback(self, state, move, by):
+    def _do_room_flashback(self, state, move):
+        by = move["by"]
         self._require_turn(state, by)
         self._first_move_check(state, "room_flashback")
         if state["room_flashback_told"]:
@@ -213,7 +215,8 @@ class AmnesiaGame(Game):
         state["flashbacks"] += 1
         self._start_scene(state, by, "room")
 
-    def _do_pass(self, state, move, by):
+    def _do_pass(self, state, move):
+        by = move["by"]
         self._require_turn(state, by)
         take = require_int(move, "take", 0)
         if take > state["bank"]:
@@ -242,7 +245,7 @@ class AmnesiaGame(Game):
         state["bank"] -= take
         state["turn"] = self.next_in(state["seats"], by)
 
-    def _do_end_story(self, state, move, by):
+    def _do_end_story(self, state, move):
         agreed = move.get("agreed")
         if not isinstance(agreed, list) or not all(isinstance(a, str) for a in agreed):
             raise IllegalMove("bad_argument", N_("'agreed' must list the players who agree."))
@@ -267,10 +270,12 @@ class AmnesiaGame(Game):
         state["finished"] = True
         state["turn"] = None
 
-    def _do_suggest(self, state, move, by):
+    def _do_suggest(self, state, move):
+        by = move["by"]
         self._require_not_narrator(state, by, "make suggestions to themself")
 
-    def _do_insist(self, state, move, by):
+    def _do_insist(self, state, move):
+        by = move["by"]
         self._require_not_narrator(state, by, "pay themself to insist")
         if state["tokens"][by] < 1:
             raise IllegalMove(
@@ -279,14 +284,16 @@ class AmnesiaGame(Game):
         state["insist"] = {"by": by}
         state["phase"] = INSIST
 
-    def _do_end_scene(self, state, move, by):
+    def _do_end_scene(self, state, move):
+        by = move["by"]
         self._require_narrator(state, by, "end the scene")
         state["turn"] = self.next_in(state["seats"], by)
         state["narrator"] = None
         state["scene_kind"] = None
         state["phase"] = TURN
 
-    def _do_accept(self, state, move, by):
+    def _do_accept(self, state, move):
+        by = move["by"]
         self._require_narrator(state, by, "accept a paid suggestion")
         insister = state["insist"]["by"]
         state["tokens"][insister] -= 1
@@ -294,7 +301,8 @@ class AmnesiaGame(Game):
         state["insist"] = None
         state["phase"] = SCENE
 
-    def _do_refuse(self, state, move, by):
+    def _do_refuse(self, state, move):
+        by = move["by"]
         self._require_narrator(state, by, "refuse a paid suggestion")
         if state["tokens"][by] < 1:
             raise IllegalMove(
@@ -319,7 +327,8 @@ class AmnesiaGame(Game):
         state["phase"] = CHALLENGE
 
     # -- the challenge -----------------------------------------------------------------
-    def _do_stake(self, state, move, by):
+    def _do_stake(self, state, move):
+        by = move["by"]
         ch = state["challenge"]
         if by not in (ch["narrator"], ch["insister"]):
             raise IllegalMove(
@@ -331,7 +340,8 @@ class AmnesiaGame(Game):
                 "rule_violation", N_("The stakes are set before the first card is turned.")
             )
 
-    def _do_join(self, state, move, by):
+    def _do_join(self, state, move):
+        by = move["by"]
         ch = state["challenge"]
         if by in (ch["narrator"], ch["insister"]):
             raise IllegalMove(
@@ -357,7 +367,8 @@ class AmnesiaGame(Game):
         ch["joined"].append(by)
         ch["participants"] = [p for p in state["seats"] if p in ch["participants"] or p == by]
 
-    def _do_open(self, state, move, by):
+    def _do_open(self, state, move):
+        by = move["by"]
         ch = state["challenge"]
         self._require_narrator(state, by, "turn the first card")
         card = self._card_for(state, move)  # field checks (bad_argument) come first
@@ -374,10 +385,12 @@ class AmnesiaGame(Game):
         ch["reference"] = ch["drawn"][-1]
         ch["to_act"] = self.next_in(state["seats"], by, ch["participants"])
 
-    def _do_higher(self, state, move, by):
+    def _do_higher(self, state, move):
+        by = move["by"]
         self._guess(state, move, by, "higher")
 
-    def _do_lower(self, state, move, by):
+    def _do_lower(self, state, move):
+        by = move["by"]
         self._guess(state, move, by, "lower")
 
     def _require_to_act(self, state, by):
@@ -432,7 +445,8 @@ class AmnesiaGame(Game):
         else:
             self._leave(state, by)
 
-    def _do_quit(self, state, move, by):
+    def _do_quit(self, state, move):
+        by = move["by"]
         self._require_to_act(state, by)
         self._require_opened(state)
         ch = state["challenge"]

@@ -189,10 +189,7 @@ class AmnesiaStoriesGame(Game):
             state["phase"] = "deal"
 
     # -- play --------------------------------------------------------------------------
-    def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
-        getattr(self, f"_{move['do']}")(state, move)
-
-    def _deal(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+    def _do_deal(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         by = move["by"]
         if by != state["bard"]:
             raise IllegalMove(
@@ -222,7 +219,7 @@ class AmnesiaStoriesGame(Game):
         state["deck_count"] = len(state["_deck"])
         self._place(state, slots if first else list(state["journey"]), journey)
 
-    def _tell(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+    def _do_tell(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         by = move["by"]
         if by != state["bard"]:
             raise IllegalMove(
@@ -241,7 +238,7 @@ class AmnesiaStoriesGame(Game):
         state["story"] = story
         state["phase"] = "answer"
 
-    def _answer(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+    def _do_answer(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         by = move["by"]
         opts = state["options"]
         questions, choices = opts["questions"], opts["choices"]

@@ -194,8 +194,10 @@ class Game:
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         """Apply ``move`` to ``state`` in place or raise IllegalMove. Called after the
-        common checks; starts with ``not_your_turn`` then the move's fields."""
-        raise NotImplementedError
+        common checks. Every game handles verb ``v`` in a method ``_do_v(state, move)``,
+        which starts with ``not_your_turn`` then checks the move's fields; a game wraps this
+        (``super().handle``) for what it does around every move."""
+        getattr(self, f"_do_{move['do']}")(state, move)
 
     def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
         """The moves ``player`` may make now, as templates: ``{"do": verb, ...}``."""

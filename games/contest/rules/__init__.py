@@ -178,7 +178,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []
-        getattr(self, f"_do_{move['do']}")(state, move["by"], move)
+        super().handle(state, move)
         sync_counts(state)
 
     def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
@@ -196,7 +196,8 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         return seen
 
     # -- characters ----------------------------------------------------------------------------
-    def _do_character(self, state: State, by: str, move: dict) -> None:
+    def _do_character(self, state: State, move: dict) -> None:
+        by = move["by"]
         p = state["players"][by]
         if p["character"] is not None:
             raise _fail("not_your_turn", N_("{by} already has a character."), by=by)
@@ -249,7 +250,8 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         set_controller(state, state["start"], "start")
 
     # -- story -------------------------------------------------------------------------------
-    def _do_challenge(self, state: State, by: str, move: dict) -> None:
+    def _do_challenge(self, state: State, move: dict) -> None:
+        by = move["by"]
         if by != state["controller"]:
             raise _fail(
                 "not_your_turn",
@@ -328,7 +330,8 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         )
         state["phase"] = "response"
 
-    def _do_take_control(self, state: State, by: str, move: dict) -> None:
+    def _do_take_control(self, state: State, move: dict) -> None:
+        by = move["by"]
         if by == state["controller"]:
             raise _fail("not_your_turn", N_("{by} already controls the story."), by=by)
         how = _choice(
@@ -380,7 +383,8 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             event(state, "reward", f"{who(state, by)} removes {gone} pretzel(s).", player=by)
         refresh(state, by)
 
-    def _do_throw_pretzel(self, state: State, by: str, move: dict) -> None:
+    def _do_throw_pretzel(self, state: State, move: dict) -> None:
+        by = move["by"]
         target = state["controller"]
         if by == target:
             raise _fail("not_your_turn", N_("The narrator cannot throw pretzels at themselves."))
@@ -408,7 +412,8 @@ class ContestGame(ContestPlay, ContestOptions, Game):
                 event(state, "void", "The challenger dropped out: the challenge is void.")
             put_out(state, target, "pretzels")
 
-    def _do_eat_pretzels(self, state: State, by: str, move: dict) -> None:
+    def _do_eat_pretzels(self, state: State, move: dict) -> None:
+        by = move["by"]
         count = require_int(move, "count", 1)
         p = state["players"][by]
         limit = state["options"]["eat_limit"]

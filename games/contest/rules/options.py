@@ -36,7 +36,8 @@ class ContestOptions(Checks):
                 what=what,
             )
 
-    def _do_vote_off(self, state: State, by: str, move: dict) -> None:
+    def _do_vote_off(self, state: State, move: dict) -> None:
+        by = move["by"]
         if by != state["controller"]:
             raise _fail("not_your_turn", N_("Only the narrator may call a vote."))
         target = move.get("target")
@@ -80,7 +81,8 @@ class ContestOptions(Checks):
         if not vote or by != vote["player"]:
             raise _fail("not_your_turn", N_("{by} was not voted off."), by=by)
 
-    def _do_stay(self, state: State, by: str, move: dict) -> None:
+    def _do_stay(self, state: State, move: dict) -> None:
+        by = move["by"]
         self._voted(state, by)
         penalties = _penalty_list(move, 3)
         named = self._physical_cards(state, move, penalties.count("card"))
@@ -89,14 +91,16 @@ class ContestOptions(Checks):
         state["phase"] = "story"
         pay(state, by, penalties, named)
 
-    def _do_leave(self, state: State, by: str, move: dict) -> None:
+    def _do_leave(self, state: State, move: dict) -> None:
+        by = move["by"]
         self._voted(state, by)
         state["vote"] = None
         state["phase"] = "story"
         put_out(state, by, "vote")
 
     # -- extra points -----------------------------------------------------------------------------
-    def _do_extra_point(self, state: State, by: str, move: dict) -> None:
+    def _do_extra_point(self, state: State, move: dict) -> None:
+        by = move["by"]
         lists = self._voters(state, move, ("up", "down"), {by})
         self._require_option(state, "extra_points", "extra points")
         if state["players"][by]["extra_point_earned"]:
@@ -107,7 +111,8 @@ class ContestOptions(Checks):
         won = len(lists["up"]) > len(lists["down"])
         self._extra(state, by, won, "vote")
 
-    def _do_bribe(self, state: State, by: str, move: dict) -> None:
+    def _do_bribe(self, state: State, move: dict) -> None:
+        by = move["by"]
         lists = self._voters(state, move, ("accepted_by",), {by})
         self._require_option(state, "extra_points", "extra points")
         if state["players"][by]["extra_point_earned"]:

@@ -49,7 +49,8 @@ class ContestPlay(Checks):
         return contest
 
     # -- a contest -------------------------------------------------------------------------------
-    def _do_accept(self, state: State, by: str, move: dict) -> None:
+    def _do_accept(self, state: State, move: dict) -> None:
+        by = move["by"]
         contest = self._answering(state, by)
         attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
         contest["attributes"][by] = attribute
@@ -62,7 +63,8 @@ class ContestPlay(Checks):
         )
         start_round(state)
 
-    def _do_refuse(self, state: State, by: str, move: dict) -> None:
+    def _do_refuse(self, state: State, move: dict) -> None:
+        by = move["by"]
         self._answering(state, by)
         penalties = _penalty_list(move, 2)
         members = side(state, by)
@@ -79,7 +81,8 @@ class ContestPlay(Checks):
         for name in members:
             pay(state, name, penalties, named)
 
-    def _do_forfeit(self, state: State, by: str, move: dict) -> None:
+    def _do_forfeit(self, state: State, move: dict) -> None:
+        by = move["by"]
         contest = state["contest"]
         if by not in (contest["challenger"], contest["defender"]) or (
             state["phase"] == "response" and by != contest["defender"]
@@ -115,7 +118,8 @@ class ContestPlay(Checks):
         state["phase"] = "penalty"
         settle(state)
 
-    def _do_play(self, state: State, by: str, move: dict) -> None:
+    def _do_play(self, state: State, move: dict) -> None:
+        by = move["by"]
         contest = state["contest"]
         if by not in (contest["challenger"], contest["defender"]) or by in contest["played"]:
             raise _fail("not_your_turn", N_("{by} has no card to play now."), by=by)
@@ -152,7 +156,8 @@ class ContestPlay(Checks):
                 raise _fail("rule_violation", N_("The same card is named twice."))
         play_card(state, by, card, draws, ham, word)
 
-    def _do_give_up(self, state: State, by: str, move: dict) -> None:
+    def _do_give_up(self, state: State, move: dict) -> None:
+        by = move["by"]
         contest = state["contest"]
         if by not in (contest["challenger"], contest["defender"]):
             raise _fail("not_your_turn", N_("Only a contestant may give up."))
@@ -176,12 +181,14 @@ class ContestPlay(Checks):
         note_penalty(state, by, record)
         settle(state)
 
-    def _do_drink(self, state: State, by: str, move: dict) -> None:
+    def _do_drink(self, state: State, move: dict) -> None:
+        by = move["by"]
         self._owing(state, by)
         drink(state, by)
         self._paid(state, by, ["drink"])
 
-    def _do_lose_card(self, state: State, by: str, move: dict) -> None:
+    def _do_lose_card(self, state: State, move: dict) -> None:
+        by = move["by"]
         self._owing(state, by)
         card = move.get("card")
         if card is not None and not isinstance(card, str):
@@ -190,7 +197,8 @@ class ContestPlay(Checks):
             raise _fail("bad_argument", N_("Name the card that is lost ('card')."))
         self._paid(state, by, [lose_card(state, by, card)])
 
-    def _do_swap_joker(self, state: State, by: str, move: dict) -> None:
+    def _do_swap_joker(self, state: State, move: dict) -> None:
+        by = move["by"]
         swap = state["swap"]
         if not swap or by != swap["player"]:
             raise _fail("not_your_turn", N_("{by} has no joker to take."), by=by)
@@ -219,7 +227,8 @@ class ContestPlay(Checks):
         )
         settle(state)
 
-    def _do_heal(self, state: State, by: str, move: dict) -> None:
+    def _do_heal(self, state: State, move: dict) -> None:
+        by = move["by"]
         contest = state["contest"]
         if by != contest["winner"]:
             raise _fail(
