@@ -143,3 +143,26 @@ def test_the_demo_command_loads_the_toy_demos(toy_game, db):
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     names = set(Table.objects.filter(game="toy").values_list("name", flat=True))
     assert names == {"Toy: a finished game", "Toy: in play"}
+
+
+def test_the_story_reading_page_and_cover(table, gm, gm_client):
+    services.play(table, {"by": "Ana", "do": "say", "text": "Read me aloud."}, 0, gm)
+    response = gm_client.get(reverse("stories:for_table", args=[table.pk]), follow=True)
+    assert response.status_code == 200
+    assert "Read me aloud." in response.content.decode()
+    story = story_for(table)
+    cover = gm_client.get(reverse("stories:cover", args=[story.pk]))
+    assert cover.status_code == 200
+    assert cover["Content-Type"].startswith("image/")
+
+
+def test_the_designers_pages(table, gm, gm_client):
+    gm.is_superuser = True
+    gm.save(update_fields=["is_superuser"])
+    services.play(table, {"by": "Ana", "do": "say", "text": "One line."}, 0, gm)
+    services.play(table, {"by": "Bruno", "do": "stop"}, 1, gm)
+    for name in ("dashboard", "export_csv", "export_json", "rulesets", "public_report"):
+        response = gm_client.get(reverse(f"playtests:{name}", args=["toy"]))
+        assert response.status_code == 200, name
+    export = gm_client.get(reverse("playtests:export_csv", args=["toy"])).content.decode()
+    assert "Ana; Bruno; Caio" in export and '{""lines"": 1}' in export
