@@ -13,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games import registry
 from games.fields import ExactJSONField
 
 
@@ -86,6 +87,10 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    def get_game_display(self) -> str:
+        # ``game`` has no choices (a new game needs no migration): the registry has the title.
+        return str(registry.title(self.game))
 
     @property
     def players(self) -> list[str]:
@@ -196,6 +201,9 @@ class Ruleset(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} v{self.version}"
+
+    def get_game_display(self) -> str:
+        return str(registry.title(self.game))
 
     @property
     def label(self) -> str:

@@ -49,7 +49,8 @@ def home(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request):
-    game = request.POST.get("game") or request.GET.get("game") or "amnesia"
+    # No game asked for: the first one registered (settings' INSTALLED_APPS order).
+    game = request.POST.get("game") or request.GET.get("game") or registry.choices()[0][0]
     if not registry.is_game(game):
         raise Http404("No such game.")
     form = NewTableForm(

@@ -1,0 +1,71 @@
+"""The toy game's registration: every part a kit needs, each as small as it can be."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.registry import GameKit, PlaytestParts
+from stories.books import chronicle
+from tests.games.toy.rules import GAME
+
+
+def page_context(table, state, legal) -> dict[str, Any]:
+    turn = state.get("turn")
+    return {"turn_moves": legal.get(turn, {}) if turn else {}}
+
+
+def script(start: datetime, finished: bool = True) -> dict[str, Any]:
+    moves = [
+        {"by": "Ana", "do": "say", "text": "Once upon a time."},
+        {"by": "Bruno", "do": "say", "text": "There was a toy."},
+        {"by": "Ana", "do": "stop"},
+    ]
+    if not finished:
+        moves = moves[:-1]
+    for i, move in enumerate(moves):
+        move["at"] = (start + timedelta(seconds=30 * i)).isoformat()
+    return {"game": "toy", "players": ["Ana", "Bruno"], "seed": 1, "moves": moves}
+
+
+def demos(now: datetime) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        ("Toy: a finished game", script(now - timedelta(hours=1))),
+        ("Toy: in play", script(now - timedelta(minutes=5), finished=False)),
+    ]
+
+
+def figures(setup, moves, initial, states, elapsed) -> dict[str, Any]:
+    final = states[-1] if states else initial
+    return {"lines": final["lines"]}
+
+
+def balance(entries, figs) -> list[dict[str, Any]]:
+    return []
+
+
+def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [("Lines", str(report["figures"]["lines"]))]
+
+
+def charts(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return []
+
+
+KIT = GameKit(
+    slug="toy",
+    title="Toy",
+    summary="Say something, or stop and win.",
+    referee=GAME,
+    page_context=page_context,
+    table_template="toy/table.html",
+    rules_template="toy/rules.html",
+    book=chronicle,
+    demos=demos,
+    playtest=PlaytestParts(
+        figures=figures, balance=balance, figure_rows=figure_rows, charts=charts
+    ),
+    option_labels={"max_lines": "Lines before someone must stop"},
+    presets={"short": {"label": "Short", "options": {"max_lines": 2}}},
+    rulesets=({"name": "Toy: first draft", "options": {"polite": True}, "changelog": "First."},),
+)
