@@ -72,7 +72,7 @@ class GameKit:
     slug: str
     title: Any  # a lazy translation: the game's name as people say it
     referee: Game
-    # (table, state, legal) -> the game's own part of the table page's context
+    # (snapshot) -> the game's own part of the table page's context (games.snapshot)
     page_context: Callable[..., dict[str, Any]]
     table_template: str  # the table page; its ``panel`` partial answers htmx
     rules_template: str

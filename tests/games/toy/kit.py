@@ -10,9 +10,9 @@ from stories.books import chronicle
 from tests.games.toy.rules import GAME
 
 
-def page_context(table, state, legal) -> dict[str, Any]:
-    turn = state.get("turn")
-    return {"turn_moves": legal.get(turn, {}) if turn else {}}
+def page_context(snap) -> dict[str, Any]:
+    turn = snap.state.get("turn")
+    return {"turn_moves": snap.legal.get(turn, {}) if turn else {}}
 
 
 def script(start: datetime, finished: bool = True) -> dict[str, Any]:
