@@ -89,6 +89,8 @@ class GameKit:
     rulesets: tuple[dict[str, Any], ...] = ()
     new_table: NewTableHooks = field(default_factory=NoNewTableHooks)
     urls: str | None = None  # the game's own URLconf (its app_name is the slug), if any
+    # Pages of the game's own in the site's menu for people logged in: (URL name, label).
+    nav: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

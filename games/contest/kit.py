@@ -32,4 +32,5 @@ KIT = GameKit(
     rulesets=page.RULESETS,
     new_table=NewTable(),
     urls="games.contest.urls",
+    nav=(("contest:characters", _("Characters")),),
 )
