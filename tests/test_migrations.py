@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 # The old schema: games before the move, and the apps the models moved to not yet migrated
-# (their 0001 depend on games 0004 only, so games 0004 alone would leave them applied).
+# (their 0001 depend on games 0005, so games 0004 alone rolls them back too; named anyway).
 OLD_TARGETS = [
     ("games", "0004_state_cache_keeps_key_order"),
     ("amnesia_stories", None),
@@ -362,3 +362,30 @@ def test_models_and_migrations_agree():
         call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
     except SystemExit:
         pytest.fail(f"Models changed without a migration:\n{out.getvalue()}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rolling_back_games_alone_takes_the_moved_models_home():
+    """``migrate games 0004`` (the command, with its post_migrate) and forward again leaves one
+    content type per moved model, the same one, under its new app: no duplicate under games that
+    a later rollback of the new apps would collide with."""
+    ContentType.objects.clear_cache()
+    before = {
+        model: ContentType.objects.get(app_label=new, model=model).pk
+        for model, (_old, new) in MOVED.items()
+    }
+    try:
+        call_command("migrate", "games", OLD_TARGETS[0][1], verbosity=0)
+        ContentType.objects.clear_cache()
+        executor = MigrationExecutor(connection)
+        assert not {"amnesia_stories", "contest", "playtests"} & {
+            app for app, _name in executor.loader.applied_migrations
+        }
+        for model, (old, _new) in MOVED.items():
+            assert ContentType.objects.get(app_label=old, model=model).pk == before[model]
+    finally:
+        call_command("migrate", verbosity=0)
+        ContentType.objects.clear_cache()
+    for model, (old, new) in MOVED.items():
+        assert not ContentType.objects.filter(app_label=old, model=model).exists(), model
+        assert ContentType.objects.get(app_label=new, model=model).pk == before[model]
