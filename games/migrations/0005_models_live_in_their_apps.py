@@ -5,10 +5,11 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
 
+    # The new apps' 0001 come after this one (they depend on it), not before: so rolling back
+    # to games 0004 also rolls them back, which moves the content types home. The other way
+    # round, `migrate games 0004` left them applied, post_migrate then made a second games.*
+    # content type per model, and rolling back the new apps later failed on it.
     dependencies = [
-        ('amnesia_stories', '0001_initial'),
-        ('contest', '0001_initial'),
-        ('playtests', '0001_initial'),
         ('games', '0004_state_cache_keeps_key_order'),
     ]
 

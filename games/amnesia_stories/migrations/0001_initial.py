@@ -25,7 +25,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
-        ('games', '0004_state_cache_keeps_key_order'),
+        # After games 0005 took the models out of the games state (see there why).
+        ('games', '0005_models_live_in_their_apps'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
