@@ -21,13 +21,7 @@ from io import BytesIO
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.utils.translation import gettext as _
-from PIL import (
-    Image,
-    ImageDraw,
-    ImageFilter,
-    ImageFont,
-    ImageOps,
-)
+from PIL import Image, ImageDraw, ImageFilter, ImageFont, ImageOps
 
 from games import images
 from games.amnesia_stories import area_store

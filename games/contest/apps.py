@@ -12,7 +12,7 @@ class ContestConfig(AppConfig):
     def ready(self) -> None:
         # The kit names the game's views, pages and book, which need the app registry loaded:
         # it is imported once the registry is ready, as Django's docs ask of ready().
-        from games.contest.characters import finished_changed  # models: as above
+        from games.contest.characters import finished_changed  # it imports the models: not before
         from games.contest.kit import KIT  # only once the registry is ready: see above
 
         registry.register(KIT)
