@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,15 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from weasyprint import HTML  # noqa: E402
+
+from games import services as game_services  # noqa: E402
+from stories import pdf as story_pdf  # noqa: E402
+from stories import services  # noqa: E402
+from stories.models import story_for  # noqa: E402
+from stories.samples import long_script  # noqa: E402
 
 settings.STORY_CACHE_DIR = CACHE
 
@@ -54,8 +63,8 @@ def in_child(render) -> dict:
         data = render()
         seconds = time.perf_counter() - started
         peak = kib("VmHWM")
-        from io import BytesIO
-
+        # imported here, after the measure: the parent's memory (and so every figure) stays
+        # without pypdf, which only counts the pages
         from pypdf import PdfReader
 
         pages = len(PdfReader(BytesIO(data)).pages)
@@ -76,15 +85,6 @@ def in_child(render) -> dict:
 
 
 def main(scenes: int = 300) -> None:
-    from django.contrib.auth import get_user_model
-    from weasyprint import HTML
-
-    from games import services as game_services
-    from stories import pdf as story_pdf
-    from stories import services
-    from stories.models import story_for
-    from stories.samples import long_script
-
     call_command("migrate", verbosity=0)
     owner = get_user_model().objects.create_user(username="bench")
     started = time.perf_counter()

@@ -15,28 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import random
-import warnings
 from collections.abc import Callable
 from io import BytesIO
-from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.utils.translation import gettext as _
-from PIL import (
-    Image,
-    ImageDraw,
-    ImageFile,
-    ImageFilter,
-    ImageFont,
-    ImageOps,
-    UnidentifiedImageError,
-)
+from PIL import Image, ImageDraw, ImageFilter, ImageFont, ImageOps
 
+from games import images
+from games.amnesia_stories import area_store
+from stories.cache import cache_dir, cached
 from stories.fonts import FONTS
 from stories.services import Book
 
-ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP")
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 MAX_PIXELS = 36_000_000  # 6000 x 6000: any real photo; far below a bomb
 MIN_SIDE = 200
@@ -56,63 +48,30 @@ def clean_cover(upload) -> ContentFile:
     data = upload.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
         raise ValidationError(_("The cover is too big."), code="too_big")
-    image = _decode(data)
-    image = _flatten(image)
-    image.thumbnail(MAX_COVER, Image.Resampling.LANCZOS)
+    try:
+        image = images.decode(data, max_pixels=MAX_PIXELS, min_side=MIN_SIDE)
+    except images.ImageRefused as refused:
+        raise _refusal(refused) from None
     # Only the pixels are copied: whatever metadata the upload carried stays behind.
-    clean = Image.new("RGB", image.size, PAPER)
-    clean.paste(image)
-    out = BytesIO()
-    clean.save(out, "JPEG", quality=86, optimize=True, progressive=True)
-    return ContentFile(out.getvalue(), name="cover.jpg")
+    clean = images.bare_rgb(image, PAPER)
+    clean.thumbnail(MAX_COVER, Image.Resampling.LANCZOS)
+    data = images.encode(clean, "JPEG", quality=86, optimize=True, progressive=True)
+    return ContentFile(data, name="cover.jpg")
 
 
-def _decode(data: bytes) -> Image.Image:
-    not_an_image = ValidationError(_("Upload a JPEG, PNG or WebP image."), code="invalid_image")
-    too_large = ValidationError(
-        _("That image has too many pixels (at most %(mp)s megapixels).")
-        % {"mp": MAX_PIXELS // 1_000_000},
-        code="too_many_pixels",
-    )
-    # WeasyPrint turns LOAD_TRUNCATED_IMAGES on when it is imported (a PDF survives a damaged
-    # picture); an upload must be whole, so it is off while the upload is read.
-    truncated_before = ImageFile.LOAD_TRUNCATED_IMAGES
-    ImageFile.LOAD_TRUNCATED_IMAGES = False
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            with Image.open(BytesIO(data), formats=ALLOWED_FORMATS) as probe:
-                width, height = probe.size
-                if width * height > MAX_PIXELS:
-                    raise too_large
-                if min(width, height) < MIN_SIDE:
-                    raise ValidationError(
-                        _("The cover must be at least %(px)s pixels on each side.")
-                        % {"px": MIN_SIDE},
-                        code="too_small",
-                    )
-                probe.verify()
-            image = Image.open(BytesIO(data), formats=ALLOWED_FORMATS)
-            image.seek(0)  # an animated WebP: its first frame
-            image = ImageOps.exif_transpose(image)
-            image.load()
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise too_large from None
-        except ValidationError:
-            raise
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
-            raise not_an_image from None
-        finally:
-            ImageFile.LOAD_TRUNCATED_IMAGES = truncated_before
-    return image
-
-
-def _flatten(image: Image.Image) -> Image.Image:
-    if image.mode in ("RGBA", "LA") or (image.mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        base = Image.new("RGBA", rgba.size, (*PAPER, 255))
-        return Image.alpha_composite(base, rgba).convert("RGB")
-    return image.convert("RGB")
+def _refusal(refused: images.ImageRefused) -> ValidationError:
+    if refused.reason in ("too_many_pixels", "bomb"):
+        return ValidationError(
+            _("That image has too many pixels (at most %(mp)s megapixels).")
+            % {"mp": MAX_PIXELS // 1_000_000},
+            code="too_many_pixels",
+        )
+    if refused.reason == "too_small":
+        return ValidationError(
+            _("The cover must be at least %(px)s pixels on each side.") % {"px": MIN_SIDE},
+            code="too_small",
+        )
+    return ValidationError(_("Upload a JPEG, PNG or WebP image."), code="invalid_image")
 
 
 # -- generated covers ---------------------------------------------------------------------
@@ -254,8 +213,6 @@ def draw_amnesia(book: Book, size: tuple[int, int] = COVER_SIZE) -> Image.Image:
 
 def draw_amnesia_stories(book: Book, size: tuple[int, int] = COVER_SIZE) -> Image.Image:
     """A collage of the journeys' illustrations under a band with the title."""
-    from stories.pdf import area_picture
-
     ids = book.images or sorted(book.area_ids)[:9]
     width, height = size
     ink, paper, accent = PALETTES[len(book.title) % len(PALETTES)]
@@ -384,17 +341,15 @@ def cover_image(book: Book) -> tuple[bytes, str]:
 
 
 def generated_cover_png(book: Book) -> bytes:
-    from stories.pdf import _write_atomically, cache_dir
-
     story = book.story
-    path = Path(cache_dir()) / "covers" / f"{story.pk}-{_cover_key(book)}.png"
-    if path.is_file():
-        return path.read_bytes()
-    out = BytesIO()
-    generated_cover(book).save(out, "PNG", optimize=False, compress_level=6)
-    data = out.getvalue()
-    _write_atomically(path, data)
-    for old in path.parent.glob(f"{story.pk}-*.png"):
-        if old != path:
-            old.unlink(missing_ok=True)
-    return data
+    path = cache_dir() / "covers" / f"{story.pk}-{_cover_key(book)}.png"
+    return cached(path, lambda: _png(generated_cover(book)), stale=f"{story.pk}-*.png")
+
+
+def _png(image: Image.Image) -> bytes:
+    return images.encode(image, "PNG", optimize=False, compress_level=6)
+
+
+def area_picture(card_id: str) -> bytes:
+    """A built-in area card's art for the book and its cover (drawn once, then cached)."""
+    return area_store.print_picture(card_id, cache_dir() / "areas")

@@ -19,6 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from fontTools import subset
+from fontTools.ttLib import TTCollection, TTFont
+
+from games.amnesia_stories.area_texts import AREA_IDS, area_texts
 
 FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
@@ -88,8 +92,6 @@ def jis_x_0208(rows: range) -> set[int]:
 
 
 def japanese_code_points() -> set[int]:
-    from games.amnesia_stories.area_texts import AREA_IDS, area_texts
-
     points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 48))
     # The adventure texts of the built-in area cards are printed in Japanese stories too.
     for card in AREA_IDS:
@@ -121,8 +123,6 @@ def build_fonts(
     garamond_dir: Path = DEBIAN_GARAMOND, noto_cjk: Path = DEBIAN_NOTO_CJK, out: Path = FONT_DIR
 ) -> list[Path]:
     """Cut and rename the bundled fonts from Debian's packages; returns the files written."""
-    from fontTools import subset
-    from fontTools.ttLib import TTCollection, TTFont
 
     def options() -> subset.Options:
         opts = subset.Options()
@@ -164,8 +164,6 @@ def build_fonts(
 
 def missing_glyphs(text: str, family: str = JAPANESE_FAMILY) -> set[str]:
     """The characters of ``text`` that no bundled font of ``family`` (or the Latin one) draws."""
-    from fontTools.ttLib import TTFont
-
     covered: set[int] = set()
     for bundled in FONTS:
         if bundled.family in (family, LATIN_FAMILY, SYMBOLS_FAMILY):

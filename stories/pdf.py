@@ -6,17 +6,15 @@ handed to it for one book (the cover), under an address that cannot be reached
 (``https://book.invalid/``, a reserved name). It opens no socket and follows no redirect:
 everything else (``file:``, ``data:``, other hosts, paths outside the two folders) is refused.
 
-PDFs are cached on disk under ``STORY_CACHE_DIR`` (default: a folder in the system's temporary
-directory, never a public one), named after the story and the hash of everything that goes
-into the book, so a changed story (or template) gets a new file and the old one is removed.
+PDFs are cached on disk (``stories.cache``), named after the story and the hash of everything
+that goes into the book, so a changed story (or template) gets a new file and the old one is
+removed.
 """
 
 from __future__ import annotations
 
 import logging
 import mimetypes
-import os
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -31,6 +29,8 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from stories.cache import cache_dir, cached
+from stories.covers import area_picture, cover_image
 from stories.models import Story
 from stories.services import Book, make_book
 
@@ -40,7 +40,6 @@ BOOK_HOST = "book.invalid"
 BASE_URL = f"https://{BOOK_HOST}/"
 COVER_PATH = "/book/cover"
 AREA_PATH = "/book/area/"
-AREA_SIZE = (720, 480)
 
 PAGE_SIZES = {"a5": "A5", "a4": "A4", "letter": "letter"}
 DEFAULT_SIZE = "a5"
@@ -133,42 +132,10 @@ def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) ->
 
 
 def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
-    from stories.covers import cover_image
-
     extra = {COVER_PATH: cover_image(book)}
     for card_id in book.images:
         extra[f"{AREA_PATH}{card_id}"] = (area_picture(card_id), "image/jpeg")
     return html_to_pdf(book_html(book, page_size), extra=extra)
-
-
-def area_picture(card_id: str) -> bytes:
-    """A built-in area card's art for the book (drawn once, then read from the cache)."""
-    path = cache_dir() / "areas" / f"{card_id}.jpg"
-    if path.is_file():
-        return path.read_bytes()
-    from io import BytesIO
-
-    from games.amnesia_stories.art import render_area
-
-    out = BytesIO()
-    render_area(card_id, AREA_SIZE).convert("RGB").save(out, "JPEG", quality=85, optimize=True)
-    _write_atomically(path, out.getvalue())
-    return out.getvalue()
-
-
-# -- the cache ----------------------------------------------------------------------------
-def cache_dir() -> Path:
-    configured = getattr(settings, "STORY_CACHE_DIR", None)
-    root = Path(configured) if configured else Path(tempfile.gettempdir()) / "amnesia-stories"
-    return root
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, path)
 
 
 def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = None) -> bytes:
@@ -176,15 +143,12 @@ def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = Non
     if page_size not in PAGE_SIZES:
         page_size = DEFAULT_SIZE
     book = book or make_book(story)
-    folder = cache_dir() / "pdf"
-    path = folder / f"{story.pk}-{page_size}-{book.hash}.pdf"
-    if path.is_file():
-        return path.read_bytes()
-    started = time.perf_counter()
-    data = render_book_pdf(book, page_size)
-    logger.info("Story %s: %s PDF in %.2fs", story.pk, page_size, time.perf_counter() - started)
-    _write_atomically(path, data)
-    for old in folder.glob(f"{story.pk}-{page_size}-*.pdf"):
-        if old != path:
-            old.unlink(missing_ok=True)
-    return data
+    path = cache_dir() / "pdf" / f"{story.pk}-{page_size}-{book.hash}.pdf"
+
+    def render() -> bytes:
+        started = time.perf_counter()
+        data = render_book_pdf(book, page_size)
+        logger.info("Story %s: %s PDF in %.2fs", story.pk, page_size, time.perf_counter() - started)
+        return data
+
+    return cached(path, render, stale=f"{story.pk}-{page_size}-*.pdf")

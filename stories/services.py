@@ -21,8 +21,10 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games import services as game_services
+from games.amnesia_stories.area_texts import AREA_IDS
 from games.models import Move
 from stories.books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
+from stories.fonts import FONTS
 from stories.models import NarrationEdit, Story
 
 MAX_NARRATION = game_services.MAX_TEXT
@@ -63,8 +65,6 @@ class Book:
     @property
     def area_ids(self) -> frozenset[str]:
         """The built-in area cards (the ones with a picture to print)."""
-        from games.amnesia_stories.area_texts import AREA_IDS
-
         return frozenset(AREA_IDS)
 
     @property
@@ -142,8 +142,6 @@ def _design_files() -> list[Path]:
 
 @cache
 def _fonts_signature() -> str:
-    from stories.fonts import FONTS
-
     return ",".join(f"{f.file}:{f.path.stat().st_size}" for f in FONTS if f.path.exists())
 
 

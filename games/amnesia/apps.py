@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games import registry
+
 
 class AmnesiaConfig(AppConfig):
     name = "games.amnesia"
@@ -10,7 +12,6 @@ class AmnesiaConfig(AppConfig):
     def ready(self) -> None:
         # The kit names the game's views, pages and book, which need the app registry loaded:
         # it is imported once the registry is ready, as Django's docs ask of ready().
-        from games import registry
-        from games.amnesia.kit import KIT
+        from games.amnesia.kit import KIT  # only once the registry is ready: see above
 
         registry.register(KIT)

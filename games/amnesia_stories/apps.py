@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games import registry
+
 
 class AmnesiaStoriesConfig(AppConfig):
     name = "games.amnesia_stories"
@@ -10,7 +12,6 @@ class AmnesiaStoriesConfig(AppConfig):
     def ready(self) -> None:
         # The kit names the game's views, pages and book, which need the app registry loaded:
         # it is imported once the registry is ready, as Django's docs ask of ready().
-        from games import registry
-        from games.amnesia_stories.kit import KIT
+        from games.amnesia_stories.kit import KIT  # only once the registry is ready: see above
 
         registry.register(KIT)

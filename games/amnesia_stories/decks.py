@@ -17,14 +17,10 @@ Every refusal is a :class:`DeckError` whose message names the file at fault.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import posixpath
-import threading
-import warnings
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,8 +29,9 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError, features
+from PIL import Image, ImageOps
 
+from games import images
 from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.amnesia_stories.rules import GAME, cards_needed
 
@@ -48,11 +45,10 @@ MAX_PIXELS = 40_000_000  # width × height of one image (about 8000 × 5000)
 MAX_CARDS = 300
 MAX_ID = 40
 MAX_TEXT = 600
-ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP")
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp")
 LARGE = (960, 640)
 THUMB = (240, 160)
-_DECODING = threading.Lock()
+CARD_BACKGROUND = (30, 26, 22)  # under a transparent picture's see-through parts
 # The smallest game there is (3 players, 3 choices, 1 round) draws this many cards.
 MIN_CARDS = cards_needed(
     {"choices": GAME.options["choices"].min, "rounds": GAME.options["rounds"].min},
@@ -212,90 +208,39 @@ def parse_csv(data: bytes, name: str) -> list[dict[str, str]]:
 
 
 # -- the images ------------------------------------------------------------------------------
-def output_format() -> tuple[str, str, dict[str, Any]]:
-    """(Pillow format, file extension, save options): WebP when Pillow has it."""
-    if features.check("webp"):
-        return "WEBP", "webp", {"quality": 86, "method": 4}
-    return "JPEG", "jpg", {"quality": 88, "optimize": True}
-
-
-def _open(data: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
-
-
 def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
     """The picture re-encoded at the two card sizes, or DeckError naming ``name``."""
-    fmt, _ext, save = output_format()
+    fmt, _ext, save = images.web_format()
     try:
-        with _strict_decoding(), warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with _open(data) as probe:
-                if probe.format not in ALLOWED_FORMATS:
-                    raise DeckError(
-                        _("“%(name)s” is a %(format)s image; use JPEG, PNG or WebP.")
-                        % {"name": name, "format": probe.format}
-                    )
-                width, height = probe.size
-                if width < 1 or height < 1 or width * height > MAX_PIXELS:
-                    raise DeckError(
-                        _("“%(name)s” is %(w)s × %(h)s pixels; the limit is %(max)s pixels.")
-                        % {"name": name, "w": width, "h": height, "max": f"{MAX_PIXELS:,}"}
-                    )
-                probe.verify()
-            # verify() leaves the image unusable: decode a fresh copy, all of it.
-            with _open(data) as image:
-                image.load()
-                image = ImageOps.exif_transpose(image)
-                rgb = _bare_rgb(image)
-    except DeckError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise DeckError(
-            _("“%(name)s” looks like a decompression bomb (%(error)s).")
-            % {"name": name, "error": exc}
-        ) from exc
-    except UnidentifiedImageError as exc:
-        raise DeckError(_("“%(name)s” is not a JPEG, PNG or WebP image.") % {"name": name}) from exc
-    except (OSError, SyntaxError, ValueError, EOFError, MemoryError) as exc:
-        raise DeckError(
-            _("“%(name)s” is damaged or truncated (%(error)s).") % {"name": name, "error": exc}
-        ) from exc
+        image = images.decode(data, max_pixels=MAX_PIXELS)
+    except images.ImageRefused as refused:
+        raise DeckError(_refusal(refused, name)) from refused
+    rgb = images.bare_rgb(image, CARD_BACKGROUND)
     large = ImageOps.fit(rgb, LARGE, Image.Resampling.LANCZOS)
     thumb = large.resize(THUMB, Image.Resampling.LANCZOS)
-    return _encode(large, fmt, save), _encode(thumb, fmt, save)
+    return images.encode(large, fmt, **save), images.encode(thumb, fmt, **save)
 
 
-@contextlib.contextmanager
-def _strict_decoding() -> Iterator[None]:
-    """Truncated files raise while we decode. WeasyPrint switches Pillow's process-wide
-    ``LOAD_TRUNCATED_IMAGES`` on when it is imported (so a PDF survives a damaged picture);
-    an upload must not, so it is off for the time of our checks and put back after."""
-    with _DECODING:
-        before = ImageFile.LOAD_TRUNCATED_IMAGES
-        ImageFile.LOAD_TRUNCATED_IMAGES = False
-        try:
-            yield
-        finally:
-            ImageFile.LOAD_TRUNCATED_IMAGES = before
-
-
-def _bare_rgb(image: Image.Image) -> Image.Image:
-    """The pixels only, as RGB: a new image carries no EXIF, GPS, ICC, XMP or text chunks."""
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        rgb = Image.new("RGB", rgba.size, (30, 26, 22))
-        rgb.paste(rgba, mask=rgba.getchannel("A"))
-    else:
-        rgb = image.convert("RGB")
-    bare = Image.new("RGB", rgb.size)
-    bare.paste(rgb)
-    return bare
-
-
-def _encode(image: Image.Image, fmt: str, save: dict[str, Any]) -> bytes:
-    out = io.BytesIO()
-    image.save(out, fmt, **save)
-    return out.getvalue()
+def _refusal(refused: images.ImageRefused, name: str) -> str:
+    if refused.reason == "too_many_pixels":
+        width, height = refused.size
+        return _("“%(name)s” is %(w)s × %(h)s pixels; the limit is %(max)s pixels.") % {
+            "name": name,
+            "w": width,
+            "h": height,
+            "max": f"{MAX_PIXELS:,}",
+        }
+    if refused.reason == "bomb":
+        return _("“%(name)s” looks like a decompression bomb (%(error)s).") % {
+            "name": name,
+            "error": refused.error,
+        }
+    if refused.reason == "not_an_image":
+        return _("“%(name)s” is not a JPEG, PNG or WebP image.") % {"name": name}
+    return _("“%(name)s” is damaged or truncated (%(error)s).") % {
+        "name": name,
+        "error": refused.error,
+    }
 
 
 # -- the whole upload ------------------------------------------------------------------------
@@ -387,7 +332,7 @@ def _image_for(
 def import_deck(owner, name: str, archive_file, csv_file=None) -> CustomDeck:
     """A new custom deck from an upload; DeckError (and nothing written) when it is refused."""
     cards = read_deck(archive_file, csv_file)
-    _fmt, ext, _save = output_format()
+    _fmt, ext, _save = images.web_format()
     written: list[Any] = []
     try:
         with transaction.atomic():

@@ -8,14 +8,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.amnesia_stories.rules import judge_turn
 from games.playtests import charts as svg
 from games.playtests.present import join_values
 from games.playtests.stats import fmt, mean, row, share
 
 
 def figures(setup, moves, initial, states, elapsed) -> dict[str, Any]:
-    from games.amnesia_stories.rules import judge_turn
-
     players = setup.players
     opts = setup.options
     final = states[-1] if states else initial

@@ -6,10 +6,6 @@ Every move still goes through ``services.play``; these views only parse and rend
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -20,9 +16,9 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.static import serve
-from PIL import Image
 
 from games import services
+from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
@@ -53,47 +49,13 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 # -- the pictures of the built-in cards --------------------------------------------------------
 def area_image(request, card_id: str, size: str):
-    """A built-in card's picture, drawn on first use when ``generate_area_cards`` has not run.
-
-    The generator is deterministic, so a picture drawn here is the one the command writes.
-    """
-    from games.amnesia_stories.management.commands.generate_area_cards import (
-        LARGE,
-        THUMB,
-        areas_dir,
-        card_paths,
-    )
-
-    if card_id not in AREA_IDS or size not in ("large", "thumb"):
+    """A built-in card's picture, drawn on first use when ``generate_area_cards`` has not run."""
+    if card_id not in AREA_IDS or size not in area_store.KINDS:
         raise Http404("No such card picture.")
-    folder = areas_dir()
-    path = card_paths(card_id, folder)[size]
-    if not path.exists():
-        _draw(card_id, folder, card_paths(card_id, folder), LARGE, THUMB)
-    response = serve(request, path.name, document_root=str(folder))
+    path = area_store.picture(card_id, size)
+    response = serve(request, path.name, document_root=str(path.parent))
     patch_cache_control(response, public=True, max_age=7 * 24 * 3600)
     return response
-
-
-def _draw(card_id: str, folder: Path, paths: dict[str, Path], large_size, thumb_size) -> None:
-    from games.amnesia_stories.art import render_area
-    from games.amnesia_stories.management.commands.generate_area_cards import image_format
-
-    folder.mkdir(parents=True, exist_ok=True)
-    fmt, _ext = image_format()
-    save = {"quality": 86, "method": 4} if fmt == "WEBP" else {"quality": 88}
-    large = render_area(card_id, large_size)
-    images = {"large": large, "thumb": large.resize(thumb_size, Image.Resampling.LANCZOS)}
-    for kind, path in paths.items():
-        # write beside, then rename: a second request never reads half a file
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=path.suffix)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                images[kind].save(handle, fmt, **save)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
 
 
 # -- the projector -----------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games import registry, signals
+
 
 class ContestConfig(AppConfig):
     name = "games.contest"
@@ -10,9 +12,8 @@ class ContestConfig(AppConfig):
     def ready(self) -> None:
         # The kit names the game's views, pages and book, which need the app registry loaded:
         # it is imported once the registry is ready, as Django's docs ask of ready().
-        from games import registry, signals
-        from games.contest.characters import finished_changed
-        from games.contest.kit import KIT
+        from games.contest.characters import finished_changed  # it imports the models: not before
+        from games.contest.kit import KIT  # only once the registry is ready: see above
 
         registry.register(KIT)
         signals.finished_changed.connect(finished_changed, sender=KIT)

@@ -19,6 +19,7 @@ from games.contest.characters import (
     spend_point,
 )
 from games.contest.models import Character
+from games.contest.page import attribute_info
 
 
 class CharacterForm(forms.ModelForm):
@@ -142,7 +143,6 @@ def character_edit(request, pk: int):
 def character_detail(request, pk: int):
     character = _mine(request, pk)
     labels = attribute_labels()
-    from games.contest.page import attribute_info
 
     return render(
         request,

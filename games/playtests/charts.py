@@ -14,6 +14,7 @@ from html import escape
 from itertools import count
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2", "#F0E442", "#999"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3"]
@@ -368,6 +369,4 @@ def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> st
 
 
 def _no_data() -> str:
-    from django.utils.translation import gettext
-
     return gettext("No data yet")

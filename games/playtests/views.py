@@ -40,6 +40,8 @@ from games.playtests.forms import (
     RulesetForm,
 )
 from games.playtests.models import FREE_TEXTS, RATING_SHORT, RATINGS, ExternalReport, Impression
+from games.playtests.pdf import ruleset_pdf as render_pdf
+from games.playtests.pdf import table_pdf
 from games.rulesets import new_version
 
 
@@ -137,8 +139,6 @@ def table_report(request, pk: int):
 @login_required
 @require_GET
 def table_report_pdf(request, pk: int):
-    from games.playtests.pdf import table_pdf
-
     table = _report_table(request, pk)
     data = table_pdf(_report_context(table))
     return _pdf_response(data, f"playtest-table-{table.pk}.pdf")
@@ -274,8 +274,6 @@ def ruleset_edit(request, pk: int):
 @require_GET
 def ruleset_pdf(request, pk: int):
     """The report of every playtest of one ruleset version, as a PDF."""
-    from games.playtests.pdf import ruleset_pdf as render_pdf
-
     ruleset = get_object_or_404(Ruleset, pk=pk)
     _designer(request, ruleset.game)
     entries = [

@@ -33,6 +33,7 @@ from games.contest.rules.core import (
     sync_counts,
     who,
 )
+from games.contest.rules.moves import legal_moves
 from games.contest.rules.options import ContestOptions
 from games.contest.rules.play import ContestPlay
 from games.rules import cards as C
@@ -182,8 +183,6 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         sync_counts(state)
 
     def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
-        from games.contest.rules.moves import legal_moves
-
         return legal_moves(self, state, player)
 
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:

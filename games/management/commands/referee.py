@@ -12,8 +12,10 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from games.models import Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.script import load_json, parse_script, replay, replay_script, rules_part
+from games.services import import_script, script_of
 
 
 def _read(path: str) -> str:
@@ -83,9 +85,6 @@ class Command(BaseCommand):
             sys.exit(code)
 
     def _export(self, table_id: int) -> None:
-        from games.models import Table
-        from games.services import script_of
-
         try:
             table = Table.objects.get(pk=table_id)
         except Table.DoesNotExist as exc:
@@ -93,8 +92,6 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(script_of(table), ensure_ascii=False, indent=2))
 
     def _import(self, opts) -> None:
-        from games.services import import_script
-
         users = get_user_model().objects
         if opts["owner"]:
             owner = users.filter(username=opts["owner"]).first()

@@ -7,6 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Table
+from stories import fonts
 from stories.models import story_for
 from stories.pdf import PAGE_SIZES, pdf_for
 
@@ -42,8 +43,6 @@ class Command(BaseCommand):
         self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}).")
 
     def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
-        from stories import fonts
-
         try:
             written = fonts.build_fonts(
                 garamond_dir or fonts.DEBIAN_GARAMOND, noto_cjk or fonts.DEBIAN_NOTO_CJK

@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from PIL import Image
 
+from games import images
 from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard, CustomDeck
 
@@ -104,7 +105,7 @@ def test_a_valid_zip_becomes_a_deck_of_cleaned_pictures(gm, media):
     cards = list(deck.cards.order_by("position"))
     assert [c.card_id for c in cards] == IDS
     assert cards[0].text == "The hero passed by place F01."
-    fmt, _ext, _save = decks.output_format()
+    fmt, _ext, _save = images.web_format()
     for card in cards:
         with Image.open(card.image.path) as large, Image.open(card.thumb.path) as thumb:
             assert (large.format, large.size) == (fmt, decks.LARGE)
