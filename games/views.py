@@ -22,7 +22,7 @@ from games import presenters, registry, services
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
 from games.models import Table
-from games.rules import BadScript, IllegalMove
+from games.rules import BadScript, IllegalMove, get_game
 
 
 def _my_table(request, pk: int) -> Table:
@@ -111,7 +111,7 @@ def table_move(request, pk: int):
         move = body.get("move", body) if isinstance(body, dict) else body
         expected = body.get("expected_seq") if isinstance(body, dict) else None
         return _json_move(request, table, move, expected)
-    move = move_from_post(request.POST)
+    move = move_from_post(request.POST, get_game(table.game))
     try:
         services.play(table, move, parse_expected_seq(request.POST), request.user)
     except services.StaleMove as exc:

@@ -141,7 +141,7 @@ def build(request, pk: int):
 def character(request, pk: int):
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
-    move = move_from_post(request.POST)
+    move = move_from_post(request.POST, GAME, verb="character")
     keep = move.pop("keep", "") in ("true", "on", "1")
     move["do"] = "character"
     if "bfa" not in move:
@@ -299,11 +299,9 @@ def seat_page(request, token: str):
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)
-    move = move_from_post(request.POST)
+    move = move_from_post(request.POST, GAME)
     move["by"] = seat.name
     move.pop("text", None)
-    if move.get("reward") == "":
-        move["reward"] = None
     try:
         services.play(seat.table, move, parse_expected_seq(request.POST))
     except services.StaleMove as exc:
