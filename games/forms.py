@@ -11,19 +11,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.models import Ruleset, Table
+from games.rules import Field, Game
 from games.rulesets import full_options, match_ruleset
 
-# How posted form fields become move fields. Anything else is passed as text, so the
-# referee (not the view) decides what is malformed and says why.
-INT_FIELDS = {"take", "value", "amount", "count", "points", "slot"}
-INT_FIELDS |= {"brains", "muscle", "moves", "coolness", "extra_points", "ham"}  # contest
-LIST_FIELDS = {"agreed", "story", "slots", "journey", "cards", "targets"}
-LIST_FIELDS |= {"draws", "team", "target_team", "up", "down", "pretzels", "accepted_by"}
-INT_LIST_FIELDS = {"picks"}
-CSV_FIELDS = {"abilities"}
-# Checkboxes and yes/no buttons: "true", "on", "1" and "yes" are true, anything else false.
-BOOL_FIELDS = {"named", "extended", "word", "bfa"}
+# Form fields that steer the view and are never part of a move.
 CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "shortcut"}
+# Checkboxes and yes/no buttons: these are true, anything else false.
+TRUE_WORDS = ("true", "on", "1", "yes")
 
 
 def _maybe_int(raw: str) -> Any:
@@ -34,8 +28,33 @@ def _maybe_int(raw: str) -> Any:
         return raw
 
 
-def move_from_post(data: QueryDict) -> dict[str, Any]:
-    """The move a form posted. A ``move`` field holding JSON wins over separate fields."""
+def _field_value(field: Field | None, values: list[str]) -> Any:
+    """A posted field's value as the move holds it, by the kind the referee declares.
+
+    A value that does not parse (a word in a number box) is passed on as it was typed, so
+    the referee (not the view) decides what is malformed and says why; a field the game
+    does not declare is passed as text.
+    """
+    if field is None:
+        return values[-1]
+    if field.is_list:
+        if field.separator is not None:
+            values = ",".join(values).split(field.separator)
+            values = [v.strip() for v in values]
+        if field.item_kind == "int":
+            return [_maybe_int(v) for v in values if v.strip() != ""]
+        return [v for v in values if v != ""]
+    if field.kind == "int":
+        return _maybe_int(values[-1])
+    if field.kind == "bool":
+        return values[-1].strip().lower() in TRUE_WORDS
+    return values[-1]
+
+
+def move_from_post(data: QueryDict, game: Game, verb: str | None = None) -> dict[str, Any]:
+    """The move a form posted, its fields parsed as ``game`` declares them for the posted
+    verb (or ``verb``, for a form that does not post it). A ``move`` field holding JSON
+    wins over separate fields."""
     if data.get("move"):
         try:
             move = json.loads(data["move"])
@@ -46,27 +65,18 @@ def move_from_post(data: QueryDict) -> dict[str, Any]:
                 move["text"] = data["text"]
             return move
         return {"do": None, "_malformed": True}
+    verb = verb if verb is not None else data.get("do")
     move: dict[str, Any] = {}
     for key in data:
         if key in CONTROL_FIELDS:
             continue
-        values = data.getlist(key)
-        if key in LIST_FIELDS:
-            move[key] = [v for v in values if v != ""]
-        elif key in INT_LIST_FIELDS:
-            move[key] = [_maybe_int(v) for v in values if v.strip() != ""]
-        elif key in CSV_FIELDS:
-            joined = ",".join(values)
-            move[key] = [part.strip() for part in joined.split(",") if part.strip()]
-        elif key in INT_FIELDS:
-            move[key] = _maybe_int(values[-1])
-        elif key in BOOL_FIELDS:
-            move[key] = values[-1].strip().lower() in ("true", "on", "1", "yes")
-        else:
-            move[key] = values[-1]
-    # An empty optional card from a form means "draw one" in a virtual deck.
-    if move.get("card") == "":
-        del move["card"]
+        field = game.field(verb, key)
+        value = _field_value(field, data.getlist(key))
+        if field is not None and value == "" and field.blank != "keep":
+            if field.blank == "null":
+                move[key] = None
+            continue  # "omit": an empty optional card means "draw one" in a virtual deck
+        move[key] = value
     return move
 
 

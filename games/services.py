@@ -157,34 +157,72 @@ def play(
     at: datetime | None = None,
 ) -> Played:
     """Apply one move. Raises IllegalMove (nothing written) or StaleMove (nothing written)."""
-    payload, text = _clean_move(move)
+    return play_many(table, [move], expected_seq, user, at=at)[0]
+
+
+def play_many(
+    table: Table,
+    moves: list[dict[str, Any]],
+    expected_seq: int | None,
+    user=None,
+    at: datetime | None = None,
+) -> list[Played]:
+    """Apply several moves in order, in one transaction under one lock: all or nothing.
+
+    ``expected_seq`` is the table's seq before the first move. A refused move raises its
+    IllegalMove (with ``index``, its place in ``moves``) and nothing is written, the moves
+    before it included; StaleMove likewise.
+    """
     with transaction.atomic():
         locked = _lock(table)
         _check_seq(locked, expected_seq)
-        state = state_of(locked)
-        try:
-            # What a script calls malformed (an unknown card code) is a bad field here.
-            check_move_shape(setup_of(locked), payload, 0)
-        except BadScript as exc:
-            raise IllegalMove("bad_argument", exc.template, **exc.params) from exc
-        new_state = get_game(locked.game).apply(state, payload)
-        seq = locked.last_seq + 1
+        setup = setup_of(locked)
+        referee = get_game(locked.game)
+        first = state = state_of(locked)
+        judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        for index, move in enumerate(moves):
+            try:
+                payload, text = _clean_move(move)
+                state = _judge(referee, setup, state, payload)
+            except IllegalMove as exc:
+                exc.index = index
+                raise
+            judged.append((payload, text, state))
+        if not judged:
+            return []
         now = timezone.now()
-        row = Move.objects.create(
-            table=locked,
-            seq=seq,
-            payload=payload,
-            text=text,
-            at=at or now,
-            entered_by=user if user is not None and user.is_authenticated else None,
-        )
-        if text and locked.draft:
+        entered_by = user if user is not None and user.is_authenticated else None
+        played = [
+            Played(
+                Move.objects.create(
+                    table=locked,
+                    seq=locked.last_seq + i,
+                    payload=payload,
+                    text=text,
+                    at=at or now,
+                    entered_by=entered_by,
+                ),
+                after,
+            )
+            for i, (payload, text, after) in enumerate(judged, start=1)
+        ]
+        if locked.draft and any(text for _payload, text, _after in judged):
             locked.draft = ""
             locked.save(update_fields=["draft"])
-        _store(locked, new_state, seq, now)
-        _after_move(locked, state, new_state)
+        _store(locked, state, locked.last_seq + len(judged), now)
+        _after_move(locked, first, state)
     _refresh(table, locked)
-    return Played(row, new_state)
+    return played
+
+
+def _judge(referee, setup: Setup, state: dict[str, Any], payload: dict[str, Any]) -> dict:
+    """The referee's new state after ``payload``, or its IllegalMove."""
+    try:
+        # What a script calls malformed (an unknown card code) is a bad field here.
+        check_move_shape(setup, payload, 0)
+    except BadScript as exc:
+        raise IllegalMove("bad_argument", exc.template, **exc.params) from exc
+    return referee.apply(state, payload)
 
 
 def undo(table: Table, expected_seq: int | None, user=None) -> Played:
@@ -346,6 +384,7 @@ __all__ = [
     "import_script",
     "live_moves",
     "play",
+    "play_many",
     "rebuild_state",
     "save_draft",
     "script_of",

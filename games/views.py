@@ -18,11 +18,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import presenters, registry, services
+from games import registry, services
+from games.answers import answer_move, render_table, wants_json
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
 from games.models import Table
-from games.rules import BadScript, IllegalMove
+from games.rules import BadScript, IllegalMove, get_game
 from games.snapshot import Snapshot
 
 
@@ -86,24 +87,16 @@ def table_new(request):
     )
 
 
-def _render_table(request, table: Table, *, error: str = "", status: int = 200):
-    context = presenters.table_context(Snapshot(table), error=error)
-    template = registry.kit(table.game).table_template
-    if request.htmx:
-        template += "#panel"
-    return render(request, template, context, status=status)
-
-
 @login_required
 def table_detail(request, pk: int):
-    return _render_table(request, _my_table(request, pk))
+    return render_table(request, _my_table(request, pk))
 
 
 @login_required
 @require_POST
 def table_move(request, pk: int):
     table = _my_table(request, pk)
-    if request.content_type == "application/json":
+    if wants_json(request):
         try:
             body = json.loads(request.body or b"{}")
         except json.JSONDecodeError:
@@ -112,47 +105,25 @@ def table_move(request, pk: int):
             )
         move = body.get("move", body) if isinstance(body, dict) else body
         expected = body.get("expected_seq") if isinstance(body, dict) else None
-        return _json_move(request, table, move, expected)
-    move = move_from_post(request.POST)
-    try:
-        services.play(table, move, parse_expected_seq(request.POST), request.user)
-    except services.StaleMove as exc:
-        return _render_table(request, table, error=str(exc), status=409)
-    except IllegalMove as exc:
-        return _render_table(request, table, error=referee_message(exc), status=400)
-    if request.htmx:
-        return _render_table(request, table)
-    return redirect(table)
-
-
-def _json_move(request, table: Table, move, expected) -> JsonResponse:
-    try:
-        played = services.play(table, move, expected, request.user)
-    except services.StaleMove as exc:
-        return JsonResponse({"error": {"code": "stale", "message": str(exc)}}, status=409)
-    except IllegalMove as exc:
-        return JsonResponse(
-            {"error": {"code": exc.code, "message": referee_message(exc)}}, status=400
-        )
-    return JsonResponse(
-        {"seq": played.move.seq, "state": registry.kit(table.game).referee.view(played.state, None)}
-    )
+    else:
+        move = move_from_post(request.POST, get_game(table.game))
+        expected = parse_expected_seq(request.POST)
+    return answer_move(request, table, lambda: services.play(table, move, expected, request.user))
 
 
 @login_required
 @require_POST
 def table_undo(request, pk: int):
     table = _my_table(request, pk)
-    try:
-        services.undo(table, parse_expected_seq(request.POST), request.user)
-    except services.StaleMove as exc:
-        return _render_table(request, table, error=str(exc), status=409)
-    except services.NothingToUndo:
-        return _render_table(request, table, error=_("There is no move to undo."), status=400)
-    if request.htmx:
-        return _render_table(request, table)
-    messages.info(request, _("The last move was undone."))
-    return redirect(table)
+
+    def undone():
+        messages.info(request, _("The last move was undone."))
+        return redirect(table)
+
+    expected = parse_expected_seq(request.POST)
+    return answer_move(
+        request, table, lambda: services.undo(table, expected, request.user), then=undone
+    )
 
 
 @login_required

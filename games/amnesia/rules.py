@@ -19,7 +19,7 @@ from typing import Any
 
 from games.amnesia import narrative as story
 from games.rules import cards
-from games.rules.base import N_, Game, IllegalMove, Option, Setup, require_int
+from games.rules.base import N_, Field, Game, IllegalMove, Option, Setup, require_int
 
 TURN, SCENE, INSIST, CHALLENGE, ENDED = "turn", "scene", "insist", "challenge", "ended"
 
@@ -67,6 +67,23 @@ class AmnesiaGame(Game):
         "quit": frozenset({CHALLENGE}),
     }
     card_fields = ("card",)
+    # A turned card: named with a physical deck, left out to draw one with a virtual deck.
+    _card = Field("card", blank="omit")
+    fields = {
+        "flashback": {
+            "abilities": Field(
+                "str_list",
+                max_length=MAX_ABILITY_LENGTH,
+                max_items=MAX_ABILITIES,
+                separator=",",
+            )
+        },
+        "pass": {"take": Field("int", min=0)},
+        "end_story": {"agreed": Field("str_list", max_items=max_players)},
+        "open": {"card": _card},
+        "higher": {"card": _card},
+        "lower": {"card": _card},
+    }
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -30,7 +30,16 @@ from typing import Any
 
 from games.amnesia_stories.area_texts import AREA_IDS, area_texts
 from games.rules import cards
-from games.rules.base import N_, BadScript, Game, IllegalMove, Option, Setup, optional_text
+from games.rules.base import (
+    N_,
+    BadScript,
+    Field,
+    Game,
+    IllegalMove,
+    Option,
+    Setup,
+    optional_text,
+)
 from games.rules.script import replay
 
 HIDDEN_KEYS = ("_deck", "rng")
@@ -68,6 +77,19 @@ class AmnesiaStoriesGame(Game):
         "answer": frozenset({"answer"}),
     }
     card_fields = ("story", "slots", "journey")
+    # Every list holds at most ``choices`` items (8 at most); picks are slot numbers.
+    fields = {
+        "deal": {
+            "slots": Field("card_list", max_items=options["choices"].max),
+            "journey": Field("card_list", max_items=options["choices"].max),
+        },
+        "tell": {"story": Field("card_list", max_items=options["questions"].max)},
+        "answer": {
+            "picks": Field(
+                "int_list", min=1, max=options["choices"].max, max_items=options["questions"].max
+            )
+        },
+    }
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

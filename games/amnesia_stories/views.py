@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,11 +22,11 @@ from games.amnesia_stories import page as page
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
 from games.amnesia_stories.models import CustomDeck
+from games.answers import answer_move, render_table
 from games.forms import parse_expected_seq
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
-from games.views import _render_table
 
 GAME = "amnesia_stories"
 
@@ -135,19 +134,28 @@ def answer(request, pk: int, position: int):
     """One player's secret picks; the next screen hides them again."""
     table = _stories_table(request, pk)
     name = _seat_name(table, position)
-    error = ""
-    status = 200
-    if request.method == "POST":
-        picks = _picks_from(request.POST, "pick-", _seen(table)["options"]["questions"])
-        move = {"by": name, "do": "answer", "picks": picks}
-        try:
-            services.play(table, move, parse_expected_seq(request.POST), request.user)
-        except services.StaleMove as exc:
-            error, status = str(exc), 409
-        except IllegalMove as exc:
-            error, status = referee_message(exc), 400
-        else:
-            return redirect(_next_screen(table))
+
+    def screen(error: str = "", status: int = 200) -> HttpResponse:
+        return _answer_screen(request, table, name, position, error=error, status=status)
+
+    if request.method != "POST":
+        return screen()
+    picks = _picks_from(request.POST, "pick-", _seen(table)["options"]["questions"])
+    move = {"by": name, "do": "answer", "picks": picks}
+    expected = parse_expected_seq(request.POST)
+    return answer_move(
+        request,
+        table,
+        lambda: services.play(table, move, expected, request.user),
+        render=screen,
+        then=lambda: redirect(_next_screen(table)),
+    )
+
+
+def _answer_screen(
+    request, table: Table, name: str, position: int, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    """The secret answer form of ``name`` (once they have answered: the next screen)."""
     seen = _seen(table)
     if seen["phase"] != "answer" or name in seen["answered"]:
         return redirect(_next_screen(table))
@@ -184,11 +192,11 @@ def _picks_from(data, prefix: str, questions: int) -> list:
 @require_POST
 def revealed(request, pk: int):
     """Everyone's revealed number cards in one form: one answer move per player, in order,
-    all or nothing (each through services.play, inside one transaction)."""
+    all or nothing (``services.play_many``)."""
     table = _stories_table(request, pk)
     seen = _seen(table)
     if seen["phase"] != "answer":
-        return _render_table(request, table, error=_("Nobody is answering now."), status=400)
+        return render_table(request, table, error=_("Nobody is answering now."), status=400)
     where = page.positions(table)
     questions = seen["options"]["questions"]
     moves = []
@@ -198,21 +206,18 @@ def revealed(request, pk: int):
         picks = _picks_from(request.POST, f"picks-{where[name]}-", questions)
         moves.append({"by": name, "do": "answer", "picks": picks})
     expected = parse_expected_seq(request.POST)
-    try:
-        with transaction.atomic():
-            for move in moves:
-                services.play(table, move, expected, request.user)
-                expected = None if expected is None else expected + 1
-    except services.StaleMove as exc:
-        table.refresh_from_db()
-        return _render_table(request, table, error=str(exc), status=409)
-    except IllegalMove as exc:
-        table.refresh_from_db()
-        message = _("%(name)s: %(error)s") % {"name": move["by"], "error": referee_message(exc)}
-        return _render_table(request, table, error=message, status=400)
-    if request.htmx:
-        return _render_table(request, table)
-    return redirect(table.get_absolute_url() + "#reveal")
+
+    def explain(exc: IllegalMove) -> str:
+        who = moves[getattr(exc, "index", 0)]["by"]
+        return _("%(name)s: %(error)s") % {"name": who, "error": referee_message(exc)}
+
+    return answer_move(
+        request,
+        table,
+        lambda: services.play_many(table, moves, expected, request.user),
+        then=lambda: redirect(table.get_absolute_url() + "#reveal"),
+        explain=explain,
+    )
 
 
 # -- custom decks ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presenters, services
+from games.answers import answer_move
 from games.contest import characters
 from games.contest import page as page
 from games.contest.models import Character
@@ -29,7 +30,6 @@ from games.contest.rules.core import full_deck
 from games.forms import move_from_post, parse_expected_seq
 from games.messages import referee_message
 from games.models import Seat, Table
-from games.rules import IllegalMove
 from games.snapshot import Snapshot
 
 
@@ -58,17 +58,6 @@ def _done(request, table: Table):
     if request.htmx:
         return _render(request, table)
     return redirect(table)
-
-
-def _play(request, table: Table, call) -> HttpResponse | None:
-    """Run a write; on a refusal, the page again with the reason (None when it worked)."""
-    try:
-        call()
-    except services.StaleMove as exc:
-        return _render(request, table, error=str(exc), status=409)
-    except IllegalMove as exc:
-        return _render(request, table, error=referee_message(exc), status=400)
-    return None
 
 
 # -- the builder: a physical move tapped in card by card -------------------------------------
@@ -117,8 +106,9 @@ def build(request, pk: int):
         if text.strip():
             move["text"] = text
         expected = parse_expected_seq(request.POST)
-        refused = _play(request, table, lambda: services.play(table, move, expected, request.user))
-        return refused or _done(request, table)
+        return answer_move(
+            request, table, lambda: services.play(table, move, expected, request.user)
+        )
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
         back = page.drop_pick(move) if pick else move
@@ -142,18 +132,17 @@ def build(request, pk: int):
 def character(request, pk: int):
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
-    move = move_from_post(request.POST)
+    move = move_from_post(request.POST, GAME, verb="character")
     keep = move.pop("keep", "") in ("true", "on", "1")
     move["do"] = "character"
     if "bfa" not in move:
         move["bfa"] = False
     expected = parse_expected_seq(request.POST)
-    refused = _play(
+    return answer_move(
         request,
         table,
         lambda: characters.create_at_table(table, move, keep, expected, request.user),
     )
-    return refused or _done(request, table)
 
 
 @login_required
@@ -163,10 +152,9 @@ def bring(request, pk: int):
     chosen = get_object_or_404(Character, pk=request.POST.get("character") or 0, owner=request.user)
     expected = parse_expected_seq(request.POST)
     by = request.POST.get("by", "")
-    refused = _play(
+    return answer_move(
         request, table, lambda: characters.bring(table, by, chosen, expected, request.user)
     )
-    return refused or _done(request, table)
 
 
 @login_required
@@ -300,17 +288,18 @@ def seat_page(request, token: str):
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)
-    move = move_from_post(request.POST)
+    move = move_from_post(request.POST, GAME)
     move["by"] = seat.name
     move.pop("text", None)
-    if move.get("reward") == "":
-        move["reward"] = None
-    try:
-        services.play(seat.table, move, parse_expected_seq(request.POST))
-    except services.StaleMove as exc:
-        return _render_seat(request, seat, str(exc), 409)
-    except IllegalMove as exc:
-        return _render_seat(request, seat, referee_message(exc), 400)
-    if request.htmx:
-        return _render_seat(request, seat)
-    return redirect("contest:seat", token=seat.token)
+    expected = parse_expected_seq(request.POST)
+
+    def draw(error: str = "", status: int = 200) -> HttpResponse:
+        return _render_seat(request, seat, error, status)
+
+    return answer_move(
+        request,
+        seat.table,
+        lambda: services.play(seat.table, move, expected),
+        render=draw,
+        then=lambda: redirect("contest:seat", token=seat.token),
+    )

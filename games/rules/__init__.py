@@ -7,7 +7,7 @@ turns a game script into states.
 
 from __future__ import annotations
 
-from games.rules.base import BadScript, Game, IllegalMove, Option, Setup
+from games.rules.base import BadScript, Field, Game, IllegalMove, Option, Setup
 
 _REFEREES: dict[str, Game] = {}
 
@@ -33,6 +33,7 @@ def get_game(name: str) -> Game:
 
 __all__ = [
     "BadScript",
+    "Field",
     "Game",
     "IllegalMove",
     "Option",

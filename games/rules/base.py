@@ -111,6 +111,75 @@ class Option:
                 raise BadScript(N_("Option {name} must be at most {max}."), name=name, max=self.max)
 
 
+# The kinds of value a move field holds. A card is a card code (a string the game's
+# ``is_card`` knows); the list kinds hold strings, whole numbers or card codes.
+FIELD_KINDS = ("int", "str", "bool", "card", "str_list", "int_list", "card_list")
+# What an empty value typed in a form becomes: kept as "", left out of the move, or null.
+BLANKS = ("keep", "omit", "null")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field a verb reads (besides the common ``by``, ``do``, ``text`` and ``at``): the
+    kind of its value and its natural limits. The referee still checks every value itself
+    and says what is wrong; the declaration is what a form parser, a page or a script
+    checker can know about a move without reading the handler."""
+
+    kind: str
+    min: int | None = None  # an int, or each int of a list
+    max: int | None = None
+    max_length: int | None = None  # a str, or each str of a list
+    max_items: int | None = None  # a list
+    choices: tuple[str, ...] | None = None  # a str, or each str of a list
+    nullable: bool = False  # null is a value of its own ("no reward")
+    separator: str | None = None  # a list a form may type in one box, split on this
+    blank: str = "keep"
+
+    def __post_init__(self) -> None:
+        if self.kind not in FIELD_KINDS:
+            raise ValueError(f"unknown field kind {self.kind!r}")
+        if self.blank not in BLANKS:
+            raise ValueError(f"unknown blank rule {self.blank!r}")
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind.endswith("_list")
+
+    @property
+    def item_kind(self) -> str:
+        """The kind of each item of a list (the kind itself for a single value)."""
+        return self.kind.removesuffix("_list")
+
+    def fits(self, value: Any) -> bool:
+        """Whether ``value`` has this field's kind and keeps within its limits (card codes
+        are only known to be strings here: which codes exist depends on the table)."""
+        if value is None:
+            return self.nullable
+        if not self.is_list:
+            return self._item_fits(value)
+        if not isinstance(value, list):
+            return False
+        if self.max_items is not None and len(value) > self.max_items:
+            return False
+        return all(self._item_fits(item) for item in value)
+
+    def _item_fits(self, value: Any) -> bool:
+        kind = self.item_kind
+        if kind == "bool":
+            return isinstance(value, bool)
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return False
+            return (self.min is None or value >= self.min) and (
+                self.max is None or value <= self.max
+            )
+        if not isinstance(value, str):
+            return False
+        if self.max_length is not None and len(value) > self.max_length:
+            return False
+        return self.choices is None or value in self.choices
+
+
 @dataclass
 class Setup:
     """Everything in a script but its moves, validated and with defaults filled in."""
@@ -153,6 +222,21 @@ class Game:
     moves: dict[str, frozenset[str]] = {}
     # move fields that hold card codes (a string or a list of strings)
     card_fields: tuple[str, ...] = ("card",)
+    # verb -> {field name: Field}: every field each verb reads besides by, do, text and at
+    # (a verb with no fields of its own may be left out)
+    fields: dict[str, dict[str, Field]] = {}
+
+    def field(self, verb: Any, name: str) -> Field | None:
+        """How ``verb`` declares its field ``name``; for a field the verb does not read, how
+        another verb of the game declares it (one form may carry the fields of several
+        buttons); None for a name no verb declares."""
+        own = self.fields.get(verb, {}) if isinstance(verb, str) else {}
+        if name in own:
+            return own[name]
+        for declared in self.fields.values():
+            if name in declared:
+                return declared[name]
+        return None
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -203,3 +203,50 @@ def test_the_cached_state_keeps_seat_order_on_every_database(gm):
     assert list(fresh.state["tokens"]) == players
     assert fresh.state == services.rebuild_state(fresh)
     assert list(fresh.state) == list(services.rebuild_state(fresh))
+
+
+def _told(gm):
+    """An Amnesia Stories table whose first story is told: everyone is to answer."""
+    table = services.create_table(gm, "amnesia_stories", PLAYERS, seed=5)
+    story = table.state["journey"][:3]
+    services.play(table, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
+    return table
+
+
+def test_play_many_stores_every_move_in_order_under_one_seq_check(gm):
+    table = _told(gm)
+    moves = [{"by": n, "do": "answer", "picks": [1, 2, 3], "text": n} for n in PLAYERS]
+    played = services.play_many(table, moves, 1, gm)
+    assert [p.move.seq for p in played] == [2, 3, 4]
+    assert [m.text for m in table.moves.order_by("seq")][1:] == PLAYERS
+    assert played[-1].state["turn_number"] == 2  # the last answer judged the turn
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.last_seq == fresh.state_seq == table.last_seq == 4
+    assert fresh.state == services.rebuild_state(fresh) == played[-1].state
+
+
+def test_play_many_with_an_illegal_move_in_the_middle_stores_none(gm):
+    table = _told(gm)
+    before = Table.objects.get(pk=table.pk)
+    moves = [
+        {"by": "Ana", "do": "answer", "picks": [1, 2, 3]},
+        {"by": "Bruno", "do": "answer", "picks": [1, 1, 3]},  # the same number twice
+        {"by": "Caio", "do": "answer", "picks": [1, 2, 3]},
+    ]
+    with pytest.raises(IllegalMove) as exc:
+        services.play_many(table, moves, 1, gm)
+    assert exc.value.code == "rule_violation" and exc.value.index == 1
+    assert list(table.moves.values_list("seq", flat=True)) == [1]
+    after = Table.objects.get(pk=table.pk)
+    assert (after.last_seq, after.state_seq, after.state) == (1, 1, before.state)
+    assert after.state["answered"] == []
+    assert table.last_seq == 1  # the caller's copy did not move on either
+
+
+def test_play_many_checks_the_seq_once_before_the_first_move(gm):
+    table = _told(gm)
+    moves = [{"by": "Ana", "do": "answer", "picks": [1, 2, 3]}]
+    with pytest.raises(services.StaleMove):
+        services.play_many(table, moves, 0, gm)
+    assert services.play_many(table, [], 1, gm) == []
+    assert table.moves.count() == 1

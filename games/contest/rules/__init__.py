@@ -33,6 +33,7 @@ from games.contest.rules.core import (
     sync_counts,
     who,
 )
+from games.contest.rules.fields import FIELDS, MAX_PLAYERS
 from games.contest.rules.moves import legal_moves
 from games.contest.rules.options import ContestOptions
 from games.contest.rules.play import ContestPlay
@@ -46,7 +47,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     name = "contest"
     title = "Contest"
     min_players = 2
-    max_players = 8
+    max_players = MAX_PLAYERS
     card_fields = ("card", "cards", "draws")
     options = {
         "hand_size": Option(8, 4, 12, help="cards in hand, and the limit before lost cards"),
@@ -90,6 +91,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         "extra_point": ALL,
         "bribe": ALL,
     }
+    fields = FIELDS
 
     # -- set-up ------------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -164,6 +164,9 @@ def test_a_character_made_at_the_table_can_be_kept(gm_client, gm):
     url2 = reverse("contest:table_character", args=[table2.pk])
     response = gm_client.post(url2, {**fields, "keep": "true"})
     assert response.status_code == 400 and "already keep a character" in response.content.decode()
+    # The page drawn with the refusal is the table as stored, not the rolled-back move's.
+    assert 'name="expected_seq" value="0"' in response.content.decode()
+    assert 'name="expected_seq" value="1"' not in response.content.decode()
     table2.refresh_from_db()
     assert table2.last_seq == 0
     # Without keeping, it is just the move.

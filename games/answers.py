@@ -1,0 +1,97 @@
+"""One way to answer a request that plays a move (or undoes one).
+
+Every view that writes to a table parses the request, then hands ``answer_move`` the call that
+plays; the outcome becomes the response the same way everywhere:
+
+- the table moved on since the page was drawn (StaleMove): 409, the page again with the reason;
+- the referee (or the write path) refused: 400, the page again with the referee's sentence;
+- it worked: the page's ``panel`` partial for htmx, a redirect for a plain form post;
+- a JSON request gets JSON: ``{"error": {"code", "message"}}`` or ``{"seq", "state"}``.
+
+"The page" is the table page unless the view passes its own ``render`` (a seat's page, the
+pass-the-laptop screen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from games import presenters, registry, services
+from games.messages import referee_message
+from games.models import Table
+from games.rules import IllegalMove
+from games.snapshot import Snapshot
+
+# render(error="", status=200) -> the page (its partial for htmx) with that error
+Renderer = Callable[..., HttpResponse]
+
+
+def render_table(request, table: Table, *, error: str = "", status: int = 200) -> HttpResponse:
+    """The table page of the table's game (its ``panel`` partial for htmx)."""
+    context = presenters.table_context(Snapshot(table), error=error)
+    template = registry.kit(table.game).table_template
+    if request.htmx:
+        template += "#panel"
+    return render(request, template, context, status=status)
+
+
+def wants_json(request) -> bool:
+    return request.content_type == "application/json"
+
+
+def answer_move(
+    request,
+    table: Table,
+    play: Callable[[], Any],
+    *,
+    render: Renderer | None = None,
+    then: Callable[[], HttpResponse] | None = None,
+    explain: Callable[[IllegalMove], str] = referee_message,
+) -> HttpResponse:
+    """Run ``play`` (a call into ``games.services``) and answer with its outcome.
+
+    ``render(error=..., status=...)`` draws the page (default: the table page); ``then()`` is
+    the answer to a plain form post that worked (default: a redirect to the table);
+    ``explain(exc)`` is the sentence for a refusal (default: the referee's, translated).
+    """
+    if render is None:
+
+        def render(error: str = "", status: int = 200) -> HttpResponse:
+            return render_table(request, table, error=error, status=status)
+
+    try:
+        played = play()
+    except services.StaleMove as exc:
+        return _refused(request, table, render, "stale", str(exc), 409)
+    except IllegalMove as exc:
+        return _refused(request, table, render, exc.code, explain(exc), 400)
+    except services.NothingToUndo:
+        return _refused(
+            request, table, render, "nothing_to_undo", _("There is no move to undo."), 400
+        )
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "seq": played.move.seq,
+                "state": registry.kit(table.game).referee.view(played.state, None),
+            }
+        )
+    if request.htmx:
+        return render()
+    return then() if then is not None else redirect(table)
+
+
+def _refused(
+    request, table: Table, render: Renderer, code: str, message: str, status: int
+) -> HttpResponse:
+    if wants_json(request):
+        return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    # Nothing was stored, but a write that got part way (a move before a later refusal in
+    # the same transaction) may have moved this copy of the table on: read it again.
+    table.refresh_from_db()
+    return render(error=message, status=status)
