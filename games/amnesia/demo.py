@@ -126,7 +126,12 @@ def in_progress(start: datetime) -> dict:
             "text": "Years ago, a traffic stop; she talked her way out of it with a smile and a fake name.",
         },
         {"by": "Elio", "do": "end_scene"},
-        {"by": "Fern", "do": "pass", "take": 0},
+        {
+            "by": "Fern",
+            "do": "continue",
+            "text": "Footsteps on the stairs: a second officer, older, who knows her name.",
+        },
+        {"by": "Fern", "do": "end_scene"},
         {
             "by": "Dora",
             "do": "continue",

@@ -15,6 +15,9 @@ from games.snapshot import Snapshot
 OPTION_LABELS = {
     "start_tokens": _("Tokens per player at the start"),
     "token_cap": _("A pass may take tokens only while you end below"),
+    "pass_at_cap": _(
+        "A player at or above that number: refuse their pass, or allow it taking nothing"
+    ),
     "finale_factor": _("The room can be remembered once the discard exceeds this × players"),
     "tie_loses": _("A card of the same rank loses the challenge (off: guess again)"),
 }

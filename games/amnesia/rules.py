@@ -1,8 +1,10 @@
 """Amnesia (seed 000): the token game of an amnesiac protagonist.
 
 Rulings beyond ``shared/referee/amnesia.md``:
-- ``pass`` with ``take: 0`` is always allowed: the token cap limits what a pass may take,
-  not whether a player who won a big pot may let their turn go.
+- ``pass`` refills: a player already at or above ``token_cap`` cannot pass at all under
+  ``pass_at_cap: "refuse"`` (the default, as the contract rules), since the seed ends a pass
+  below the cap. ``"allow"`` keeps the first version's reading (``take: 0`` lets them pass);
+  tables stored before the change carry it, so their logs replay exactly.
 - The stacked ``deck`` is read as the order of the virtual draws across the whole game.
   A stacked card already turned in the current challenge is skipped (every challenge uses
   a full 52-card deck); once the stack runs out, draws come from the seeded generator.
@@ -36,6 +38,12 @@ class AmnesiaGame(Game):
         "start_tokens": Option(10, 1, 50, help="Tokens each player starts with."),
         "token_cap": Option(
             10, 1, 100, help="A pass may take tokens only while you end below this."
+        ),
+        "pass_at_cap": Option(
+            "refuse",
+            choices=("refuse", "allow"),
+            help="A player at or above the token cap: cannot pass (refuse), or passes taking "
+            "nothing (allow).",
         ),
         "finale_factor": Option(
             2,
@@ -232,6 +240,11 @@ class AmnesiaGame(Game):
         state["flashbacks"] += 1
         self._start_scene(state, by, "room")
 
+    @staticmethod
+    def _pass_at_cap(state: dict[str, Any]) -> str:
+        # States made before the option existed lack it; their tables carry "allow".
+        return state["options"].get("pass_at_cap", "refuse")
+
     def _do_pass(self, state, move):
         by = move["by"]
         self._require_turn(state, by)
@@ -245,6 +258,17 @@ class AmnesiaGame(Game):
                 take=take,
             )
         cap = state["options"]["token_cap"]
+        if state["tokens"][by] >= cap and self._pass_at_cap(state) == "refuse":
+            raise IllegalMove(
+                "bad_argument",
+                N_(
+                    "{by} has {tokens} tokens, at or above the cap of {cap}: a pass refills, "
+                    "so {by} cannot pass and must continue or tell a memory."
+                ),
+                by=by,
+                tokens=state["tokens"][by],
+                cap=cap,
+            )
         if take > 0 and state["tokens"][by] + take >= cap:
             raise IllegalMove(
                 "bad_argument",
@@ -547,8 +571,9 @@ class AmnesiaGame(Game):
                         if state["discard"] > self.finale_threshold(state):
                             out.append({"do": "room_flashback"})
                     cap = state["options"]["token_cap"]
-                    max_take = max(0, min(state["bank"], cap - 1 - tokens))
-                    out.append({"do": "pass", "max_take": max_take})
+                    if tokens < cap or self._pass_at_cap(state) == "allow":
+                        max_take = max(0, min(state["bank"], cap - 1 - tokens))
+                        out.append({"do": "pass", "max_take": max_take})
             if state["room_flashback_told"]:
                 out.append({"do": "end_story", "agreed": list(state["seats"])})
         elif phase == SCENE:

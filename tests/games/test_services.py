@@ -120,7 +120,7 @@ def test_export_import_replay_round_trip(table, gm):
         {"by": "Ana", "do": "continue", "text": "Blood. A knock."},
         {"by": "Caio", "do": "suggest", "text": "A cat"},
         {"by": "Ana", "do": "end_scene", "text": "She runs."},
-        {"by": "Bruno", "do": "pass", "take": 0},
+        {"by": "Bruno", "do": "flashback"},
     ]
     for i, move in enumerate(moves):
         services.play(table, move, i, gm)

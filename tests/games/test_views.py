@@ -22,6 +22,7 @@ def new_table(client, **extra) -> Table:
         "deck_mode": "virtual",
         "opt_start_tokens": 10,
         "opt_token_cap": 10,
+        "opt_pass_at_cap": "refuse",
         "opt_finale_factor": 1,
         "opt_tie_loses": "on",
     }

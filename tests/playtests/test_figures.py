@@ -73,7 +73,7 @@ def test_amnesia_finale_game():
 
 
 def test_amnesia_challenge_with_joiners():
-    f = report_of("amnesia/04_challenge_joins_quits_winner")["figures"]
+    f = report_of("amnesia/31_pass_at_cap_allow_takes_nothing")["figures"]
     assert f["free_suggestions"] == 1
     assert (f["paid_suggestions"], f["paid_accepted"], f["paid_refused"]) == (1, 0, 1)
     assert f["passes"] == 2

@@ -78,6 +78,7 @@ def test_anyone_may_make_a_ruleset_and_becomes_its_designer(gm, gm_client, other
         "changelog": "Fewer tokens for a shorter game.",
         "opt_start_tokens": 5,
         "opt_token_cap": 5,
+        "opt_pass_at_cap": "refuse",
         "opt_finale_factor": 1,
         "opt_tie_loses": "on",
     }

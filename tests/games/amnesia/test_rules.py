@@ -167,13 +167,28 @@ class TestPrecedence:
         opts = {"options": {"finale_factor": 0, "start_tokens": 1}}
         assert error(moves, **opts) == ("insufficient_tokens", 5)
 
-    def test_pass_take_zero_always_allowed(self):
-        # start_tokens 12 is above token_cap 10: passing is still allowed, taking is not
+    def test_a_pass_at_the_cap_is_refused_unless_the_table_allows_it(self):
+        # start_tokens 12 is above token_cap 10: a pass refills, so by default it is refused
         base = [M("Ana", "continue"), M("Ana", "end_scene")]
-        state = play(base + [M("Bruno", "pass", take=0)], options={"start_tokens": 12})
+        assert error(base + [M("Bruno", "pass", take=0)], options={"start_tokens": 12}) == (
+            "bad_argument",
+            2,
+        )
+        assert error(base + [M("Bruno", "pass", take=0)], options={"start_tokens": 10}) == (
+            "bad_argument",
+            2,
+        )
+        # ... and no pass button is offered then
+        state = play(base, options={"start_tokens": 10})
+        assert "pass" not in {m["do"] for m in GAME.legal_moves(state, "Bruno")}
+        # "allow" (the first version's reading): passing takes nothing, taking is refused
+        allow = {"start_tokens": 12, "pass_at_cap": "allow"}
+        state = play(base + [M("Bruno", "pass", take=0)], options=allow)
         assert state["turn"] == "Ana"
-        moves = base + [M("Bruno", "pass", take=1)]
-        assert error(moves, options={"start_tokens": 12}) == ("bad_argument", 2)
+        assert error(base + [M("Bruno", "pass", take=1)], options=allow) == ("bad_argument", 2)
+        # below the cap a pass may take up to one less than the cap
+        state = play(base + [M("Bruno", "pass", take=0)], options={"start_tokens": 9})
+        assert state["tokens"]["Bruno"] == 9
         # take more than the bank
         assert error(base + [M("Bruno", "pass", take=2)], options={"start_tokens": 5})[0] == (
             "bad_argument"
@@ -522,7 +537,11 @@ def test_narrative_of_a_small_game():
         M("Caio", "end_story", agreed=ABC, text="Fin."),  # 22
     ]
     scr = script(
-        moves, ABC, options={"finale_factor": 0}, deck=["8H", "QS", "2D", "2C", "5H"], seed=1
+        moves,
+        ABC,
+        options={"finale_factor": 0, "pass_at_cap": "allow"},
+        deck=["8H", "QS", "2D", "2C", "5H"],
+        seed=1,
     )
     code, final = replay_script(scr)
     assert code == 0, final

@@ -210,6 +210,7 @@ def test_the_move_page_shows_the_translated_message(gm_client, fake_translation)
         "deck_mode": "virtual",
         "opt_start_tokens": 10,
         "opt_token_cap": 10,
+        "opt_pass_at_cap": "refuse",
         "opt_finale_factor": 1,
     }
     assert gm_client.post(reverse("games:table_new"), data).status_code == 302
