@@ -65,6 +65,17 @@ class PlaytestParts:
     charts: Callable[[dict[str, Any]], list[dict[str, Any]]]
 
 
+class BookPictures(Protocol):
+    """The pictures a game prints in its books (its illustrations), by id."""
+
+    # The illustration ids that have a printable picture (others are left out of the book).
+    ids: frozenset[str]
+
+    def picture(self, picture_id: str) -> bytes:
+        """The picture as a JPEG for print."""
+        ...
+
+
 @dataclass(frozen=True, eq=False)  # one object per game: compared and hashed by identity
 class GameKit:
     """Everything the generic code needs from one game."""
@@ -91,6 +102,14 @@ class GameKit:
     urls: str | None = None  # the game's own URLconf (its app_name is the slug), if any
     # Pages of the game's own in the site's menu for people logged in: (URL name, label).
     nav: tuple[tuple[str, Any], ...] = ()
+    # (book, (width, height)) -> a PIL image: the story book's generated cover. Without one,
+    # the archive draws a plain cover with the title and the authors.
+    cover: Callable[[Any, tuple[int, int]], Any] | None = None
+    # The illustrations the game's book chapters show, if it has any (see BookPictures).
+    pictures: BookPictures | None = None
+    # () -> every text the game prints in its books, in every language (the bundled fonts
+    # must draw each of their characters).
+    printed_texts: Callable[[], Iterable[str]] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

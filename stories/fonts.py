@@ -5,7 +5,8 @@ loads two families from ``static/fonts`` (see ``static/fonts/README.md``):
 
 - **Amnesia Serif**: EB Garamond 12 (regular and italic), for Latin text;
 - **Amnesia Serif JP**: Noto Serif CJK JP cut down to kana, JIS X 0208 symbols, the JIS level 1
-  kanji, Latin and the punctuation and card suits the book prints.
+  kanji, Latin and the punctuation and card suits the book prints, and every character of the
+  texts the registered games print in their books (their kits' ``printed_texts``).
 
 ``build_fonts`` rebuilds both from Debian's ``fonts-ebgaramond`` and ``fonts-noto-cjk``
 (``python manage.py story fonts``). It runs on a developer's machine, never during set-up: the
@@ -22,7 +23,7 @@ from django.conf import settings
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
-from games.amnesia_stories.area_texts import AREA_IDS, area_texts
+from games import registry
 
 FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
@@ -93,9 +94,12 @@ def jis_x_0208(rows: range) -> set[int]:
 
 def japanese_code_points() -> set[int]:
     points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 48))
-    # The adventure texts of the built-in area cards are printed in Japanese stories too.
-    for card in AREA_IDS:
-        points |= {ord(ch) for ch in area_texts(card).get("ja", "")}
+    # The games' own printed texts (Amnesia Stories' adventure texts...) are in Japanese
+    # stories too.
+    for kit in registry.kits():
+        if kit.printed_texts is not None:
+            for text in kit.printed_texts():
+                points |= {ord(ch) for ch in text}
     return points
 
 

@@ -2,7 +2,7 @@
 
 WeasyPrint fetches what the page links to (stylesheets, fonts, images). It gets our own
 fetcher, which serves the site's static files and uploads from disk, plus the few resources
-handed to it for one book (the cover), under an address that cannot be reached
+handed to it for one book (the cover, the game's illustrations), under an address that cannot be reached
 (``https://book.invalid/``, a reserved name). It opens no socket and follows no redirect:
 everything else (``file:``, ``data:``, other hosts, paths outside the two folders) is refused.
 
@@ -30,7 +30,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from stories.cache import cache_dir, cached
-from stories.covers import area_picture, cover_image
+from stories.covers import cover_image
 from stories.models import Story
 from stories.services import Book, make_book
 
@@ -39,7 +39,9 @@ logger = logging.getLogger(__name__)
 BOOK_HOST = "book.invalid"
 BASE_URL = f"https://{BOOK_HOST}/"
 COVER_PATH = "/book/cover"
-AREA_PATH = "/book/area/"
+# A game's illustrations (its kit's ``pictures``): ``/book/picture/<id>``, one entry per
+# picture the book shows, handed to the fetcher like the cover (nothing else is served there).
+PICTURE_PATH = "/book/picture/"
 
 PAGE_SIZES = {"a5": "A5", "a4": "A4", "letter": "letter"}
 DEFAULT_SIZE = "a5"
@@ -119,6 +121,7 @@ def book_html(book: Book, page_size: str = DEFAULT_SIZE) -> str:
                 "page_size": PAGE_SIZES.get(page_size, PAGE_SIZES[DEFAULT_SIZE]),
                 "for_pdf": True,
                 "cover_src": COVER_PATH,
+                "picture_src": PICTURE_PATH,
             },
         )
 
@@ -133,8 +136,10 @@ def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) ->
 
 def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
     extra = {COVER_PATH: cover_image(book)}
-    for card_id in book.images:
-        extra[f"{AREA_PATH}{card_id}"] = (area_picture(card_id), "image/jpeg")
+    pictures = book.pictures
+    if pictures is not None:
+        for picture_id in book.images:
+            extra[f"{PICTURE_PATH}{picture_id}"] = (pictures.picture(picture_id), "image/jpeg")
     return html_to_pdf(book_html(book, page_size), extra=extra)
 
 

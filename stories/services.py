@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games import services as game_services
-from games.amnesia_stories.area_texts import AREA_IDS
 from games.models import Move
 from stories.books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
 from stories.fonts import FONTS
@@ -63,18 +62,25 @@ class Book:
         return told + ([self.game_master] if self.game_master not in told else [])
 
     @property
-    def area_ids(self) -> frozenset[str]:
-        """The built-in area cards (the ones with a picture to print)."""
-        return frozenset(AREA_IDS)
+    def pictures(self) -> registry.BookPictures | None:
+        """The game's printable illustrations (its kit's ``pictures``), if it has any."""
+        return registry.kit(self.game).pictures if registry.is_game(self.game) else None
+
+    @property
+    def picture_ids(self) -> frozenset[str]:
+        """The illustrations that have a picture to print (none for most games)."""
+        pictures = self.pictures
+        return frozenset(pictures.ids) if pictures is not None else frozenset()
 
     @property
     def images(self) -> list[str]:
-        """The area cards the chapters show, in order, once each."""
+        """The illustrations the chapters show that have a picture, in order, once each."""
+        printable = self.picture_ids
         seen: dict[str, None] = {}
         for chapter in self.chapters:
-            for card_id in chapter.data.get("images", []):
-                seen.setdefault(card_id, None)
-        return [c for c in seen if c in self.area_ids]
+            for picture_id in chapter.data.get("images", []):
+                seen.setdefault(picture_id, None)
+        return [c for c in seen if c in printable]
 
     @property
     def keywords(self) -> list[str]:

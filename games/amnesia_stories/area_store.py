@@ -3,8 +3,8 @@ missing picture is drawn.
 
 The pages show two files per card in ``MEDIA_ROOT/areas`` (``large`` and ``thumb``, WebP when
 Pillow has it), written by ``manage.py generate_area_cards`` or drawn on first use by the
-picture view. The book prints a JPEG of its own size, kept in the folder its caller names (the
-story cache). The art is deterministic (``games.amnesia_stories.art``), so a picture drawn on
+picture view. The book prints a JPEG of its own size, kept in the folder its caller names
+(``BOOK_PICTURES``, the kit's ``pictures``, keeps them in the story cache). The art is deterministic (``games.amnesia_stories.art``), so a picture drawn on
 first use is the one the command writes.
 """
 
@@ -16,7 +16,9 @@ from django.conf import settings
 from PIL import Image
 
 from games import images
+from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.art import render_area
+from stories.cache import cache_dir
 
 LARGE = (960, 640)
 THUMB = (240, 160)
@@ -63,3 +65,17 @@ def print_picture(card_id: str, folder: Path) -> bytes:
     )
     images.write_atomically(path, data)
     return data
+
+
+class BookAreas:
+    """The built-in area cards as the pictures the story book prints (the kit's ``pictures``):
+    a journey's illustration from a custom deck has no picture to print."""
+
+    ids = frozenset(AREA_IDS)
+
+    def picture(self, picture_id: str) -> bytes:
+        """The card's art for the book and its cover (drawn once, then cached)."""
+        return print_picture(picture_id, cache_dir() / "areas")
+
+
+BOOK_PICTURES = BookAreas()

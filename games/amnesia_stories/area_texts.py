@@ -339,3 +339,9 @@ def area_text(card_id: str, lang: str = "en") -> str:
     """The card's adventure text in ``lang`` (English if that language is missing)."""
     texts = AREA_TEXTS.get(card_id, {})
     return texts.get(lang) or texts.get("en", "")
+
+
+def printed_texts() -> list[str]:
+    """Every adventure text in every language: the story books print them (the bundled fonts
+    must draw each of their characters)."""
+    return [text for card_id in AREA_IDS for text in AREA_TEXTS[card_id].values()]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, demo, page, playtest
+from games.amnesia_stories import book, cover, demo, page, playtest
+from games.amnesia_stories.area_store import BOOK_PICTURES
+from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
 from games.amnesia_stories.rules import GAME
 from games.registry import GameKit, PlaytestParts
@@ -22,6 +24,9 @@ KIT = GameKit(
     rules_template="amnesia_stories/rules.html",
     book=book.build,
     demos=demo.demos,
+    cover=cover.draw,
+    pictures=BOOK_PICTURES,
+    printed_texts=printed_texts,
     playtest=PlaytestParts(
         figures=playtest.figures,
         balance=playtest.balance,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, demo, page, playtest
+from games.contest import book, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.registry import GameKit, PlaytestParts
@@ -22,6 +22,7 @@ KIT = GameKit(
     rules_template="contest/rules.html",
     book=book.build,
     demos=demo.demos,
+    cover=cover.draw,
     playtest=PlaytestParts(
         figures=playtest.figures,
         balance=playtest.balance,

@@ -40,6 +40,21 @@ def check_complete(kit: GameKit) -> None:
         assert callable(getattr(kit.playtest, name)), f"{kit.slug}: playtest.{name}"
 
 
+def check_book_parts(kit: GameKit) -> None:
+    """The optional parts of the story book: each one, when the game has it, is usable."""
+    if kit.cover is not None:
+        assert callable(kit.cover), f"{kit.slug}: cover is not callable"
+    if kit.pictures is not None:
+        ids = kit.pictures.ids
+        assert ids and all(isinstance(i, str) and i for i in ids), f"{kit.slug}: pictures.ids"
+        assert callable(kit.pictures.picture), f"{kit.slug}: pictures.picture"
+        assert kit.pictures.picture(min(ids))[:3] == b"\xff\xd8\xff", f"{kit.slug}: not a JPEG"
+    if kit.printed_texts is not None:
+        assert callable(kit.printed_texts), f"{kit.slug}: printed_texts is not callable"
+        texts = list(kit.printed_texts())
+        assert all(isinstance(t, str) for t in texts), f"{kit.slug}: printed_texts"
+
+
 def check_demos(kit: GameKit) -> None:
     demos = kit.demos(NOW)
     assert demos, f"{kit.slug} has no demo"
@@ -89,6 +104,7 @@ def check_urls(kit: GameKit) -> None:
 def test_every_part_is_present_and_usable(slug):
     kit = registry.kit(slug)
     check_complete(kit)
+    check_book_parts(kit)
     check_demos(kit)
     check_options(kit)
     check_urls(kit)
@@ -97,6 +113,8 @@ def test_every_part_is_present_and_usable(slug):
 def test_the_checks_pass_for_a_game_registered_by_a_test(toy_game):
     assert toy_game.slug in [k.slug for k in registry.kits()]
     check_complete(toy_game)
+    check_book_parts(toy_game)
+    assert (toy_game.cover, toy_game.pictures, toy_game.printed_texts) == (None, None, None)
     check_demos(toy_game)
     check_options(toy_game)
 

@@ -8,9 +8,13 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from PIL import ImageDraw
 from pypdf import PdfReader
 
+from games import registry
 from games import services as game_services
+from games.amnesia_stories import cover as amnesia_stories_cover
+from games.contest import cover as contest_cover
 from stories import covers, services
 from stories import pdf as story_pdf
 from stories.models import story_for
@@ -63,8 +67,13 @@ def test_amnesia_stories_pdf_embeds_the_illustrations(gm):
     assert len(images) >= 1 + len(book.images)  # the cover and each illustration
     text = squeeze(pdf_text(data, {book.title, *(c.title for c in book.chapters)}))
     assert squeeze("The hero climbed, sailed, then got lost.") in text
-    # The generated cover is a collage of the journeys' pictures.
-    assert covers.COVER_ARTISTS["amnesia_stories"] is covers.draw_amnesia_stories
+    # The illustrations are the game's pictures, served under the generic path.
+    assert book.picture_ids == registry.kit("amnesia_stories").pictures.ids
+    html = story_pdf.book_html(book)
+    assert f'src="{story_pdf.PICTURE_PATH}{book.images[0]}"' in html
+    assert "/book/area/" not in html
+    # The generated cover is a collage of the journeys' pictures, drawn by the game.
+    assert registry.kit("amnesia_stories").cover is amnesia_stories_cover.draw
 
 
 def test_the_contest_book(gm):
@@ -98,15 +107,16 @@ def test_the_contest_winner_closes_the_book(gm):
 def test_the_contest_cover_names_the_characters(gm, monkeypatch):
     story = story_of(gm, "contest/chain_face_cards_and_reshuffle.json")
     book = services.make_book(story)
-    assert covers.contest_cast(book) == [("Zed", "Ana"), ("Yum", "Bo")]
+    assert registry.kit("contest").cover is contest_cover.draw
+    assert contest_cover.cast(book) == [("Zed", "Ana"), ("Yum", "Bo")]
     written = []
-    real = covers.ImageDraw.ImageDraw.text
+    real = ImageDraw.ImageDraw.text
 
     def spy(self, xy, text, *args, **kwargs):
         written.append(text)
         return real(self, xy, text, *args, **kwargs)
 
-    monkeypatch.setattr(covers.ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     image = covers.generated_cover(book)
     assert image.size == covers.COVER_SIZE
     assert "Zed" in written and "Yum" in written

@@ -14,9 +14,10 @@ from django.db import transaction
 from django.test import override_settings
 from pypdf import PdfReader
 
+from games import registry
 from stories import pdf as story_pdf
 from stories import services
-from stories.fonts import FONTS, missing_glyphs
+from stories.fonts import FONTS, japanese_code_points, missing_glyphs
 from stories.models import Tag
 from stories.samples import SAMPLES
 
@@ -174,6 +175,15 @@ def test_the_japanese_text_has_no_missing_glyph(printed):
     assert all(f.path.stat().st_size < 3_500_000 for f in FONTS)  # a cut, not the full font
     # Text the fonts cannot draw is reported, not hidden.
     assert missing_glyphs("𠮷 a") == {"𠮷"}
+
+
+def test_the_fonts_cover_what_the_games_print():
+    """The Japanese cut is made from every registered game's printed texts (Amnesia Stories'
+    adventure texts), and the bundled files draw them."""
+    printed = [t for kit in registry.kits() if kit.printed_texts for t in kit.printed_texts()]
+    assert printed, "no game prints texts of its own"
+    assert {ord(ch) for text in printed for ch in text} <= japanese_code_points()
+    assert missing_glyphs("".join(printed)) == set()
 
 
 def test_the_cover_is_an_embedded_image_filling_the_first_page(printed):

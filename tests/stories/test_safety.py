@@ -98,6 +98,9 @@ def hostname_text() -> str:
         "https://book.invalid/etc/hostname",
         "https://book.invalid/static/css/nothing-here.css",
         "https://book.invalid/static/css",
+        "https://book.invalid/book/picture/A01",  # a picture is served only when handed over
+        "https://book.invalid/book/picture/../cover",
+        "https://book.invalid/book/area/A01",
     ],
 )
 def test_the_fetcher_refuses_anything_but_our_files(url, no_network):
@@ -112,14 +115,19 @@ def test_the_fetcher_serves_static_files_uploads_and_the_books_own(settings, no_
     media = Path(settings.MEDIA_ROOT)
     (media / "stories").mkdir(parents=True)
     (media / "stories" / "c.jpg").write_bytes(b"JPEGDATA")
-    fetcher = story_pdf.BookFetcher({"/book/cover": (b"PNG", "image/png")})
+    fetcher = story_pdf.BookFetcher(
+        {"/book/cover": (b"PNG", "image/png"), "/book/picture/A01": (b"JPG", "image/jpeg")}
+    )
     css = fetcher("https://book.invalid/static/css/story.css")
     assert b"@font-face" in css.read() and css.content_type == "text/css"
     font = fetcher("https://book.invalid/static/fonts/AmnesiaSerif-Regular.otf")
     assert font.read()[:4] == b"OTTO"
     assert fetcher("https://book.invalid/media/stories/c.jpg").read() == b"JPEGDATA"
     assert fetcher("https://book.invalid/book/cover").read() == b"PNG"
-    assert fetcher.refused == [] and not no_network
+    assert fetcher("https://book.invalid/book/picture/A01").read() == b"JPG"
+    with pytest.raises(ValueError):
+        fetcher("https://book.invalid/book/picture/A02")
+    assert fetcher.refused == ["https://book.invalid/book/picture/A02"] and not no_network
 
 
 def test_raw_html_cannot_reach_files_or_hosts(canary, no_network, fetchers):

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games import services
 from games.models import Table
 from games.rules import IllegalMove
+from stories import covers
 from stories import services as story_services
 from stories.models import story_for
 
@@ -154,6 +155,10 @@ def test_the_story_reading_page_and_cover(table, gm, gm_client):
     cover = gm_client.get(reverse("stories:cover", args=[story.pk]))
     assert cover.status_code == 200
     assert cover["Content-Type"].startswith("image/")
+    # A game without book parts of its own: no pictures, and the archive's plain cover.
+    book = story_services.make_book(story)
+    assert book.pictures is None and book.picture_ids == frozenset() and book.images == []
+    assert covers.generated_cover(book).tobytes() == covers.plain_cover(book).tobytes()
 
 
 def test_the_designers_pages(table, gm, gm_client):

@@ -1,0 +1,92 @@
+"""Amnesia's generated cover (the kit's ``cover``): typographic, the title set in the book's
+own serif over a drift of the story's first lines, fading as memories do, with the cards
+turned in its disputes along the foot."""
+
+from __future__ import annotations
+
+import random
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from stories import covers
+from stories.services import Book
+
+
+def draw(book: Book, size: tuple[int, int] = covers.COVER_SIZE) -> Image.Image:
+    width, height = size
+    seed = covers.cover_seed(book)
+    rnd = random.Random(seed)  # the cover's layout, not a game: no referee randomness here
+    ink, paper, accent = covers.PALETTES[seed % len(covers.PALETTES)]
+    image = Image.new("RGB", size, ink)
+
+    # A drift of the first lines of the story, fainter and more blurred further down: memory.
+    fragments = [p.text for c in book.chapters for p in c.passages if p.text][:24]
+    if not fragments:
+        fragments = [book.title, *book.players]
+    text_layer = Image.new("L", size, 0)
+    tdraw = ImageDraw.Draw(text_layer)
+    drift = " · ".join(" ".join(f.split()) for f in fragments)
+    japanese_drift = covers.needs_japanese(drift)
+    line_font = covers.font(34, japanese=japanese_drift, italic=not japanese_drift)
+    y = 70
+    offset = 0
+    while y < height * 0.62:
+        chunk = drift[offset : offset + 90] or drift[:90]
+        offset = (offset + 61) % max(1, len(drift))
+        shade = max(18, int(120 * (1 - y / (height * 0.62))))
+        tdraw.text((rnd.randint(-140, 20), y), chunk * 2, font=line_font, fill=shade)
+        y += 52
+    blurred = text_layer.filter(ImageFilter.GaussianBlur(1.6))
+    mask = Image.linear_gradient("L").resize(size).point(lambda v: 255 - v)
+    text_layer = Image.composite(text_layer, blurred, mask)
+    image.paste(Image.new("RGB", size, paper), (0, 0), text_layer.point(lambda v: v // 2))
+
+    # A veil where the title sits, so it reads over the drift.
+    veil = Image.new("L", size, 0)
+    ImageDraw.Draw(veil).rectangle((0, int(height * 0.42), width, height), fill=235)
+    veil = veil.filter(ImageFilter.GaussianBlur(60))
+    image.paste(Image.new("RGB", size, ink), (0, 0), veil)
+
+    pen = ImageDraw.Draw(image)
+    margin = 110
+    japanese = covers.needs_japanese(book.title + book.subtitle)
+    label = covers.font(30, japanese=covers.needs_japanese(book.game_title))
+    covers.centered(pen, 60, covers.spaced(book.game_title), label, accent, width)
+
+    lines, font, font_size = covers.fit_title(pen, book.title, width - 2 * margin, japanese)
+    line_height = int(font_size * (1.25 if japanese else 1.08))
+    top = int(height * 0.50)
+    for i, line in enumerate(lines):
+        covers.centered(pen, top + i * line_height, line, font, paper, width)
+    y = top + len(lines) * line_height + 40
+    pen.line((width / 2 - 90, y, width / 2 + 90, y), fill=accent, width=3)
+    y += 45
+    if book.subtitle:
+        sub_font = covers.font(50, japanese=covers.needs_japanese(book.subtitle), italic=True)
+        for line in covers.wrap(pen, book.subtitle, sub_font, width - 2 * margin)[:3]:
+            covers.centered(pen, y, line, sub_font, paper, width)
+            y += 64
+
+    # The cards turned in the story's disputes, along the foot, as the game left them.
+    suits = [
+        c["card"]
+        for ch in book.chapters
+        for item in ch.data.get("items", [])
+        if item.get("type") == "dispute"
+        for c in item["cards"]
+        if c.get("card")
+    ][:14]
+    names = " · ".join(book.authors)
+    names_font = covers.font(40, japanese=covers.needs_japanese(names))
+    name_lines = covers.wrap(pen, names, names_font, width - 2 * margin)[:3]
+    y = height - 110 - 56 * len(name_lines)
+    for line in name_lines:
+        covers.centered(pen, y, line, names_font, paper, width)
+        y += 56
+    if suits:
+        suit_font = covers.font(44, japanese=True)
+        row = "   ".join(f"{c['rank']}{c['suit']}" for c in suits)
+        row_y = height - 110 - 56 * len(name_lines) - 95
+        covers.centered(pen, row_y, row, suit_font, accent, width)
+    pen.rectangle((28, 28, width - 29, height - 29), outline=accent, width=2)
+    return image
