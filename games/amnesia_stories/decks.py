@@ -49,11 +49,9 @@ IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp")
 LARGE = (960, 640)
 THUMB = (240, 160)
 CARD_BACKGROUND = (30, 26, 22)  # under a transparent picture's see-through parts
-# The smallest game there is (3 players, 3 choices, 1 round) draws this many cards.
-MIN_CARDS = cards_needed(
-    {"choices": GAME.options["choices"].min, "rounds": GAME.options["rounds"].min},
-    GAME.min_players,
-)
+# The smallest deck any game plays (3 choices: the first selection and journey); the
+# discard refills the deck after that.
+MIN_CARDS = cards_needed({"choices": GAME.options["choices"].min})
 
 
 class DeckError(Exception):
@@ -199,8 +197,8 @@ def parse_csv(data: bytes, name: str) -> list[dict[str, str]]:
     if len(cards) < MIN_CARDS:
         raise DeckError(
             _(
-                "“%(name)s” lists %(n)s cards; even the smallest game (3 players, 3 choices, "
-                "1 round) draws %(min)s."
+                "“%(name)s” lists %(n)s cards; even the smallest game (3 choices) deals "
+                "%(min)s at the start."
             )
             % {"name": name, "n": len(cards), "min": MIN_CARDS}
         )

@@ -13,11 +13,20 @@ Script decisions beyond the contract:
   stacked ``deck``, which must then use those ids). An optional ``"area_texts": {id: text}`` (the
   text a string or ``{"en": ..., "pt": ..., "ja": ...}``) gives the custom cards' adventure texts
   to :func:`narrative`; the rules never read it.
-- A stacked ``deck`` must hold distinct cards, at least as many as the game draws.
+- A stacked ``deck`` must hold distinct cards, at least ``2 × choices`` of them (the first
+  selection and journey), like any deck.
+- Deck refill (the contract's ruling): when a new journey cannot be dealt, the discarded
+  selections go under what is left of the deck and dealing goes on. A stacked ``deck`` takes
+  them back oldest first; the seeded shuffle of a virtual deck shuffles them with the game's
+  own generator (``rng``), so a replay is exact. The selection of the turn just finished is
+  discarded before the journey is dealt, so it is part of the refill.
 - In physical mode the ``deck`` key is ignored; the cards named in ``deal`` moves must be cards
-  of the deck in use and never dealt before in this game.
+  of the deck in use that are not on the table nor in the discard, unless the remaining deck
+  is too short for a journey: then the table has put its discard under its deck, and the
+  discarded cards may be dealt again.
 
-State keys beyond the contract's: ``turns`` (total turns), ``discard`` (used selection cards),
+State keys beyond the contract's: ``turns`` (total turns), ``discard`` (used selection cards
+not yet put back under the deck), ``stacked_deck`` (whether a stacked ``deck`` was given),
 ``history`` (every judged turn, as ``last_turn``), and the hidden ``_deck`` (remaining deck,
 top first), ``_picks`` (``{name: picks}`` of the players who have answered this turn) and
 ``rng``. ``view`` strips all three, keeping only the viewer's own pending pick.
@@ -51,9 +60,10 @@ def deck_ids(setup: Setup) -> list[str]:
     return list(custom) if custom is not None else list(AREA_IDS)
 
 
-def cards_needed(options: dict[str, Any], players: int) -> int:
-    choices = options["choices"]
-    return 2 * choices + choices * (options["rounds"] * players - 1)
+def cards_needed(options: dict[str, Any]) -> int:
+    """The smallest deck a game with these options plays: the first selection and journey.
+    Every later journey can come from the refilled discard."""
+    return 2 * options["choices"]
 
 
 class AmnesiaStoriesGame(Game):
@@ -70,6 +80,12 @@ class AmnesiaStoriesGame(Game):
         "set_bonus": Option(2, 0, 100, help="audience VP for the bard's numbers in any order"),
         "red_card_on_all_wrong": Option(True, help="a step nobody matched gives a red card"),
         "starting_vp": Option(0, -1000, 1000, help="VP everyone starts with"),
+        "all_matched": Option(
+            "zero",
+            choices=("zero", "zero_at_climax"),
+            help="a step the whole audience matched: the bard gets nothing (zero, draft 4), "
+            "or bard_points except on the story's last step (zero_at_climax, draft 3)",
+        ),
     }
     moves = {
         "deal": frozenset({"deal"}),
@@ -100,7 +116,6 @@ class AmnesiaStoriesGame(Game):
 
     def check_setup(self, setup: Setup) -> None:
         super().check_setup(setup)
-        n = len(setup.players)
         custom = setup.extra.get("area_ids")
         if custom is not None:
             if (
@@ -111,23 +126,19 @@ class AmnesiaStoriesGame(Game):
                 raise BadScript(N_("'area_ids' must be a list of non-empty card ids."))
             if len(set(custom)) != len(custom):
                 raise BadScript(N_("'area_ids' lists the same card twice."))
-        elif not 3 <= n <= 4:
-            raise BadScript(
-                N_("Amnesia Stories with the built-in deck needs 3 or 4 players, not {n}."), n=n
-            )
         texts = setup.extra.get("area_texts")
         if texts is not None and not isinstance(texts, dict):
             raise BadScript(N_("'area_texts' must be an object mapping card ids to texts."))
         opts = setup.options
         if opts["questions"] > opts["choices"]:
             raise BadScript(N_("Option questions cannot be larger than option choices."))
-        need = cards_needed(opts, n)
+        need = cards_needed(opts)
         have = len(deck_ids(setup))
         if have < need:
             raise BadScript(
                 N_(
-                    "This game draws {need} area cards but the deck holds only {have}; "
-                    "use fewer players, rounds or choices, or a larger deck."
+                    "The first selection and journey take {need} area cards but the deck "
+                    "holds only {have}; use fewer choices or a larger deck."
                 ),
                 need=need,
                 have=have,
@@ -137,7 +148,10 @@ class AmnesiaStoriesGame(Game):
                 raise BadScript(N_("The stacked deck holds the same card twice."))
             if len(setup.deck) < need:
                 raise BadScript(
-                    N_("The stacked deck holds {size} cards but the game draws {need}."),
+                    N_(
+                        "The stacked deck holds {size} cards but the first selection and "
+                        "journey take {need}."
+                    ),
                     size=len(setup.deck),
                     need=need,
                 )
@@ -146,8 +160,9 @@ class AmnesiaStoriesGame(Game):
         opts = setup.options
         players = setup.players
         rng = cards.Rng(cards.seed_state(setup.seed))
+        stacked = setup.deck_mode == "virtual" and setup.deck is not None
         if setup.deck_mode == "virtual":
-            if setup.deck is not None:
+            if stacked:
                 deck = list(setup.deck)
             else:
                 deck = rng.shuffle(deck_ids(setup))
@@ -170,6 +185,7 @@ class AmnesiaStoriesGame(Game):
             "last_turn": None,
             "history": [],
             "discard": [],
+            "stacked_deck": stacked,
             "deck_count": len(deck),
             "_deck": deck,
             "_picks": {},
@@ -188,7 +204,6 @@ class AmnesiaStoriesGame(Game):
 
     @staticmethod
     def _place(state: dict[str, Any], slots: list[str], journey: list[str]) -> None:
-        state["discard"].extend(state["selection"].values())
         state["selection"] = {str(i + 1): card for i, card in enumerate(slots)}
         state["journey"] = list(journey)
         state["story"] = []
@@ -196,8 +211,36 @@ class AmnesiaStoriesGame(Game):
         state["_picks"] = {}
         state["phase"] = "tell"
 
+    @staticmethod
+    def _discard_selection(state: dict[str, Any]) -> None:
+        """The finished turn's selection cards go to the discard (slot order)."""
+        selection = state["selection"]
+        state["discard"].extend(selection[k] for k in sorted(selection, key=int))
+        state["selection"] = {}
+
+    @staticmethod
+    def _refill(state: dict[str, Any]) -> None:
+        """The discard goes under the remaining deck: oldest first for a stacked deck or a
+        physical table (whose order the referee does not know), shuffled by the game's own
+        generator for a seeded virtual deck."""
+        returned = list(state["discard"])
+        if state["deck_mode"] == "virtual" and not state.get("stacked_deck"):
+            rng = cards.Rng(state["rng"])
+            rng.shuffle(returned)
+            state["rng"] = rng.state
+        state["_deck"] = state["_deck"] + returned
+        state["discard"] = []
+        state["deck_count"] = len(state["_deck"])
+
+    def _next_journey_ready(self, state: dict[str, Any], choices: int) -> None:
+        """Discard the finished selection; refill the deck if a journey cannot be dealt."""
+        self._discard_selection(state)
+        if len(state["_deck"]) < choices:
+            self._refill(state)
+
     def _deal_virtual(self, state: dict[str, Any], choices: int) -> None:
         slots = self._draw(state, choices) if not state["journey"] else list(state["journey"])
+        self._next_journey_ready(state, choices)
         self._place(state, slots, self._draw(state, choices))
 
     def _start_turn(self, state: dict[str, Any]) -> None:
@@ -232,6 +275,8 @@ class AmnesiaStoriesGame(Game):
         new = journey + (slots if first else [])
         if len(set(new)) != len(new):
             raise IllegalMove("rule_violation", N_("The same card cannot be dealt twice."))
+        if not first:
+            self._next_journey_ready(state, choices)
         for card in new:
             if card not in state["_deck"]:
                 raise IllegalMove(
@@ -419,6 +464,33 @@ def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:
     return list(value)
 
 
+def judge_step(
+    options: dict[str, Any], bard: str, picks: dict[str, int], *, climax: bool
+) -> tuple[dict[str, int], dict[str, int], str]:
+    """One step of a story: ``(gains, red_cards, outcome)``, the outcome ``"all"``, ``"some"``
+    or ``"none"`` of the audience matching the bard. ``climax`` is the story's last step.
+    No set bonus here: that is judged over the whole turn."""
+    gains = {p: 0 for p in picks}
+    reds = {p: 0 for p in picks}
+    audience = [p for p in picks if p != bard]
+    matched = [p for p in audience if picks[p] == picks[bard]]
+    for p in matched:
+        gains[p] += options["audience_points"]
+    if not matched:
+        outcome = "none"
+        if options["red_card_on_all_wrong"]:
+            reds[bard] += 1
+    elif len(matched) < len(audience):
+        outcome = "some"
+        gains[bard] += options["bard_points"]
+    else:
+        outcome = "all"
+        # Draft 3 paid the bard for an obvious step too, except at the story's climax.
+        if options.get("all_matched", "zero") == "zero_at_climax" and not climax:
+            gains[bard] += options["bard_points"]
+    return gains, reds, outcome
+
+
 def judge_turn(
     options: dict[str, Any], bard: str, picks: dict[str, list[int]]
 ) -> tuple[dict[str, int], dict[str, int]]:
@@ -427,14 +499,14 @@ def judge_turn(
     reds = {p: 0 for p in picks}
     audience = [p for p in picks if p != bard]
     told = picks[bard]
-    for step, bard_pick in enumerate(told):
-        matched = [p for p in audience if picks[p][step] == bard_pick]
-        for p in matched:
-            gains[p] += options["audience_points"]
-        if 0 < len(matched) < len(audience):
-            gains[bard] += options["bard_points"]
-        elif not matched and options["red_card_on_all_wrong"]:
-            reds[bard] += 1
+    last = len(told) - 1
+    for step in range(len(told)):
+        step_gains, step_reds, _outcome = judge_step(
+            options, bard, {p: picks[p][step] for p in picks}, climax=step == last
+        )
+        for p in picks:
+            gains[p] += step_gains[p]
+            reds[p] += step_reds[p]
     for p in audience:
         if set(picks[p]) == set(told):
             gains[p] += options["set_bonus"]

@@ -19,7 +19,7 @@ from games.amnesia_stories.models import CustomCard, CustomDeck
 
 pytestmark = pytest.mark.django_db
 
-IDS = [f"F{i:02d}" for i in range(1, 13)]  # the smallest playable deck
+IDS = [f"F{i:02d}" for i in range(1, 13)]  # a small playable deck (6 cards is the smallest)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.amnesia_stories.area_texts import AREA_IDS
-from games.amnesia_stories.rules import GAME, judge_turn
+from games.amnesia_stories.rules import GAME, judge_step, judge_turn
 from games.rules import get_game
 from games.rules.base import IllegalMove
 from games.rules.script import parse_script, replay, replay_script
@@ -222,6 +222,77 @@ def test_judge_turn_rules():
     assert gains == {"B": 0, "X": 0, "Y": 0} and reds == {"B": 0, "X": 0, "Y": 0}
 
 
+def test_all_matched_option_pays_an_obvious_step_only_before_the_climax():
+    opts = {"audience_points": 1, "bard_points": 2, "set_bonus": 0}
+    opts["red_card_on_all_wrong"] = True
+    everyone = {"B": [1, 2, 3], "X": [1, 2, 3], "Y": [1, 2, 3]}
+    assert judge_turn(opts, "B", everyone)[0]["B"] == 0  # the default is draft 4's "zero"
+    assert judge_turn({**opts, "all_matched": "zero"}, "B", everyone)[0]["B"] == 0
+    draft3 = {**opts, "all_matched": "zero_at_climax"}
+    gains, reds = judge_turn(draft3, "B", everyone)
+    # steps 1 and 2 pay the bard; step 3, the climax, does not
+    assert gains == {"B": 4, "X": 3, "Y": 3} and reds == {"B": 0, "X": 0, "Y": 0}
+    step = {"B": 2, "X": 2, "Y": 2}
+    assert judge_step(draft3, "B", step, climax=False) == (
+        {"B": 2, "X": 1, "Y": 1},
+        {"B": 0, "X": 0, "Y": 0},
+        "all",
+    )
+    assert judge_step(draft3, "B", step, climax=True)[0]["B"] == 0
+    # the other outcomes are the same under both values
+    some = {"B": 2, "X": 2, "Y": 3}
+    assert (
+        judge_step(draft3, "B", some, climax=True)[:2]
+        == judge_step(opts, "B", some, climax=True)[:2]
+    )
+    with pytest.raises(Exception, match="all_matched"):
+        new_state(options={"all_matched": "always"})
+
+
+def test_a_physical_table_refills_its_deck_from_the_discard():
+    ids = [f"c{i}" for i in range(1, 7)]  # 2 x 3 choices: the smallest deck
+    state = new_state(
+        area_ids=ids, deck_mode="physical", options={"choices": 3, "questions": 2, "rounds": 1}
+    )
+    state = GAME.apply(state, {"by": "Ana", "do": "deal", "slots": ids[:3], "journey": ids[3:]})
+    state = tell_first(state)
+    for p in PLAYERS:
+        state = GAME.apply(state, {"by": p, "do": "answer", "picks": [1, 2]})
+    assert state["phase"] == "deal" and state["deck_count"] == 0
+    # a card now in the slots (the previous journey) cannot come back
+    with pytest.raises(IllegalMove) as info:
+        GAME.apply(state, {"by": "Bruno", "do": "deal", "journey": ["c1", "c2", "c4"]})
+    assert info.value.code == "rule_violation"
+    # the old selection, shuffled by the table, is the new journey
+    state = GAME.apply(state, {"by": "Bruno", "do": "deal", "journey": ["c3", "c1", "c2"]})
+    assert state["journey"] == ["c3", "c1", "c2"]
+    assert state["selection"] == {"1": "c4", "2": "c5", "3": "c6"}
+    assert (state["discard"], state["deck_count"]) == ([], 0)
+
+
+def test_a_seeded_refill_replays_exactly_and_uses_the_states_generator():
+    script = {
+        "options": {"choices": 3, "questions": 2, "rounds": 2},
+        "area_ids": [f"c{i}" for i in range(1, 8)],
+    }
+    state = new_state(**script)
+    rngs = [state["rng"]]
+    while not state["finished"]:
+        state = tell_first(state)
+        for p in PLAYERS:
+            state = GAME.apply(state, {"by": p, "do": "answer", "picks": [1, 2]})
+        rngs.append(state["rng"])
+        cards = [*state["selection"].values(), *state["journey"], *state["discard"]]
+        assert len(set(cards)) == len(cards) == 7 - state["deck_count"]
+    assert len(set(rngs)) > 1  # the refills drew from the state's own generator
+    again = new_state(**script)
+    while not again["finished"]:
+        again = tell_first(again)
+        for p in PLAYERS:
+            again = GAME.apply(again, {"by": p, "do": "answer", "picks": [1, 2]})
+    assert again == state
+
+
 def test_no_red_cards_option_and_starting_vp():
     state = new_state(
         options={"rounds": 1, "red_card_on_all_wrong": False, "starting_vp": 10},
@@ -243,18 +314,19 @@ def test_no_red_cards_option_and_starting_vp():
     "script",
     [
         {"players": ["A", "B"]},
-        {"players": ["A", "B", "C", "D", "E"]},
+        {"players": ["A", "B", "C", "D", "E", "F", "G", "H", "I"]},
         {"options": {"choices": 9}},
         {"options": {"questions": 1}},
         {"options": {"choices": 3, "questions": 4}},
         {"options": {"red_card_on_all_wrong": 1}},
         {"options": {"surprise": 1}},
-        {"options": {"choices": 8}},
+        # the deck holds fewer than 2 x choices cards: no first selection and journey
+        {"options": {"choices": 8}, "area_ids": [f"c{i}" for i in range(15)]},
         {"area_ids": "A01"},
         {"area_ids": ["x", "x"] + [f"c{i}" for i in range(30)]},
-        {"area_ids": [f"c{i}" for i in range(10)]},
+        {"area_ids": [f"c{i}" for i in range(9)]},
         {"deck": ["A01", "A01"] + [f"A{i:02d}" for i in range(3, 30)]},
-        {"deck": [f"A{i:02d}" for i in range(1, 20)]},
+        {"deck": [f"A{i:02d}" for i in range(1, 10)]},
         {"deck": ["Z01"]},
         {"moves": [{"by": "Ana", "do": "tell", "story": ["A99", "A01", "A02"]}]},
         {"moves": ["tell"]},
@@ -333,7 +405,9 @@ def expected_turn(options, bard, picks):
             if picks[p][i] == picks[bard][i]:
                 gains[p] += options["audience_points"]
         if hits == len(others):
-            pass
+            last = i == len(picks[bard]) - 1
+            if options["all_matched"] == "zero_at_climax" and not last:
+                gains[bard] += options["bard_points"]
         elif hits:
             gains[bard] += options["bard_points"]
         elif options["red_card_on_all_wrong"]:
@@ -346,8 +420,9 @@ def expected_turn(options, bard, picks):
 
 @st.composite
 def games(draw):
-    n = draw(st.integers(3, 4))
-    players = ["Ana", "Bruno", "Caio", "Duda"][:n]
+    # the deck refills from the discard: more players than the 48 cards would last for
+    n = draw(st.integers(3, 6))
+    players = ["Ana", "Bruno", "Caio", "Duda", "Edu", "Fia"][:n]
     choices = draw(st.integers(3, 5))
     questions = draw(st.integers(2, choices))
     options = {
@@ -359,6 +434,7 @@ def games(draw):
         "set_bonus": draw(st.integers(0, 3)),
         "red_card_on_all_wrong": draw(st.booleans()),
         "starting_vp": draw(st.integers(-2, 2)),
+        "all_matched": draw(st.sampled_from(["zero", "zero_at_climax"])),
     }
     seed = draw(st.integers(0, 2**32))
     turns = options["rounds"] * n
