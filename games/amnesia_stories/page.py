@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import presenters
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.models import CustomCard
-from games.amnesia_stories.rules import judge_turn
+from games.amnesia_stories.rules import judge_step
 from games.models import Seat, Table
 from games.snapshot import Snapshot
 
@@ -31,20 +31,37 @@ OPTION_LABELS = {
     "set_bonus": _("Audience bonus VP for the bard's numbers in any order"),
     "red_card_on_all_wrong": _("A step nobody matched gives the bard a red card"),
     "starting_vp": _("VP everyone starts with"),
+    "all_matched": _(
+        "A step the whole audience matched: zero gives the bard nothing; zero_at_climax "
+        "gives the bard VP except on the story's last step"
+    ),
 }
 
-# Earlier drafts from the seed's changelog, one click away on the new-table form.
-# Draft 3 as the seed's changelog describes it by difference: six choices, four questions,
-# the bard scoring 1 VP, and no penalty yet for a step nobody in the audience matched.
+# Earlier (and later) drafts, one click away on the new-table form; draft 4, the seed's own
+# rules, is the defaults. Each label says in words what the preset changes from draft 4.
+DRAFT3_OPTIONS = {
+    "choices": 6,
+    "questions": 4,
+    "bard_points": 1,
+    "red_card_on_all_wrong": False,
+    "all_matched": "zero_at_climax",
+}
+HEROIC_SAGA_OPTIONS = {"starting_vp": 5, "red_card_on_all_wrong": False}
 PRESETS = {
     "draft3": {
-        "label": _("Draft 3 (6 choices, 4 questions, bard 1 VP, no red cards)"),
-        "options": {
-            "choices": 6,
-            "questions": 4,
-            "bard_points": 1,
-            "red_card_on_all_wrong": False,
-        },
+        "label": _(
+            "Draft 3: 6 choices instead of 5, 4 questions instead of 3, the bard scores 1 VP "
+            "instead of 2, no red card when nobody matches, and a step everyone matched "
+            "still pays the bard except at the climax"
+        ),
+        "options": DRAFT3_OPTIONS,
+    },
+    "heroic_saga": {
+        "label": _(
+            "Heroic Saga (draft 6, partial): everyone starts with 5 VP instead of 0, and no "
+            "red card when nobody matches"
+        ),
+        "options": HEROIC_SAGA_OPTIONS,
     },
 }
 
@@ -207,23 +224,24 @@ def reveal(
 ) -> dict[str, Any]:
     """A judged turn step by step: the bard's pick, who matched, the points and red cards.
 
-    The per-step figures come from the referee's ``judge_turn`` on that step alone (without
-    the set bonus); the set bonus is what the whole turn gave beyond the steps.
+    The per-step figures come from the referee's ``judge_step`` (the last step is the
+    climax); the set bonus is what the whole turn gave beyond the steps.
     """
     bard = turn["bard"]
     picks = turn["picks"]
     names = list(picks)
     audience = [p for p in names if p != bard]
-    no_bonus = dict(options, set_bonus=0)
     step_totals = dict.fromkeys(names, 0)
     steps = []
+    last = len(turn["story"]) - 1
     for i, story_card in enumerate(turn["story"]):
-        gains, reds = judge_turn(no_bonus, bard, {p: [picks[p][i]] for p in names})
+        gains, reds, outcome = judge_step(
+            options, bard, {p: picks[p][i] for p in names}, climax=i == last
+        )
         for p in names:
             step_totals[p] += gains[p]
         bard_pick = picks[bard][i]
         matched = [p for p in audience if picks[p][i] == bard_pick]
-        outcome = "all" if len(matched) == len(audience) else "none" if not matched else "some"
         steps.append(
             {
                 "n": i + 1,
@@ -306,9 +324,15 @@ def safe_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # -- physical deck ----------------------------------------------------------------------------
 def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
+    """The cards the bard may deal now. When what is left cannot make a journey, the table
+    puts its discard (the finished selection with it) under the deck, as the rules say."""
     ids = table.extra.get("area_ids") or list(AREA_IDS)
     dealt = set(seen["discard"]) | set(seen["selection"].values()) | set(seen["journey"])
-    return [c for c in ids if c not in dealt]
+    left = [c for c in ids if c not in dealt]
+    if seen["turn_number"] > 1 and len(left) < seen["options"]["choices"]:
+        on_table = set(seen["journey"])  # the next slots
+        left += [c for c in ids if c in dealt and c not in on_table]
+    return left
 
 
 # -- the page ---------------------------------------------------------------------------------
@@ -370,19 +394,45 @@ def context(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-# The built-in rulesets: draft 4 (the defaults) and the earlier draft 3 from the seed's
-# changelog (the options the draft 3 preset also offers).
+# The built-in rulesets, each (name, version) seeded once after migrate. A correction is a
+# new version, never an edit in place: the reports of tables that played an earlier version
+# keep comparing version against version. Draft 3 version 1 missed the climax exception
+# (all_matched), which draft 4 removed; version 2 has it.
+DRAFT3_V1_OPTIONS = {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False}
 RULESETS = (
     {
         "name": "Amnesia Stories draft 3",
-        "options": {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False},
+        "version": 1,
+        "options": DRAFT3_V1_OPTIONS,
         "changelog": "Draft 3: six choices, four questions, the bard scores 1 VP, "
         "no red card for a step nobody matched.",
     },
     {
+        "name": "Amnesia Stories draft 3",
+        "version": 2,
+        "options": DRAFT3_OPTIONS,
+        "changelog": "Draft 3, corrected: six choices, four questions, the bard scores 1 VP, "
+        "no red card for a step nobody matched, and the climax exception: a step the whole "
+        "audience matched still gives the bard 1 VP, except on the story's last step. "
+        "Version 1 left the climax exception out.",
+    },
+    {
         "name": "Amnesia Stories draft 4",
+        "version": 1,
         "options": {},
-        "changelog": "Draft 4: five choices (was 6), three questions (was 4), the bard scores "
-        "2 VP (was 1), a step nobody matched gives the bard a red card.",
+        "changelog": "Draft 4, changes from draft 3: five choices (was 6); three questions "
+        "(was 4); the bard scores 2 VP for a step some but not all of the audience matched "
+        "(was 1); the climax exception is gone, so a step the whole audience matched gives "
+        "the bard nothing on every step (draft 3 paid the bard for it except on the last "
+        "step); a step nobody in the audience matched gives the bard nothing and a red card "
+        "(draft 3 had no red cards), and at the end the players holding the most red cards "
+        "lose that many VP.",
+    },
+    {
+        "name": "Heroic Saga draft 6 (partial)",
+        "version": 1,
+        "options": HEROIC_SAGA_OPTIONS,
+        "changelog": "Heroic Saga, draft 6, partial (only what its public changelog says): "
+        "everyone starts with 5 VP (was 0), and no red card for a step nobody matched.",
     },
 )

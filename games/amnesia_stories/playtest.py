@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.amnesia_stories.rules import judge_turn
+from games.amnesia_stories.rules import judge_step, judge_turn
 from games.playtests import charts as svg
 from games.playtests.present import join_values
 from games.playtests.stats import fmt, mean, row, share
@@ -33,6 +33,7 @@ def figures(setup, moves, initial, states, elapsed) -> dict[str, Any]:
     step_chances = [0] * questions
     steps = Counter()
     set_bonuses = Counter()
+    bard_scored = 0
     judged = 0
     for i, state in enumerate(states):
         history = state.get("history") or []
@@ -48,7 +49,13 @@ def figures(setup, moves, initial, states, elapsed) -> dict[str, Any]:
             if s < questions:
                 step_matches[s] += n
                 step_chances[s] += len(audience)
-            steps["all" if n == len(audience) else "none" if n == 0 else "some"] += 1
+            # the step as the referee judges it (draft 3 pays an obvious step before the climax)
+            step_gains, _step_reds, outcome = judge_step(
+                opts, bard, {p: picks[p][s] for p in players}, climax=s == len(told) - 1
+            )
+            steps[outcome] += 1
+            if step_gains[bard] > 0:
+                bard_scored += 1
         bonus, _reds = judge_turn(set_only, bard, picks)
         winners_of_set = [p for p in audience if bonus[p] > 0]
         set_bonuses.update(winners_of_set)
@@ -90,6 +97,7 @@ def figures(setup, moves, initial, states, elapsed) -> dict[str, Any]:
             round(m / c, 3) if c else None for m, c in zip(step_matches, step_chances, strict=True)
         ],
         "steps": {k: steps[k] for k in ("all", "some", "none")},
+        "bard_scored_steps": bard_scored,
         "scores": final_vp,
         "margin": margin,
     }
@@ -106,17 +114,28 @@ def balance(entries, figs) -> list[dict[str, Any]]:
             chances[s] += c
         kinds.update(f.get("steps") or {})
     total_steps = sum(kinds.values())
+    scored = [f for f in figs if "bard_scored_steps" in f]
     rows = [
         row("red_cards", _("Red cards per game"), mean([f["red_cards_total"] for f in figs])),
         row("set_bonuses", _("Set bonuses per game"), mean([f["set_bonus_total"] for f in figs])),
         row("steps_all", _("Steps everyone matched"), share(kinds["all"], total_steps), "percent"),
         row(
             "steps_some",
-            _("Steps some matched (the bard scores)"),
+            _("Steps some matched"),
             share(kinds["some"], total_steps),
             "percent",
         ),
         row("steps_none", _("Steps nobody matched"), share(kinds["none"], total_steps), "percent"),
+        row(
+            "steps_bard_scored",
+            _("Steps the bard scored"),
+            # reports made before this figure existed are left out of it
+            share(
+                sum(f["bard_scored_steps"] for f in scored),
+                sum(sum((f.get("steps") or {}).values()) for f in scored),
+            ),
+            "percent",
+        ),
     ]
     for s in range(steps):
         rows.append(

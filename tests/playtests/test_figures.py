@@ -115,6 +115,8 @@ def test_amnesia_stories_judging_branches():
     assert f["step_chances"] == [6, 6, 6]
     assert f["match_rate_by_step"] == [0.5, 0.5, 0.333]
     assert f["steps"] == {"all": 3, "some": 2, "none": 4}
+    # draft 4: the bard scores only for the steps some (not all) matched
+    assert f["bard_scored_steps"] == 2
 
 
 def test_amnesia_stories_draw_has_no_margin():
