@@ -182,7 +182,11 @@ class NewTableForm(forms.Form):
         chosen = by_pk.get(wanted or "")
         if chosen is None:
             target = full_options(game, preset_values)
-            chosen = next((r for r in rulesets if r.builtin and r.options == target), None)
+            # newest version first; rows seeded before an option existed hold its default
+            chosen = next(
+                (r for r in rulesets if r.builtin and full_options(game, r.options) == target),
+                None,
+            )
         field.initial = chosen.pk if chosen else None
         return chosen
 

@@ -25,21 +25,46 @@ def full_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def seed_builtin_rulesets(**_signal) -> None:
-    """Create each registered game's built-in rulesets that are missing (after ``migrate``:
-    a ``post_migrate`` receiver, so no page ever writes them). Cheap once they exist."""
-    have = set(Ruleset.objects.filter(builtin=True, version=1).values_list("game", "name"))
+    """Create each registered game's built-in ruleset versions that are missing (after
+    ``migrate``: a ``post_migrate`` receiver, so no page ever writes them). Cheap once they
+    exist.
+
+    A kit lists each version as its own entry (``version`` defaults to 1), so a correction of
+    a built-in ruleset arrives as its next version and the earlier one stays, with the tables
+    that played it: a database seeded before the correction gains the new version, a fresh
+    one gets every version. Should a designer's edit already hold that version number, the
+    built-in version comes next, unless some version of that name already has its options.
+    """
+    rows = Ruleset.objects.values_list("game", "name", "version", "builtin", "options")
+    taken: dict[tuple[str, str, int], bool] = {}
+    options_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    latest: dict[tuple[str, str], int] = {}
+    for game, name, version, builtin, options in rows:
+        taken[(game, name, version)] = builtin
+        options_of.setdefault((game, name), []).append(full_options(game, options))
+        latest[(game, name)] = max(latest.get((game, name), 0), version)
     for kit in registry.kits():
         for spec in kit.rulesets:
-            if (kit.slug, spec["name"]) in have:
-                continue
+            version = spec.get("version", 1)
+            key = (kit.slug, spec["name"])
+            options = full_options(kit.slug, spec["options"])
+            if taken.get((*key, version)):
+                continue  # seeded before
+            if (*key, version) in taken:
+                if options in options_of.get(key, []):
+                    continue
+                version = latest[key] + 1
             Ruleset.objects.create(
                 game=kit.slug,
                 name=spec["name"],
-                version=1,
-                options=full_options(kit.slug, spec["options"]),
+                version=version,
+                options=options,
                 changelog=spec["changelog"],
                 builtin=True,
             )
+            taken[(*key, version)] = True
+            options_of.setdefault(key, []).append(options)
+            latest[key] = max(latest.get(key, 0), version)
 
 
 def match_ruleset(

@@ -15,20 +15,63 @@ from .conftest import builtin
 pytestmark = pytest.mark.django_db
 
 
+DRAFT3_V1 = {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False}
+DRAFT3_V2 = {**DRAFT3_V1, "all_matched": "zero_at_climax"}
+
+
 def test_builtin_rulesets_are_seeded_by_migrate_and_made_once():
     # migrate's post_migrate made them (the test database is migrated); seeding again adds none.
-    assert Ruleset.objects.filter(builtin=True).count() == 4
+    # Six since issue #13: Amnesia and Contest one each; Amnesia Stories draft 3 versions 1
+    # and 2 (the climax exception), draft 4, and Heroic Saga draft 6 (partial).
+    assert Ruleset.objects.filter(builtin=True).count() == 6
     seed_builtin_rulesets()
-    names = set(Ruleset.objects.values_list("game", "name"))
-    assert ("amnesia_stories", "Amnesia Stories draft 3") in names
-    assert ("amnesia_stories", "Amnesia Stories draft 4") in names
-    assert {g for g, _n in names} == {"amnesia", "amnesia_stories", "contest"}
-    assert Ruleset.objects.count() == 4
-    draft3 = Ruleset.objects.get(name="Amnesia Stories draft 3")
-    assert draft3.options == full_options(
-        "amnesia_stories",
-        {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False},
+    names = set(Ruleset.objects.values_list("game", "name", "version"))
+    assert ("amnesia_stories", "Amnesia Stories draft 3", 1) in names
+    assert ("amnesia_stories", "Amnesia Stories draft 3", 2) in names
+    assert ("amnesia_stories", "Amnesia Stories draft 4", 1) in names
+    assert ("amnesia_stories", "Heroic Saga draft 6 (partial)", 1) in names
+    assert {g for g, _n, _v in names} == {"amnesia", "amnesia_stories", "contest"}
+    assert Ruleset.objects.count() == 6
+    draft3 = Ruleset.objects.filter(name="Amnesia Stories draft 3")
+    assert draft3.get(version=1).options == full_options("amnesia_stories", DRAFT3_V1)
+    assert draft3.get(version=2).options == full_options("amnesia_stories", DRAFT3_V2)
+    assert draft3.get(version=2).options["all_matched"] == "zero_at_climax"
+    saga = Ruleset.objects.get(name="Heroic Saga draft 6 (partial)")
+    assert saga.options == full_options(
+        "amnesia_stories", {"starting_vp": 5, "red_card_on_all_wrong": False}
     )
+
+
+def test_seeding_adds_the_corrected_draft_3_as_version_2_and_keeps_version_1():
+    # a database seeded before the correction: draft 3 version 1 only, as it was stored then
+    # (before the all_matched option existed), with a table that played it
+    Ruleset.objects.filter(name="Amnesia Stories draft 3", version=2).delete()
+    v1 = Ruleset.objects.get(name="Amnesia Stories draft 3", version=1)
+    old_options = {k: v for k, v in v1.options.items() if k != "all_matched"}
+    Ruleset.objects.filter(pk=v1.pk).update(options=old_options)
+    seed_builtin_rulesets()
+    v1.refresh_from_db()
+    assert v1.options == old_options  # never edited in place
+    v2 = Ruleset.objects.get(name="Amnesia Stories draft 3", version=2)
+    assert v2.builtin and v2.options == full_options("amnesia_stories", DRAFT3_V2)
+    assert "climax" in v2.changelog
+    seed_builtin_rulesets()
+    assert Ruleset.objects.filter(name="Amnesia Stories draft 3").count() == 2
+
+
+def test_a_designers_version_2_pushes_the_builtin_correction_to_version_3():
+    Ruleset.objects.filter(name="Amnesia Stories draft 3", version=2).delete()
+    Ruleset.objects.create(
+        game="amnesia_stories",
+        name="Amnesia Stories draft 3",
+        version=2,
+        options=full_options("amnesia_stories", {**DRAFT3_V1, "rounds": 1}),
+    )
+    seed_builtin_rulesets()
+    v3 = Ruleset.objects.get(name="Amnesia Stories draft 3", version=3)
+    assert v3.builtin and v3.options == full_options("amnesia_stories", DRAFT3_V2)
+    seed_builtin_rulesets()  # and it is not made again
+    assert Ruleset.objects.filter(name="Amnesia Stories draft 3").count() == 3
 
 
 def new_table(client, game="amnesia_stories", **options):
@@ -41,7 +84,7 @@ def new_table(client, game="amnesia_stories", **options):
 
 
 DRAFT4 = {"choices": 5, "questions": 3, "rounds": 2, "bard_points": 2, "audience_points": 1}
-DRAFT4 |= {"set_bonus": 2, "red_card_on_all_wrong": "on", "starting_vp": 0}
+DRAFT4 |= {"set_bonus": 2, "red_card_on_all_wrong": "on", "starting_vp": 0, "all_matched": "zero"}
 
 
 def test_a_table_records_the_ruleset_version_it_plays(gm_client):

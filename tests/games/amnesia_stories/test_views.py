@@ -39,6 +39,7 @@ def new_table(client, players=PLAYERS, **extra) -> Table:
         "opt_set_bonus": 2,
         "opt_red_card_on_all_wrong": "on",
         "opt_starting_vp": 0,
+        "opt_all_matched": "zero",
     }
     data.update(extra)
     response = client.post(reverse("games:table_new"), data)
@@ -107,16 +108,56 @@ def test_new_table_form_shows_draft_4_defaults_and_the_draft_3_preset(gm_client)
     assert "preset=" not in amnesia and "custom_deck" not in amnesia
 
 
-def test_draft_3_table_and_too_many_players_for_the_built_in_deck(gm_client):
+def test_draft_3_table_and_more_players_on_the_built_in_deck(gm_client):
     table = new_table(gm_client, opt_choices=6, opt_questions=4, opt_bard_points=1)
     assert table.options["choices"] == 6 and table.options["questions"] == 4
     assert len(seen(table)["selection"]) == 6
-    response = gm_client.post(
-        reverse("games:table_new"),
-        {"game": "amnesia_stories", "players": "A\nB\nC\nD\nE", "deck_mode": "virtual"}
-        | {f"opt_{k}": v for k, v in table.options.items() if not isinstance(v, bool)},
-    )
-    assert response.status_code == 400 and "3 or 4 players" in response.content.decode()
+    # The deck refills from the discarded selections (contract ruling): five players may play
+    # the built-in 48 cards; only the 3..8 players of the game itself are checked.
+    data = {"game": "amnesia_stories", "deck_mode": "virtual"}
+    data |= {f"opt_{k}": v for k, v in table.options.items() if not isinstance(v, bool)}
+    response = gm_client.post(reverse("games:table_new"), data | {"players": "A\nB\nC\nD\nE"})
+    assert response.status_code == 302
+    assert Table.objects.latest("pk").seats.count() == 5
+    players = "\n".join("ABCDEFGHI")
+    response = gm_client.post(reverse("games:table_new"), data | {"players": players})
+    assert response.status_code == 400 and "3 to 8 players" in response.content.decode()
+
+
+def test_the_draft_3_preset_starts_a_table_with_four_players(gm_client):
+    """What the form shows for the draft 3 preset, posted back as it is, with 4 players:
+    6 choices x 2 rounds x 4 players would draw 54 of the 48 cards without the refill."""
+    url = reverse("games:table_new")
+    page = gm_client.get(url + "?game=amnesia_stories&preset=draft3").content.decode()
+    data = {"game": "amnesia_stories", "players": "Ana\nBruno\nCaio\nDuda"}
+    data["deck_mode"] = "virtual"
+    for name, value in re.findall(r'<input type="number" name="(opt_\w+)" value="(-?\d+)"', page):
+        data[name] = value
+    for name in re.findall(r'<input type="checkbox" name="(opt_\w+)"[^>]*checked', page):
+        data[name] = "on"
+    for name, body in re.findall(r'<select name="(opt_\w+)"[^>]*>(.*?)</select>', page, re.S):
+        data[name] = re.search(r'<option value="(\w+)" selected', body).group(1)
+    assert data["opt_all_matched"] == "zero_at_climax" and "opt_red_card_on_all_wrong" not in data
+    response = gm_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    table = Table.objects.latest("pk")
+    assert table.seats.count() == 4
+    # the corrected draft 3 (version 2), not version 1, which missed the climax exception
+    assert (table.ruleset.name, table.ruleset.version) == ("Amnesia Stories draft 3", 2)
+    assert table.options == {
+        "choices": 6,
+        "questions": 4,
+        "rounds": 2,
+        "bard_points": 1,
+        "audience_points": 1,
+        "set_bonus": 2,
+        "red_card_on_all_wrong": False,
+        "starting_vp": 0,
+        "all_matched": "zero_at_climax",
+    }
+    state = seen(table)
+    assert (state["turns"], len(state["selection"]), len(state["journey"])) == (8, 6, 6)
+    assert state["deck_count"] == 48 - 12
 
 
 # -- a whole game -------------------------------------------------------------------------------
@@ -440,8 +481,9 @@ def test_a_table_with_a_custom_deck(gm, gm_client):
             "custom_deck": deck.pk,
         }
         | {f"opt_{k}": v for k, v in table.options.items() if not isinstance(v, bool)}
-        | {"opt_rounds": 2},
+        | {"opt_choices": 7},
     )
+    # 7 choices deal 14 cards at the start (the discard refills the deck after that)
     assert response.status_code == 400 and "deck holds only 12" in response.content.decode()
 
 
