@@ -522,3 +522,42 @@ def test_htmx_gets_the_panel_for_moves_and_revealed_cards(gm_client):
     body = response.content.decode()
     assert response.status_code == 200 and 'id="reveal"' in body and "<html" not in body
     assert "Bruno is the bard" in body
+
+
+def test_the_reveal_says_when_an_obvious_step_still_pays_the_bard():
+    from types import SimpleNamespace
+
+    from games.amnesia_stories import page
+
+    turn = {
+        "turn_number": 1,
+        "bard": "Ana",
+        "story": ["A01", "A02", "A03"],
+        "picks": {"Ana": [1, 2, 3], "Bruno": [1, 2, 3], "Caio": [1, 2, 3]},
+        "gains": {"Ana": 4, "Bruno": 5, "Caio": 5},
+        "red_cards": {"Ana": 0, "Bruno": 0, "Caio": 0},
+    }
+    draft3 = {"audience_points": 1, "bard_points": 2, "set_bonus": 2}
+    draft3 |= {"red_card_on_all_wrong": False, "all_matched": "zero_at_climax"}
+    shown = page.reveal(turn, {}, draft3, lambda c: {"id": c})
+    # every step all matched: the bard scores before the climax, not at it
+    assert [(s["outcome"], s["bard_points"]) for s in shown["steps"]] == [
+        ("all", 2),
+        ("all", 2),
+        ("all", 0),
+    ]
+    assert shown["bonus"] == [{"name": "Bruno", "points": 2}, {"name": "Caio", "points": 2}]
+    shown = page.reveal(turn, {}, {**draft3, "all_matched": "zero"}, lambda c: {"id": c})
+    assert [s["bard_points"] for s in shown["steps"]] == [0, 0, 0]
+    # a physical table that cannot deal a journey may deal its discard again
+    table = SimpleNamespace(extra={"area_ids": [f"c{i}" for i in range(1, 7)]})
+    seen = {
+        "turn_number": 2,
+        "options": {"choices": 3},
+        "discard": [],
+        "selection": {"1": "c1", "2": "c2", "3": "c3"},
+        "journey": ["c4", "c5", "c6"],
+    }
+    assert page.undealt(table, seen) == ["c1", "c2", "c3"]
+    table.extra["area_ids"] = [f"c{i}" for i in range(1, 10)]
+    assert page.undealt(table, seen) == ["c7", "c8", "c9"]
