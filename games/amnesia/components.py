@@ -39,8 +39,7 @@ def components(request: PrintRequest) -> Components:
     )
     # The memory of the room may be told once the discard holds more than factor × players.
     thresholds = [
-        (n, options["finale_factor"] * n + 1)
-        for n in range(GAME.min_players, GAME.max_players + 1)
+        (n, options["finale_factor"] * n + 1) for n in range(GAME.min_players, GAME.max_players + 1)
     ]
     mat = Sheet(
         title=_("Bank and discard mat"),

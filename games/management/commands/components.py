@@ -26,9 +26,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--preset", help="one of the game's named option sets")
         parser.add_argument("--deck", type=int, help="a custom deck's id (games that have them)")
-        parser.add_argument(
-            "--table", type=int, help="a table's id: its options, players and deck"
-        )
+        parser.add_argument("--table", type=int, help="a table's id: its options, players and deck")
 
     def handle(self, *args, **options) -> None:
         if not registry.is_game(options["game"]):
