@@ -110,6 +110,10 @@ class GameKit:
     # () -> every text the game prints in its books, in every language (the bundled fonts
     # must draw each of their characters).
     printed_texts: Callable[[], Iterable[str]] | None = None
+    # (games.components.PrintRequest) -> games.components.Components: the game's
+    # print-and-play cards and sheets (the ``components`` command and the rules page's
+    # download). Without one, the game has nothing to print.
+    components: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

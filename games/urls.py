@@ -17,4 +17,5 @@ urlpatterns = [
     path("tables/<int:pk>/export/", views.table_export, name="export"),
     path("tables/<int:pk>/narrative/", views.table_narrative, name="narrative"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
+    path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

@@ -20,6 +20,14 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import registry, services
 from games.answers import answer_move, render_table, wants_json
+from games.components import (
+    DEFAULT_SIZE,
+    PAGE_SIZES,
+    ComponentsError,
+    cached_pdf,
+    language_code,
+    print_request,
+)
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
 from games.models import Table
@@ -185,7 +193,31 @@ def table_import(request):
 def rules_page(request, game: str):
     if not registry.is_game(game):
         raise Http404("No such game.")
-    return render(request, registry.kit(game).rules_template, {"game": game})
+    kit = registry.kit(game)
+    return render(
+        request,
+        kit.rules_template,
+        {"game": game, "components": kit.components is not None, "page_sizes": PAGE_SIZES},
+    )
+
+
+def components_pdf(request, game: str):
+    """The game's print-and-play PDF (its defaults, or one of its presets): public, like
+    the rules it goes with; rendered once per version and then served from the cache."""
+    if not registry.is_game(game) or registry.kit(game).components is None:
+        raise Http404("No such game.")
+    kit = registry.kit(game)
+    size = request.GET.get("size") or DEFAULT_SIZE
+    language = language_code(request.GET.get("language") or request.LANGUAGE_CODE)
+    try:
+        print_job = print_request(kit, language=language, preset=request.GET.get("preset"))
+        data = cached_pdf(kit, print_job, size)
+    except ComponentsError as exc:
+        raise Http404(str(exc)) from exc
+    response = HttpResponse(data, content_type="application/pdf")
+    filename = f"{game}-components-{size}-{language}.pdf"
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
 
 
 def table_url(table: Table) -> str:

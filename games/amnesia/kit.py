@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, cover, demo, page, playtest
+from games.amnesia import book, components, cover, demo, page, playtest
 from games.amnesia.rules import GAME
 from games.registry import GameKit, PlaytestParts
 
@@ -22,6 +22,7 @@ KIT = GameKit(
     book=book.build,
     demos=demo.demos,
     cover=cover.draw,
+    components=components.components,
     playtest=PlaytestParts(
         figures=playtest.figures,
         balance=playtest.balance,

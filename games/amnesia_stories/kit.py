@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, cover, demo, page, playtest
+from games.amnesia_stories import book, components, cover, demo, page, playtest
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -27,6 +27,7 @@ KIT = GameKit(
     cover=cover.draw,
     pictures=BOOK_PICTURES,
     printed_texts=printed_texts,
+    components=components.components,
     playtest=PlaytestParts(
         figures=playtest.figures,
         balance=playtest.balance,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, cover, demo, page, playtest
+from games.contest import book, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.registry import GameKit, PlaytestParts
@@ -23,6 +23,7 @@ KIT = GameKit(
     book=book.build,
     demos=demo.demos,
     cover=cover.draw,
+    components=components.components,
     playtest=PlaytestParts(
         figures=playtest.figures,
         balance=playtest.balance,
