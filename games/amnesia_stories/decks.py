@@ -339,10 +339,11 @@ def import_deck(owner, name: str, archive_file, csv_file=None) -> CustomDeck:
             deck = CustomDeck.objects.create(owner=owner, name=name.strip()[:120] or _("My deck"))
             for position, card in enumerate(cards):
                 row = CustomCard(deck=deck, card_id=card.card_id, text=card.text, position=position)
-                stem = f"deck{deck.pk}-{position + 1:03d}"
-                row.image.save(f"{stem}.{ext}", ContentFile(card.large), save=False)
+                # The names are drawn at random (models.card_picture_path): only the extension
+                # of these counts.
+                row.image.save(f"large.{ext}", ContentFile(card.large), save=False)
                 written.append(row.image)
-                row.thumb.save(f"{stem}_thumb.{ext}", ContentFile(card.thumb), save=False)
+                row.thumb.save(f"thumb.{ext}", ContentFile(card.thumb), save=False)
                 written.append(row.thumb)
                 row.save()
     except BaseException:
