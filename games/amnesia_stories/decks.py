@@ -27,6 +27,7 @@ from typing import Any
 from django import forms
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from PIL import Image, ImageOps
@@ -362,6 +363,33 @@ def delete_deck(deck: CustomDeck) -> None:
     for field_file in files:
         if field_file.name:
             field_file.storage.delete(field_file.name)
+
+
+# -- a deck at a table ------------------------------------------------------------------------
+SIZES = ("large", "thumb")
+
+
+def table_cards(table) -> QuerySet[CustomCard]:
+    """The cards of the custom deck ``table`` plays with: only its owner's own deck, so that an
+    imported script naming another user's deck borrows none of its pictures."""
+    deck = table.extra.get("custom_deck")
+    if table.extra.get("area_ids") is None or not isinstance(deck, int) or isinstance(deck, bool):
+        return CustomCard.objects.none()
+    return CustomCard.objects.filter(deck_id=deck, deck__owner_id=table.owner_id)
+
+
+def card_picture(card: CustomCard, size: str):
+    """The stored file of one size of a card's picture (None for a size there is not)."""
+    if size not in SIZES or not card.image:
+        return None
+    return card.image if size == "large" else card.thumb
+
+
+def table_picture(table, card_pk: int, size: str):
+    """The kit's ``picture`` hook: a picture of the table's deck, None when the table does not
+    play with the deck that card belongs to."""
+    card = table_cards(table).filter(pk=card_pk).first()
+    return card_picture(card, size) if card is not None else None
 
 
 def table_extra(deck: CustomDeck) -> dict[str, Any]:

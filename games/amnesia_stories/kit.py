@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, demo, page, playtest
+from games.amnesia_stories import book, decks, demo, page, playtest
 from games.amnesia_stories.forms import NewTable
 from games.amnesia_stories.rules import GAME
 from games.registry import GameKit, PlaytestParts
@@ -33,4 +33,5 @@ KIT = GameKit(
     rulesets=page.RULESETS,
     new_table=NewTable(),
     urls="games.amnesia_stories.urls",
+    picture=decks.table_picture,
 )
