@@ -77,6 +77,16 @@ class Book:
         return [c for c in seen if c in self.area_ids]
 
     @property
+    def pictures(self) -> list[int]:
+        """The table's own pictures the chapters show (a custom deck's cards), once each: the
+        numbers the game's ``picture`` hook (games.registry) knows them by."""
+        seen: dict[int, None] = {}
+        for chapter in self.chapters:
+            for number in chapter.data.get("pictures", []):
+                seen.setdefault(number, None)
+        return list(seen)
+
+    @property
     def keywords(self) -> list[str]:
         return [self.game_title, *self.tags]
 
