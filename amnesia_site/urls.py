@@ -5,8 +5,6 @@ Each registered game mounts its own URLconf (namespaced by its slug) beside the 
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
@@ -24,5 +22,6 @@ urlpatterns = [
 ]
 urlpatterns += [path("", include(kit.urls)) for kit in registry.kits() if kit.urls]
 
-# Uploads are served by Django only in development; a deployment serves MEDIA_ROOT itself.
-urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# No URL maps MEDIA_URL onto MEDIA_ROOT, with DEBUG on or off: uploads (custom deck pictures,
+# story covers) are served by views that check who may see them (games.uploads), and the
+# built-in cards' art by its own view. A deployment must not serve MEDIA_ROOT either.

@@ -114,6 +114,10 @@ class GameKit:
     # print-and-play cards and sheets (the ``components`` command and the rules page's
     # download). Without one, the game has nothing to print.
     components: Callable[[Any], Any] | None = None
+    # (table, picture number, size) -> one of the table's own uploaded pictures (a stored file,
+    # e.g. a custom deck's card) or None. The picture views ask it after checking who may see
+    # the table (its owner, a seat's link, a reader of its story): see :func:`picture`.
+    picture: Callable[[Any, int, str], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:
@@ -166,6 +170,14 @@ def is_game(slug: Any) -> bool:
 def choices() -> list[tuple[str, Any]]:
     """(slug, title) for every registered game: the choices of every game select."""
     return [(k.slug, k.title) for k in _KITS.values()]
+
+
+def picture(table, number: int, size: str) -> Any:
+    """The table's own uploaded picture ``number`` in ``size`` (a stored file), or None."""
+    found = _KITS.get(table.game)
+    if found is None or found.picture is None:
+        return None
+    return found.picture(table, number, size)
 
 
 def title(slug: str) -> Any:

@@ -16,6 +16,16 @@ urlpatterns = [
     path("tables/<int:pk>/draft/", views.table_draft, name="draft"),
     path("tables/<int:pk>/export/", views.table_export, name="export"),
     path("tables/<int:pk>/narrative/", views.table_narrative, name="narrative"),
+    path(
+        "tables/<int:pk>/pictures/<int:picture>/<str:size>/",
+        views.table_picture,
+        name="picture",
+    ),
+    path(
+        "seat/<str:token>/pictures/<int:picture>/<str:size>/",
+        views.seat_picture,
+        name="seat_picture",
+    ),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
     path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

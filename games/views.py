@@ -15,10 +15,10 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import registry, services
+from games import registry, services, uploads
 from games.answers import answer_move, render_table, wants_json
 from games.components import (
     DEFAULT_SIZE,
@@ -30,7 +30,7 @@ from games.components import (
 )
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
-from games.models import Table
+from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.snapshot import Snapshot
 
@@ -187,6 +187,22 @@ def table_import(request):
     return render(
         request, "games/table_import.html", {"error": error}, status=400 if error else 200
     )
+
+
+@login_required
+@require_safe
+def table_picture(request, pk: int, picture: int, size: str):
+    """One of the table's own uploaded pictures (a custom deck's card), for its owner's pages."""
+    table = _my_table(request, pk)
+    return uploads.serve(request, registry.picture(table, picture, size))
+
+
+@require_safe
+def seat_picture(request, token: str, picture: int, size: str):
+    """The same pictures for whoever holds one of the table's seat links (the token is the
+    credential, as on the seat's own page)."""
+    seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
+    return uploads.serve(request, registry.picture(seat.table, picture, size))
 
 
 @login_required

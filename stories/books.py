@@ -59,11 +59,13 @@ class Credit:
 
 
 class MoveTexts:
-    """The live moves of a table with the authors' edits laid over their text."""
+    """The live moves of a table with the authors' edits laid over their text (and the table,
+    for a builder that shows something of the table's own, such as a custom deck's pictures)."""
 
-    def __init__(self, moves: list[Move], edits: dict[int, str]) -> None:
+    def __init__(self, moves: list[Move], edits: dict[int, str], table: Table | None = None):
         self.moves = moves
         self.edits = edits
+        self.table = table
         self.by_seq = {m.seq: m for m in moves}
 
     def seq(self, index: int) -> int:
@@ -99,7 +101,7 @@ def build_chapters(table: Table, edits: dict[int, str]) -> tuple[list[Chapter], 
     """The book's chapters: the game's own builder over the referee's narrative of the live
     moves (the authors' edits laid over their text)."""
     snap = Snapshot(table)
-    texts = MoveTexts(snap.moves, edits)
+    texts = MoveTexts(snap.moves, edits, table)
     entries = snap.referee.narrative(snap.setup, texts.script_moves())
     return snap.kit.book(entries, texts), texts
 

@@ -1,10 +1,11 @@
 """The story as a PDF book, printed by WeasyPrint from the same template as the reading page.
 
 WeasyPrint fetches what the page links to (stylesheets, fonts, images). It gets our own
-fetcher, which serves the site's static files and uploads from disk, plus the few resources
-handed to it for one book (the cover, the game's illustrations), under an address that cannot be reached
-(``https://book.invalid/``, a reserved name). It opens no socket and follows no redirect:
-everything else (``file:``, ``data:``, other hosts, paths outside the two folders) is refused.
+fetcher, which serves the site's static files from disk, plus the few resources handed to it
+for one book (the cover, the area cards' art, a custom deck's pictures read through the
+storage API), under an address that cannot be reached (``https://book.invalid/``, a reserved
+name). It opens no socket and follows no redirect: everything else (``file:``, ``data:``, other
+hosts, paths outside the static files, any other upload) is refused.
 
 PDFs are cached on disk (``stories.cache``), named after the story and the hash of everything
 that goes into the book, so a changed story (or template) gets a new file and the old one is
@@ -29,6 +30,7 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from games import registry, uploads
 from stories.cache import cache_dir, cached
 from stories.covers import cover_image
 from stories.models import Story
@@ -41,6 +43,9 @@ BASE_URL = f"https://{BOOK_HOST}/"
 COVER_PATH = "/book/cover"
 # A game's illustrations (its kit's ``pictures``): ``/book/picture/<id>``, one entry per
 # picture the book shows, handed to the fetcher like the cover (nothing else is served there).
+# The table's own uploads the book shows (a custom deck's cards): ``/book/upload/<n>``, read
+# from storage for this book, never by their path under /media/.
+UPLOAD_PATH = "/book/upload/"
 PICTURE_PATH = "/book/picture/"
 
 PAGE_SIZES = {"a5": "A5", "a4": "A4", "letter": "letter"}
@@ -80,15 +85,14 @@ class BookFetcher(URLFetcher):
         if path in self.extra:
             return self.extra[path]
         static_prefix = urljoin("/", settings.STATIC_URL)
-        media_prefix = urljoin("/", settings.MEDIA_URL)
         if path.startswith(static_prefix):
             found = finders.find(path.removeprefix(static_prefix))
             if not found and settings.STATIC_ROOT:
                 found = _inside(settings.STATIC_ROOT, path.removeprefix(static_prefix))
             return _read(found, url)
-        if path.startswith(media_prefix):
-            return _read(_inside(settings.MEDIA_ROOT, path.removeprefix(media_prefix)), url)
-        raise RefusedURL(f"Neither a static file nor an upload: {url[:200]}")
+        # Uploads are not read by path: the book gets the ones its reader may see (``extra``),
+        # so no upload of another story or deck can be printed into it.
+        raise RefusedURL(f"Neither a static file nor one of the book's own: {url[:200]}")
 
 
 def _inside(root, relative: str) -> str | None:
@@ -122,6 +126,7 @@ def book_html(book: Book, page_size: str = DEFAULT_SIZE) -> str:
                 "for_pdf": True,
                 "cover_src": COVER_PATH,
                 "picture_src": PICTURE_PATH,
+                "upload_src": UPLOAD_PATH,
             },
         )
 
@@ -140,6 +145,12 @@ def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
     if pictures is not None:
         for picture_id in book.images:
             extra[f"{PICTURE_PATH}{picture_id}"] = (pictures.picture(picture_id), "image/jpeg")
+    # The table's own uploads (a custom deck's cards) come from storage, never over HTTP:
+    # the book is printed in the server, whoever asked for it may read the story.
+    for number in book.uploads:
+        found = uploads.read(registry.picture(book.story.table, number, "large"))
+        if found is not None:
+            extra[f"{UPLOAD_PATH}{number}"] = found
     return html_to_pdf(book_html(book, page_size), extra=extra)
 
 

@@ -83,6 +83,16 @@ class Book:
         return [c for c in seen if c in printable]
 
     @property
+    def uploads(self) -> list[int]:
+        """The table's own pictures the chapters show (a custom deck's cards), once each: the
+        numbers the game's ``picture`` hook (games.registry) knows them by."""
+        seen: dict[int, None] = {}
+        for chapter in self.chapters:
+            for number in chapter.data.get("uploads", []):
+                seen.setdefault(number, None)
+        return list(seen)
+
+    @property
     def keywords(self) -> list[str]:
         return [self.game_title, *self.tags]
 

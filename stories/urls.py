@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/pdf/", views.pdf, name="pdf"),
     path("<int:pk>/cover/", views.cover, name="cover"),
+    path("<int:pk>/pictures/<int:picture>/<str:size>/", views.picture, name="picture"),
     path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/publish/", views.publish, name="publish"),
     path("<int:pk>/new-link/", views.new_link, name="new_link"),
@@ -18,4 +19,9 @@ urlpatterns = [
     path("s/<str:secret>/", views.shared, name="shared"),
     path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
     path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
+    path(
+        "s/<str:secret>/pictures/<int:picture>/<str:size>/",
+        views.shared_picture,
+        name="shared_picture",
+    ),
 ]

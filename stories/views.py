@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import registry, uploads
 from games.models import Move, Table
 from stories import services
 from stories.covers import cover_image
@@ -167,6 +168,22 @@ def cover(request, pk: int):
 @require_GET
 def shared_cover(request, secret: str):
     return _cover_response(request, _shared(request, secret))
+
+
+def _picture_response(request, story: Story, picture: int, size: str):
+    found = registry.picture(story.table, picture, size)
+    return uploads.serve(request, found, public=story.is_public())
+
+
+@require_GET
+def picture(request, pk: int, picture: int, size: str):
+    """A picture of the table's own (a custom deck's card) shown in the story."""
+    return _picture_response(request, _readable(request, pk), picture, size)
+
+
+@require_GET
+def shared_picture(request, secret: str, picture: int, size: str):
+    return _picture_response(request, _shared(request, secret), picture, size)
 
 
 # -- the authors' pages -------------------------------------------------------------------

@@ -27,6 +27,7 @@ from typing import Any
 from django import forms
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from PIL import Image, ImageOps
@@ -337,10 +338,11 @@ def import_deck(owner, name: str, archive_file, csv_file=None) -> CustomDeck:
             deck = CustomDeck.objects.create(owner=owner, name=name.strip()[:120] or _("My deck"))
             for position, card in enumerate(cards):
                 row = CustomCard(deck=deck, card_id=card.card_id, text=card.text, position=position)
-                stem = f"deck{deck.pk}-{position + 1:03d}"
-                row.image.save(f"{stem}.{ext}", ContentFile(card.large), save=False)
+                # The names are drawn at random (models.card_picture_path): only the extension
+                # of these counts.
+                row.image.save(f"large.{ext}", ContentFile(card.large), save=False)
                 written.append(row.image)
-                row.thumb.save(f"{stem}_thumb.{ext}", ContentFile(card.thumb), save=False)
+                row.thumb.save(f"thumb.{ext}", ContentFile(card.thumb), save=False)
                 written.append(row.thumb)
                 row.save()
     except BaseException:
@@ -359,6 +361,33 @@ def delete_deck(deck: CustomDeck) -> None:
     for field_file in files:
         if field_file.name:
             field_file.storage.delete(field_file.name)
+
+
+# -- a deck at a table ------------------------------------------------------------------------
+SIZES = ("large", "thumb")
+
+
+def table_cards(table) -> QuerySet[CustomCard]:
+    """The cards of the custom deck ``table`` plays with: only its owner's own deck, so that an
+    imported script naming another user's deck borrows none of its pictures."""
+    deck = table.extra.get("custom_deck")
+    if table.extra.get("area_ids") is None or not isinstance(deck, int) or isinstance(deck, bool):
+        return CustomCard.objects.none()
+    return CustomCard.objects.filter(deck_id=deck, deck__owner_id=table.owner_id)
+
+
+def card_picture(card: CustomCard, size: str):
+    """The stored file of one size of a card's picture (None for a size there is not)."""
+    if size not in SIZES or not card.image:
+        return None
+    return card.image if size == "large" else card.thumb
+
+
+def table_picture(table, card_pk: int, size: str):
+    """The kit's ``picture`` hook: a picture of the table's deck, None when the table does not
+    play with the deck that card belongs to."""
+    card = table_cards(table).filter(pk=card_pk).first()
+    return card_picture(card, size) if card is not None else None
 
 
 def table_extra(deck: CustomDeck) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, components, cover, demo, page, playtest
+from games.amnesia_stories import book, components, cover, decks, demo, page, playtest
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -39,4 +39,5 @@ KIT = GameKit(
     rulesets=page.RULESETS,
     new_table=NewTable(),
     urls="games.amnesia_stories.urls",
+    picture=decks.table_picture,
 )

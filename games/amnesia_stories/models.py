@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import uuid
+from pathlib import PurePath
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+def card_picture_path(card: CustomCard, filename: str) -> str:
+    """A random name: a deck's pictures are never found by guessing a deck's id or a date.
+    They are served only through views that check who may see them (``games.uploads``)."""
+    return f"decks/{uuid.uuid4().hex}{PurePath(filename).suffix.lower() or '.webp'}"
 
 
 class CustomDeck(models.Model):
@@ -28,8 +37,8 @@ class CustomCard(models.Model):
     deck = models.ForeignKey(CustomDeck, on_delete=models.CASCADE, related_name="cards")
     card_id = models.CharField(_("card id"), max_length=40)
     text = models.TextField(_("adventure text"), blank=True, default="")
-    image = models.ImageField(upload_to="decks/%Y/%m/")
-    thumb = models.ImageField(upload_to="decks/%Y/%m/")
+    image = models.ImageField(upload_to=card_picture_path)
+    thumb = models.ImageField(upload_to=card_picture_path)
     position = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import presenters
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
-from games.amnesia_stories.models import CustomCard
+from games.amnesia_stories.decks import table_cards
 from games.amnesia_stories.rules import judge_step
 from games.models import Seat, Table
 from games.snapshot import Snapshot
@@ -110,11 +110,16 @@ def card_lookup(table: Table) -> Callable[[str], dict[str, Any]]:
     texts = table.extra.get("area_texts") or {}
     images: dict[str, tuple[str, str]] = {}
     if custom is not None:
-        deck = table.extra.get("custom_deck")
-        if isinstance(deck, int) and not isinstance(deck, bool):
-            # only the table owner's own deck: an imported script cannot borrow another's
-            rows = CustomCard.objects.filter(deck_id=deck, deck__owner_id=table.owner_id)
-            images = {c.card_id: (c.image.url, c.thumb.url) for c in rows if c.image}
+        # The table's own door to its deck's pictures: the files are served to those who may
+        # see this table, never from MEDIA_URL (games.uploads).
+        def url(card_pk: int, size: str) -> str:
+            return reverse("games:picture", args=[table.pk, card_pk, size])
+
+        images = {
+            c.card_id: (url(c.pk, "large"), url(c.pk, "thumb"))
+            for c in table_cards(table).only("pk", "card_id", "image")
+            if c.image
+        }
     cache: dict[str, dict[str, Any]] = {}
 
     def card(card_id: str) -> dict[str, Any]:

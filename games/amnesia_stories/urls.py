@@ -14,4 +14,5 @@ urlpatterns = [
     path("decks/upload/", views.deck_upload, name="deck_upload"),
     path("decks/<int:pk>/", views.deck_detail, name="deck"),
     path("decks/<int:pk>/delete/", views.deck_delete, name="deck_delete"),
+    path("decks/<int:pk>/cards/<int:card>/<str:size>/", views.deck_picture, name="deck_picture"),
 ]

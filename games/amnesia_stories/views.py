@@ -13,15 +13,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.static import serve
 
-from games import services
+from games import services, uploads
 from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
 from games.amnesia_stories.area_texts import AREA_IDS
-from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
-from games.amnesia_stories.models import CustomDeck
+from games.amnesia_stories.decks import (
+    DeckError,
+    DeckUploadForm,
+    card_picture,
+    delete_deck,
+    import_deck,
+)
+from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.answers import answer_move, render_table
 from games.forms import parse_expected_seq
 from games.messages import referee_message
@@ -262,6 +268,15 @@ def deck_detail(request, pk: int):
         "amnesia_stories/deck.html",
         {"deck": deck, "cards": deck.cards.order_by("position")},
     )
+
+
+@login_required
+@require_safe
+def deck_picture(request, pk: int, card: int, size: str):
+    """A card's picture on its owner's deck pages (tables and stories have their own doors:
+    ``games:picture``, ``games:seat_picture``, ``stories:picture``)."""
+    found = get_object_or_404(CustomCard, pk=card, deck_id=pk, deck__owner=request.user)
+    return uploads.serve(request, card_picture(found, size))
 
 
 @login_required

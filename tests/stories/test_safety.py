@@ -111,7 +111,7 @@ def test_the_fetcher_refuses_anything_but_our_files(url, no_network):
     assert not no_network
 
 
-def test_the_fetcher_serves_static_files_uploads_and_the_books_own(settings, no_network):
+def test_the_fetcher_serves_static_files_and_the_books_own_but_no_upload(settings, no_network):
     media = Path(settings.MEDIA_ROOT)
     (media / "stories").mkdir(parents=True)
     (media / "stories" / "c.jpg").write_bytes(b"JPEGDATA")
@@ -122,12 +122,16 @@ def test_the_fetcher_serves_static_files_uploads_and_the_books_own(settings, no_
     assert b"@font-face" in css.read() and css.content_type == "text/css"
     font = fetcher("https://book.invalid/static/fonts/AmnesiaSerif-Regular.otf")
     assert font.read()[:4] == b"OTTO"
-    assert fetcher("https://book.invalid/media/stories/c.jpg").read() == b"JPEGDATA"
     assert fetcher("https://book.invalid/book/cover").read() == b"PNG"
     assert fetcher("https://book.invalid/book/picture/A01").read() == b"JPG"
     with pytest.raises(ValueError):
         fetcher("https://book.invalid/book/picture/A02")
     assert fetcher.refused == ["https://book.invalid/book/picture/A02"] and not no_network
+    # An upload is printed only when handed to the book (read from storage for a reader who
+    # may see it), never by its path: another story's cover or a deck cannot be pulled in.
+    with pytest.raises(ValueError):
+        fetcher("https://book.invalid/media/stories/c.jpg")
+    assert fetcher.refused[-1] == "https://book.invalid/media/stories/c.jpg"
 
 
 def test_raw_html_cannot_reach_files_or_hosts(canary, no_network, fetchers):

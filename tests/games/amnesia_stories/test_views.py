@@ -469,7 +469,9 @@ def test_a_table_with_a_custom_deck(gm, gm_client):
     assert set(state["selection"].values()) <= set(IDS)
     page = gm_client.get(table.get_absolute_url()).content.decode()
     card = deck.cards.get(card_id=state["selection"]["1"])
-    assert card.image.url in page
+    # The pictures come through the table's own door, never from MEDIA_URL (test_deck_pictures)
+    assert reverse("games:picture", args=[table.pk, card.pk, "large"]) in page
+    assert "/media/" not in page and card.image.name not in page
     assert "The hero passed by place" in page  # the journey's texts come from the CSV
     # too small a deck for the options: the referee says so on the form
     response = gm_client.post(

@@ -1,0 +1,754 @@
+"""Who may reach every URL of the site: one matrix, generated from the URLconf.
+
+Every pattern of ``get_resolver()`` (walked recursively, named by its namespaced name, or by
+its route when it has none) must have at least one row in ``ROWS``; a new URL without a row
+fails ``test_every_url_pattern_has_a_row``, and a row for a pattern that is gone fails too.
+
+A row fills the pattern's arguments from the world below (a table of each game, a custom deck
+and the tables playing with it, a story of each visibility, seat links, a character, a
+ruleset, an external report...) and says what each of five actors gets on GET:
+
+- ``anonymous``: nobody logged in, holding no link;
+- ``other``: another user, with no table, story, deck or ruleset of their own;
+- ``seat``: a browser with no account that holds the seat links (the token is the credential);
+- ``owner``: the owner of everything in the world (its tables, deck, stories, character and
+  ruleset; the seat links are theirs to hand out);
+- ``designer``: a member of the "designers" group, who owns nothing here.
+
+Token URLs are filled with the real token for the actors who hold it (``seat`` and ``owner``)
+and with a made-up one of the same shape for the others. Story secret links are shared links:
+every actor gets the real one, and what they see depends on the story's visibility.
+
+For views that take a POST, a row also says what a POST from each actor who may not use the
+view gets, and the test checks that it changed nothing (every row of the project's tables,
+and the uploaded files). Where the owner's POST body is meant to change something, the last
+test posts it as the owner and checks that it does: the refusals were refusals of a request
+that would have worked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+
+from games import services
+from games.amnesia_stories import decks
+from games.amnesia_stories.models import CustomCard
+from games.contest.models import Character
+from games.models import Ruleset, Table
+from games.playtests import views as playtest_views
+from games.playtests.models import DESIGNERS_GROUP, ExternalReport
+from games.rules import get_game
+from stories import pdf as story_pdf
+from stories import views as story_views
+from stories.models import Story, story_for
+from tests.games.amnesia_stories.test_decks import good_files, make_zip
+from tests.playtests.conftest import finished_table
+
+ACTORS = ("anonymous", "other", "seat", "owner", "designer")
+HOLDERS = frozenset({"seat", "owner"})  # who holds the seat links
+
+LOGIN = "login"  # a redirect to the site's login page
+ADMIN = "admin"  # a redirect to the admin's login page
+X = None  # in a POST expectation: an actor who may POST (not posted by the refusal test)
+
+# The usual rows, one status per actor in ACTORS order.
+EVERYONE = (200, 200, 200, 200, 200)
+LOGGED_IN = (LOGIN, 200, LOGIN, 200, 200)
+OWNER = (LOGIN, 404, LOGIN, 200, 404)
+OWNER_OR_DESIGNER = (LOGIN, 404, LOGIN, 200, 200)
+TOKEN = (404, 404, 200, 200, 404)
+STAFF = (ADMIN,) * 5
+POST_ONLY = (LOGIN, 405, LOGIN, 405, 405)  # a GET of a view that only takes POST
+# What a POST from someone who may not gets.
+OWNER_POST = (LOGIN, 404, LOGIN, X, 404)
+TOKEN_POST = (404, 404, X, X, 404)
+LOGGED_IN_POST = (LOGIN, X, LOGIN, X, X)
+
+FAKE_PDF = b"%PDF-1.7 fake for the permission matrix"
+
+
+# -- the world ----------------------------------------------------------------------------
+@dataclass
+class World:
+    owner: Any
+    other: Any
+    designer: Any
+    amnesia: Table  # active
+    contest: Table  # active
+    laptop: Table  # Amnesia Stories with the owner's deck, players answering
+    finished: Table  # a finished Amnesia Stories playtest, on the owner's ruleset
+    deck: Any
+    card: CustomCard
+    stories: dict[str, Story]
+    character: Character
+    ruleset: Ruleset
+    external: ExternalReport
+    guesses: dict[str, str] = field(default_factory=dict)
+
+    def token(self, table: Table, actor: str) -> str:
+        """The seat link's token for those who hold it; a made-up one for the others."""
+        real = table.seats.order_by("position").first().token
+        if actor in HOLDERS:
+            return real
+        return self.guesses.setdefault(real, secrets.token_urlsafe(24))
+
+
+def deck_table(owner, deck, name: str) -> Table:
+    return services.create_table(
+        owner,
+        "amnesia_stories",
+        ["Ana", "Bruno", "Caio"],
+        name=name,
+        options={"choices": 3, "questions": 2, "rounds": 1},
+        seed=7,
+        extra=decks.table_extra(deck),
+    )
+
+
+def make_world(gm, other, designer) -> World:
+    deck = decks.import_deck(gm, "Forest deck", make_zip(good_files()))
+    laptop = deck_table(gm, deck, "The laptop")
+    state = services.state_of(laptop)
+    tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
+    services.play(laptop, tell, laptop.last_seq)
+    stories = {}
+    for key, visibility, published in [
+        ("private", Story.Visibility.PRIVATE, True),
+        ("unlisted", Story.Visibility.UNLISTED, True),
+        ("public", Story.Visibility.PUBLIC, True),
+        ("draft", Story.Visibility.PUBLIC, False),
+    ]:
+        table = laptop if key == "private" else deck_table(gm, deck, f"Deck {key}")
+        story = story_for(table)
+        story.title = f"Story {key}"
+        story.visibility = visibility
+        if published:
+            story.publish()
+        story.save()
+        stories[key] = story
+    ruleset = Ruleset.objects.create(
+        game="amnesia_stories", name="The owner's draft", options={}, owner=gm, created_by=gm
+    )
+    finished = finished_table(gm, "amnesia_stories/01_judging_branches", ruleset=ruleset)
+    external = ExternalReport.objects.create(
+        game="amnesia_stories",
+        ruleset=ruleset,
+        played_on="2026-03-01",
+        players=4,
+        duration_minutes=50,
+        ip_hash="x" * 64,
+    )
+    amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
+    services.play(amnesia, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
+    return World(
+        owner=gm,
+        other=other,
+        designer=designer,
+        amnesia=amnesia,
+        contest=services.create_table(gm, "contest", ["Ada", "Bea"], seed=7),
+        laptop=laptop,
+        finished=finished,
+        deck=deck,
+        card=deck.cards.order_by("position").first(),
+        stories=stories,
+        character=Character.objects.create(owner=gm, name="Zed", unspent_points=1),
+        ruleset=ruleset,
+        external=external,
+    )
+
+
+@pytest.fixture
+def designer(db, django_user_model):
+    user = django_user_model.objects.create_user(username="designer")
+    user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    return user
+
+
+@pytest.fixture
+def world(gm, other, designer, settings, tmp_path, monkeypatch) -> World:
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    # Who may download is the question here, not how the PDFs and covers look.
+    monkeypatch.setattr(story_pdf, "render_book_pdf", lambda book, size="a5": FAKE_PDF)
+    monkeypatch.setattr(story_views, "cover_image", lambda book: (b"PNG", "image/png"))
+    monkeypatch.setattr(playtest_views, "table_pdf", lambda context: FAKE_PDF)
+    monkeypatch.setattr(playtest_views, "render_pdf", lambda context: FAKE_PDF)
+    return make_world(gm, other, designer)
+
+
+@pytest.fixture
+def clients(world) -> dict[str, Client]:
+    logged = {"other": world.other, "owner": world.owner, "designer": world.designer}
+    out = {}
+    for actor in ACTORS:
+        out[actor] = Client()
+        if actor in logged:
+            out[actor].force_login(logged[actor])
+    return out
+
+
+# -- the rows -----------------------------------------------------------------------------
+Args = Callable[[World, str], Any]
+
+
+@dataclass
+class Row:
+    key: str  # the pattern's namespaced name, or its route when it has none
+    get: tuple  # the GET status of each actor, in ACTORS order
+    args: Args = lambda w, actor: []  # noqa: E731 - positional URL arguments
+    variant: str = ""
+    query: Callable[[World], dict] | None = None
+    post: tuple | None = None  # the status of a refused POST, X where the actor may POST
+    data: Callable[[World], dict] | None = None
+    # The owner's POST of ``data`` changes something (checked by the last test).
+    owner_changes: bool = False
+    path: Args | None = None  # for a pattern with no name: the URL itself
+
+    def url(self, world: World, actor: str) -> str:
+        if self.path is not None:
+            return self.path(world, actor)
+        return reverse(self.key, args=self.args(world, actor))
+
+
+def story_rows(name: str, by: str, expected: dict[str, tuple], extra: Args | None = None):
+    """Rows of a story view for each visibility (``by`` the story's id or its secret)."""
+    rows = []
+    for key, statuses in expected.items():
+
+        def args(w: World, actor: str, key=key) -> list:
+            story = w.stories[key]
+            first = story.pk if by == "pk" else story.secret
+            return [first, *(extra(w, actor) if extra else [])]
+
+        rows.append(Row(f"stories:{name}", statuses, args, variant=key))
+    return rows
+
+
+def guessed_secret_row(name: str, extra: Args | None = None) -> Row:
+    def args(w: World, actor: str) -> list:
+        return [secrets.token_urlsafe(18), *(extra(w, actor) if extra else [])]
+
+    return Row(f"stories:{name}", (404,) * 5, args, variant="guessed secret")
+
+
+# A reader who is not an author: by id only a published public story; by the secret link a
+# published unlisted or public one. The owner is the story's author.
+AUTHOR_ONLY = (404, 404, 404, 200, 404)  # the story views ask nobody to log in
+BY_ID = {"private": AUTHOR_ONLY, "unlisted": AUTHOR_ONLY, "public": EVERYONE, "draft": AUTHOR_ONLY}
+BY_SECRET = {"private": AUTHOR_ONLY, "unlisted": EVERYONE, "public": EVERYONE, "draft": AUTHOR_ONLY}
+
+
+def picture(w: World, actor: str) -> list:
+    return [w.card.pk, "large"]
+
+
+def pk(attr: str) -> Args:
+    return lambda w, actor: [getattr(w, attr).pk]
+
+
+def laptop_seat(w: World, actor: str) -> list:
+    """A seat of the laptop table that has not answered yet."""
+    state = services.state_of(w.laptop)
+    name = next(n for n in state["seats"] if n not in state["answered"])
+    return [w.laptop.pk, w.laptop.seats.get(name=name).position]
+
+
+def expected_seq(table: Callable[[World], Table]) -> Callable[[World], dict]:
+    def data(w: World) -> dict:
+        found = table(w)
+        found.refresh_from_db()
+        return {"expected_seq": found.last_seq}
+
+    return data
+
+
+def amnesia_move(w: World) -> dict:
+    """A legal move at the Amnesia table, by the player whose turn it is (one with no fields:
+    the referee's first)."""
+    w.amnesia.refresh_from_db()
+    state = services.state_of(w.amnesia)
+    legal = get_game("amnesia").legal_moves(state, state["turn"])
+    return {"by": state["turn"], "do": legal[0]["do"], "expected_seq": w.amnesia.last_seq}
+
+
+ATTRIBUTES = {"brains": 3, "muscle": 4, "moves": 3, "coolness": 2}
+STORY_EDIT = {"title": "Vandalised", "subtitle": "", "language": "en", "blurb": "", "tags": ""}
+IMPRESSION = {
+    "fun": 5,
+    "length": 5,
+    "clarity": 5,
+    "downtime": 5,
+    "decisions": 5,
+    "again": 5,
+    "change": "Vandalised",
+}
+ROWS: list[Row] = [
+    # -- accounts and languages --
+    Row("signup", (200, 302, 200, 302, 302)),
+    Row("login", EVERYONE),
+    Row("logout", (405,) * 5),
+    Row("password_change", LOGGED_IN),
+    Row("password_change_done", LOGGED_IN),
+    Row("password_reset", EVERYONE),
+    Row("password_reset_done", EVERYONE),
+    Row("password_reset_confirm", EVERYONE, lambda w, a: ["MQ", "set-password"]),
+    Row("password_reset_complete", EVERYONE),
+    Row("set_language", (302,) * 5),
+    # -- the table engine --
+    Row("games:home", EVERYONE),
+    Row("games:table_new", LOGGED_IN, post=LOGGED_IN_POST),
+    Row(
+        "games:table_import",
+        LOGGED_IN,
+        post=LOGGED_IN_POST,
+        data=lambda w: {"script_text": json.dumps(services.script_of(w.amnesia))},
+        owner_changes=True,
+    ),
+    Row("games:table", OWNER, pk("amnesia")),
+    Row(
+        "games:move",
+        POST_ONLY,
+        pk("amnesia"),
+        post=OWNER_POST,
+        data=amnesia_move,
+        owner_changes=True,
+    ),
+    Row(
+        "games:undo",
+        POST_ONLY,
+        pk("amnesia"),
+        post=OWNER_POST,
+        data=expected_seq(lambda w: w.amnesia),
+        owner_changes=True,
+    ),
+    Row(
+        "games:draft",
+        POST_ONLY,
+        pk("amnesia"),
+        post=OWNER_POST,
+        data=lambda w: {"text": "Vandalised"},
+        owner_changes=True,
+    ),
+    Row("games:export", OWNER, pk("amnesia")),
+    Row("games:narrative", OWNER, pk("amnesia")),
+    Row("games:picture", OWNER, lambda w, a: [w.laptop.pk, *picture(w, a)]),
+    Row("games:seat_picture", TOKEN, lambda w, a: [w.token(w.laptop, a), *picture(w, a)]),
+    Row("games:rules", LOGGED_IN, lambda w, a: ["amnesia"]),
+    # The print-and-play sheets are public, like the rules they go with.
+    Row("games:components", EVERYONE, lambda w, a: ["amnesia"]),
+    # -- Amnesia Stories --
+    Row("amnesia_stories:projector", OWNER, pk("laptop")),
+    Row("amnesia_stories:handoff", OWNER, laptop_seat),
+    Row(
+        "amnesia_stories:answer",
+        OWNER,
+        laptop_seat,
+        post=OWNER_POST,
+        data=lambda w: {"pick-1": 1, "pick-2": 2, "expected_seq": w.laptop.last_seq},
+        owner_changes=True,
+    ),
+    Row("amnesia_stories:revealed", POST_ONLY, pk("laptop"), post=OWNER_POST),
+    Row("amnesia_stories:area_image", EVERYONE, lambda w, a: ["A01", "thumb"]),
+    Row("amnesia_stories:decks", LOGGED_IN),
+    Row("amnesia_stories:deck_upload", LOGGED_IN, post=LOGGED_IN_POST),
+    Row("amnesia_stories:deck", OWNER, pk("deck")),
+    Row(
+        "amnesia_stories:deck_delete",
+        POST_ONLY,
+        pk("deck"),
+        post=OWNER_POST,
+        owner_changes=True,
+    ),
+    Row("amnesia_stories:deck_picture", OWNER, lambda w, a: [w.deck.pk, w.card.pk, "thumb"]),
+    # -- the contest --
+    Row(
+        "contest:build",
+        OWNER,
+        pk("contest"),
+        query=lambda w: {"move": json.dumps({"by": "Ada", "do": "play"})},
+        post=OWNER_POST,
+    ),
+    Row("contest:table_character", POST_ONLY, pk("contest"), post=OWNER_POST),
+    Row(
+        "contest:bring",
+        POST_ONLY,
+        pk("contest"),
+        post=OWNER_POST,
+        data=lambda w: {"by": "Ada", "character": w.character.pk},
+    ),
+    Row(
+        "contest:display",
+        POST_ONLY,
+        pk("contest"),
+        post=OWNER_POST,
+        data=lambda w: {"drinks_as": "penalty_points"},
+        owner_changes=True,
+    ),
+    Row("contest:poll", (LOGIN, 404, LOGIN, 302, 404), pk("contest")),
+    Row("contest:seat_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
+    Row("contest:seat", TOKEN, lambda w, a: [w.token(w.contest, a)]),
+    Row(
+        "contest:seat_move",
+        (405,) * 5,
+        lambda w, a: [w.token(w.contest, a)],
+        post=TOKEN_POST,
+    ),
+    Row("contest:characters", LOGGED_IN),
+    Row(
+        "contest:character_new",
+        LOGGED_IN,
+        post=LOGGED_IN_POST,
+        data=lambda w: {"name": "Yum", **ATTRIBUTES},
+        owner_changes=True,
+    ),
+    Row("contest:character", OWNER, pk("character")),
+    Row(
+        "contest:character_edit",
+        OWNER,
+        pk("character"),
+        post=OWNER_POST,
+        data=lambda w: {"name": "Vandal", **ATTRIBUTES},
+        owner_changes=True,
+    ),
+    Row(
+        "contest:character_spend",
+        POST_ONLY,
+        pk("character"),
+        post=OWNER_POST,
+        data=lambda w: {"attribute": "brains"},
+        owner_changes=True,
+    ),
+    # -- playtests --
+    Row("playtests:index", LOGGED_IN),
+    Row(
+        "playtests:table_report",
+        OWNER_OR_DESIGNER,
+        pk("finished"),
+        post=(LOGIN, 404, LOGIN, X, 403),
+        data=lambda w: {"place": "Vandalised"},
+        owner_changes=True,
+    ),
+    Row("playtests:table_report_pdf", OWNER_OR_DESIGNER, pk("finished")),
+    Row(
+        "playtests:gm_impression",
+        OWNER,
+        lambda w, a: [w.finished.pk, 0],
+        post=OWNER_POST,
+        data=lambda w: IMPRESSION,
+        owner_changes=True,
+    ),
+    Row(
+        "playtests:seat_impression",
+        TOKEN,
+        lambda w, a: [w.token(w.finished, a)],
+        post=TOKEN_POST,
+        data=lambda w: {**IMPRESSION, "change": "Vandalised by a seat"},
+        owner_changes=True,
+    ),
+    Row(
+        "playtests:rulesets",
+        LOGGED_IN,
+        lambda w, a: ["amnesia_stories"],
+        post=LOGGED_IN_POST,
+    ),
+    Row(
+        "playtests:ruleset_edit",
+        (LOGIN, 403, LOGIN, 200, 200),
+        pk("ruleset"),
+        post=(LOGIN, 403, LOGIN, X, X),
+        data=lambda w: {"changelog": "Vandalised"},
+    ),
+    Row("playtests:ruleset_pdf", (LOGIN, 403, LOGIN, 200, 200), pk("ruleset")),
+    Row("playtests:dashboard", (LOGIN, 403, LOGIN, 200, 200), lambda w, a: ["amnesia_stories"]),
+    Row("playtests:export_csv", (LOGIN, 403, LOGIN, 200, 200), lambda w, a: ["amnesia_stories"]),
+    Row("playtests:export_json", (LOGIN, 403, LOGIN, 200, 200), lambda w, a: ["amnesia_stories"]),
+    Row(
+        "playtests:review_external",
+        POST_ONLY,
+        pk("external"),
+        post=(LOGIN, 403, LOGIN, X, X),
+        data=lambda w: {"decision": "approve"},
+        owner_changes=True,
+    ),
+    Row("playtests:public_report", EVERYONE, lambda w, a: ["amnesia_stories"]),
+    Row(
+        "playtests:public_report_for",
+        EVERYONE,
+        lambda w, a: ["amnesia_stories", w.ruleset.pk],
+    ),
+    # -- stories --
+    Row("stories:archive", EVERYONE),
+    Row(
+        "stories:for_table",
+        (LOGIN, 404, LOGIN, 302, 404),
+        lambda w, a: [w.stories["private"].table_id],
+        variant="private",
+    ),
+    Row(
+        "stories:for_table",
+        (LOGIN, 302, LOGIN, 302, 302),
+        lambda w, a: [w.stories["public"].table_id],
+        variant="public",
+    ),
+    *story_rows("detail", "pk", BY_ID),
+    *story_rows("pdf", "pk", BY_ID),
+    *story_rows("cover", "pk", BY_ID),
+    *story_rows("picture", "pk", BY_ID, extra=picture),
+    *story_rows("shared", "secret", BY_SECRET),
+    *story_rows("shared_pdf", "secret", BY_SECRET),
+    *story_rows("shared_cover", "secret", BY_SECRET),
+    *story_rows("shared_picture", "secret", BY_SECRET, extra=picture),
+    guessed_secret_row("shared"),
+    guessed_secret_row("shared_picture", extra=picture),
+    Row(
+        "stories:edit",
+        OWNER,
+        lambda w, a: [w.stories["public"].pk],
+        post=OWNER_POST,
+        data=lambda w: {**STORY_EDIT, "visibility": "public"},
+        owner_changes=True,
+    ),
+    Row(
+        "stories:publish",
+        POST_ONLY,
+        lambda w, a: [w.stories["public"].pk],
+        post=OWNER_POST,
+        data=lambda w: {"action": "unpublish"},
+        owner_changes=True,
+    ),
+    Row(
+        "stories:new_link",
+        POST_ONLY,
+        lambda w, a: [w.stories["unlisted"].pk],
+        post=OWNER_POST,
+        owner_changes=True,
+    ),
+    Row(
+        "stories:narration",
+        OWNER,
+        lambda w, a: [w.stories["private"].pk, 1],
+        post=OWNER_POST,
+        data=lambda w: {"text": "Vandalised"},
+        owner_changes=True,
+    ),
+    Row(
+        "stories:revert",
+        POST_ONLY,
+        lambda w, a: [w.stories["private"].pk, 1],
+        post=OWNER_POST,
+        data=lambda w: {"version": "original"},
+        owner_changes=True,  # after the narration's edit above
+    ),
+]
+
+
+# -- the admin: staff only, for every model it lists ----------------------------------------
+ADMIN_MODELS = (
+    "auth.group",
+    "auth.user",
+    "games.table",
+    "games.seat",
+    "games.move",
+    "games.ruleset",
+    "amnesia_stories.customdeck",
+    "amnesia_stories.customcard",
+    "contest.character",
+    "contest.seatcharacter",
+    "playtests.playtestreport",
+    "playtests.externalreport",
+    "playtests.impression",
+    "stories.story",
+    "stories.narrationedit",
+    "stories.tag",
+)
+
+
+def admin_rows() -> list[Row]:
+    rows = [
+        Row("admin:index", STAFF),
+        Row("admin:login", EVERYONE),
+        Row("admin:logout", (302,) * 5),  # to the admin's index, which asks to log in
+        Row("admin:password_change", STAFF),
+        Row("admin:password_change_done", STAFF),
+        Row("admin:autocomplete", STAFF),
+        Row("admin:jsi18n", STAFF),
+        Row("admin:view_on_site", STAFF, lambda w, a: [1, w.owner.pk]),
+        Row("admin:app_list", STAFF, lambda w, a: ["games"]),
+        Row("admin:auth_user_password_change", STAFF, lambda w, a: [w.owner.pk]),
+        Row("admin/(?P<url>.*)$", STAFF, path=lambda w, a: "/admin/nothing/here/"),
+    ]
+    for label in ADMIN_MODELS:
+        app, model = label.split(".")
+        name = f"admin:{app}_{model}"
+        rows += [Row(f"{name}_changelist", STAFF), Row(f"{name}_add", STAFF)]
+        one = lambda w, a: [w.owner.pk]  # noqa: E731 - any id: nobody here gets that far
+        rows += [Row(f"{name}_{view}", STAFF, one) for view in ("history", "delete", "change")]
+        route = f"admin/{app}/{model}/<path:object_id>/"
+        rows.append(
+            Row(route, STAFF, path=lambda w, a, app=app, model=model: f"/admin/{app}/{model}/1/")
+        )
+    return rows
+
+
+ROWS += admin_rows()
+
+
+# -- the walk -----------------------------------------------------------------------------
+def url_patterns(patterns=None, prefix: str = "", namespace: str = "") -> list[tuple[str, str]]:
+    """(key, route) of every pattern, depth first: the namespaced name, or the route."""
+    found = []
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = namespace
+            if pattern.namespace:
+                inner = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+            found += url_patterns(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+        else:
+            assert isinstance(pattern, URLPattern)
+            route = prefix + str(pattern.pattern)
+            if pattern.name:
+                key = f"{namespace}:{pattern.name}" if namespace else pattern.name
+            else:
+                key = route
+            found.append((key, route))
+    return found
+
+
+def test_every_url_pattern_has_a_row():
+    found = [key for key, _route in url_patterns()]
+    keys = set(found)
+    shared = sorted({key for key in found if found.count(key) > 1})
+    assert shared == [], "URL names given to two patterns: the matrix cannot tell them apart"
+    covered = {row.key for row in ROWS}
+    assert sorted(keys - covered) == [], "URL patterns with no row in the permission matrix"
+    assert sorted(covered - keys) == [], "rows for URL patterns that no longer exist"
+
+
+# -- running the matrix -------------------------------------------------------------------
+def is_login(response, url: str) -> bool:
+    return response.status_code == 302 and response["Location"].startswith(
+        reverse(settings.LOGIN_URL) + "?next="
+    )
+
+
+def is_admin_login(response) -> bool:
+    return response.status_code == 302 and response["Location"].startswith(
+        reverse("admin:login") + "?next="
+    )
+
+
+def outcome(response, url: str) -> Any:
+    """The status, with a redirect to a login page told apart from any other redirect."""
+    if is_login(response, url):
+        return LOGIN
+    if is_admin_login(response):
+        return ADMIN
+    return response.status_code
+
+
+# Not what a request may change: the log-ins of the actors' clients, the migrations.
+UNWATCHED_TABLES = frozenset({"django_session", "django_migrations"})
+
+
+def digest() -> str:
+    """Every row of every table and the list of uploads: what a refused POST must not change.
+    (Raw SQL: the matrix takes two of these for each refused POST.)"""
+    state = hashlib.sha256()
+    with connection.cursor() as cursor:
+        for table in sorted(connection.introspection.table_names(cursor)):
+            if table not in UNWATCHED_TABLES:
+                cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)} ORDER BY 1")
+                state.update(repr((table, cursor.fetchall())).encode())
+    media = Path(settings.MEDIA_ROOT)
+    files = sorted(str(p.relative_to(media)) for p in media.rglob("*") if p.is_file())
+    state.update(repr([f for f in files if f.startswith(("decks/", "stories/"))]).encode())
+    return state.hexdigest()
+
+
+@dataclass
+class Figures:
+    patterns: int = 0
+    rows: int = 0
+    requests: int = 0
+    refused_posts: int = 0
+    leaks: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+
+
+def granted(status: Any) -> bool:
+    return isinstance(status, int) and 200 <= status < 300
+
+
+def run_row(row: Row, world: World, clients: dict[str, Client], figures: Figures) -> None:
+    label = f"{row.key}" + (f" [{row.variant}]" if row.variant else "")
+    if row.path is not None:
+        route = resolve(row.path(world, "owner")).route
+        if route != row.key:
+            figures.mismatches.append(f"{label}: its URL is served by {route}")
+    for actor, expected in zip(ACTORS, row.get, strict=True):
+        url = row.url(world, actor)
+        response = clients[actor].get(url, row.query(world) if row.query else None)
+        figures.requests += 1
+        got = outcome(response, url)
+        if got != expected:
+            figures.mismatches.append(f"GET {label} as {actor}: {got}, expected {expected}")
+        if granted(got) and not granted(expected):
+            figures.leaks.append(f"GET {label} as {actor}")
+    if row.post is None:
+        return
+    for actor, expected in zip(ACTORS, row.post, strict=True):
+        if expected is X:
+            continue
+        url = row.url(world, actor)
+        before = digest()
+        response = clients[actor].post(url, row.data(world) if row.data else {})
+        figures.requests += 1
+        figures.refused_posts += 1
+        got = outcome(response, url)
+        if got != expected:
+            figures.mismatches.append(f"POST {label} as {actor}: {got}, expected {expected}")
+        if digest() != before:
+            figures.leaks.append(f"POST {label} as {actor} changed something")
+
+
+def test_who_may_reach_every_url(world, clients):
+    figures = Figures(patterns=len(url_patterns()), rows=len(ROWS))
+    for row in ROWS:
+        run_row(row, world, clients, figures)
+    # The figures, for whoever runs this with -s.
+    print(
+        f"\npermission matrix: {figures.patterns} URL patterns, {figures.rows} rows, "
+        f"{len(ACTORS)} actors, {figures.requests} requests "
+        f"({figures.refused_posts} refused POSTs), {len(figures.leaks)} leaks"
+    )
+    assert not figures.leaks, "\n".join(["Leaks:", *figures.leaks])
+    assert not figures.mismatches, "\n".join(["Not as the matrix says:", *figures.mismatches])
+
+
+def test_the_refused_posts_would_have_changed_something(world, clients):
+    """The owner's POST of the same body does change something: the refusals above were
+    refusals of requests that would have worked."""
+    unchanged = []
+    for row in ROWS:
+        if not row.owner_changes:
+            continue
+        before = digest()
+        response = clients["owner"].post(
+            row.url(world, "owner"), row.data(world) if row.data else {}
+        )
+        assert response.status_code in (200, 204, 302), (row.key, response.status_code)
+        if digest() == before:
+            unchanged.append(row.key)
+    assert unchanged == []
