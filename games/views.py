@@ -15,10 +15,11 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import registry, services
+from games import exports, registry, services
 from games.answers import answer_move, render_table, wants_json
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
@@ -139,7 +140,7 @@ def table_draft(request, pk: int):
 def table_export(request, pk: int):
     table = _my_table(request, pk)
     response = HttpResponse(
-        json.dumps(services.script_of(table), ensure_ascii=False, indent=2),
+        json.dumps(exports.export_script(table), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
@@ -165,7 +166,7 @@ def table_import(request):
         raw = upload.read(2_000_000) if upload else request.POST.get("script_text", "").encode()
         try:
             script = json.loads(raw.decode("utf-8"))
-            table = services.import_script(script, request.user)
+            imported = exports.import_script(script, request.user)
         except (UnicodeDecodeError, json.JSONDecodeError):
             error = _("That file is not a JSON game script.")
         except BadScript as exc:
@@ -173,6 +174,19 @@ def table_import(request):
         except IllegalMove as exc:
             error = _("The script has an illegal move: %(msg)s") % {"msg": referee_message(exc)}
         else:
+            table = imported.table
+            if imported.left_out:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "The script left out %(n)s secret answer of a turn not judged yet; "
+                        "it was not restored: that player answers again.",
+                        "The script left out %(n)s secret answers of a turn not judged yet; "
+                        "they were not restored: those players answer again.",
+                        imported.left_out,
+                    )
+                    % {"n": imported.left_out},
+                )
             if request.htmx:
                 return HttpResponseClientRedirect(table.get_absolute_url())
             return redirect(table)
