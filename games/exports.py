@@ -1,6 +1,6 @@
 """A table as a script to take away, and a script brought back (shared/referee/README.md).
 
-What keeps an export from being the log as it is:
+Two things keep an export from being the log as it is:
 
 - **secrets**: while the game keeps some moves secret (the answers to an Amnesia Stories turn
   not judged yet; the referee's ``pending_secrets`` says which), the export leaves them out
@@ -8,6 +8,8 @@ What keeps an export from being the log as it is:
   state before them. Once the game reveals them, the export is whole again.
   ``with_pending=True`` (``referee export --with-pending``, for the server's operator) writes
   the whole log.
+- **names**: a player who asked to be left out is written as their label (``games.aliases``);
+  ``real_names=True`` (``referee export --real-names``) writes the names as seated.
 
 An imported script with ``pending_left_out`` says how many answers it did not restore; the key
 describes the file, not the new table, so the table does not keep it.
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import registry, services
+from games.aliases import aliases_of
 from games.models import Table
 from games.rules import BadScript
 from games.rules.base import N_
@@ -27,7 +30,9 @@ from games.rules.script import rules_part
 PENDING_KEY = "pending_left_out"
 
 
-def export_script(table: Table, *, with_pending: bool = False) -> dict[str, Any]:
+def export_script(
+    table: Table, *, with_pending: bool = False, real_names: bool = False
+) -> dict[str, Any]:
     """The table's script as an export shows it (see the module's docstring)."""
     script = services.setup_of(table).as_script()
     script.pop(PENDING_KEY, None)  # a table made before imports dropped it
@@ -40,6 +45,8 @@ def export_script(table: Table, *, with_pending: bool = False) -> dict[str, Any]
             moves = [m for i, m in enumerate(moves) if i not in hidden]
             script = {PENDING_KEY: len(hidden), **script}
     script["moves"] = moves
+    if not real_names:
+        script = aliases_of(table).script(script)
     return script
 
 

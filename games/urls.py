@@ -16,5 +16,6 @@ urlpatterns = [
     path("tables/<int:pk>/draft/", views.table_draft, name="draft"),
     path("tables/<int:pk>/export/", views.table_export, name="export"),
     path("tables/<int:pk>/narrative/", views.table_narrative, name="narrative"),
+    path("tables/<int:pk>/names/", views.table_names, name="names"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
 ]

@@ -10,6 +10,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,11 +20,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import exports, registry, services
+from games import aliases, exports, registry, services
 from games.answers import answer_move, render_table, wants_json
 from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
 from games.messages import referee_message
-from games.models import Table
+from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.snapshot import Snapshot
 
@@ -151,8 +152,9 @@ def table_export(request, pk: int):
 def table_narrative(request, pk: int):
     """The story so far as data: scenes, memories, suggestions, challenges, in order."""
     table = _my_table(request, pk)
+    entries = aliases.aliases_of(table).data(Snapshot(table).narrative())
     return JsonResponse(
-        {"table": table.pk, "game": table.game, "entries": Snapshot(table).narrative()},
+        {"table": table.pk, "game": table.game, "entries": entries},
         json_dumps_params={"ensure_ascii": False},
     )
 
@@ -192,6 +194,49 @@ def table_import(request):
             return redirect(table)
     return render(
         request, "games/table_import.html", {"error": error}, status=400 if error else 200
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_names(request, pk: int):
+    """The owner replaces the name of a player who asked to be left out by a label."""
+    table = _my_table(request, pk)
+    error = ""
+    if request.method == "POST":
+        try:
+            position = int(request.POST.get("position", ""))
+        except ValueError:
+            return HttpResponse(status=400)
+        try:
+            if request.POST.get("action") == "restore":
+                seat = aliases.clear_alias(table, position)
+                messages.success(
+                    request, _("%(name)s is shown by name again.") % {"name": seat.name}
+                )
+            else:
+                seat = aliases.set_alias(table, position, request.POST.get("label", ""))
+                messages.success(
+                    request,
+                    _("%(name)s is now shown as “%(label)s”.")
+                    % {"name": seat.name, "label": seat.alias},
+                )
+        except Seat.DoesNotExist as exc:
+            raise Http404("No such seat.") from exc
+        except ValidationError as exc:
+            error = exc.messages[0]
+        else:
+            return redirect("games:names", pk=table.pk)
+    seats = list(table.seats.all())
+    return render(
+        request,
+        "games/table_names.html",
+        {
+            "table": table,
+            "seats": [{"seat": s, "label": aliases.free_label(s, seats)} for s in seats],
+            "error": error,
+        },
+        status=400 if error else 200,
     )
 
 

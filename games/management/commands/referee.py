@@ -47,6 +47,11 @@ class Command(BaseCommand):
             action="store_true",
             help="write the whole log, the secret answers of a turn not judged yet included",
         )
+        ex.add_argument(
+            "--real-names",
+            action="store_true",
+            help="write every player's name as seated, even of players shown as a label",
+        )
         im = sub.add_parser("import", help="Create a table from a script and print its id.")
         im.add_argument("file", help="a script file, or - for standard input")
         im.add_argument(
@@ -58,7 +63,7 @@ class Command(BaseCommand):
         if action == "replay":
             self._replay(opts)
         elif action == "export":
-            self._export(opts["table_id"], opts["with_pending"])
+            self._export(opts["table_id"], opts["with_pending"], opts["real_names"])
         else:
             self._import(opts)
 
@@ -91,12 +96,12 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def _export(self, table_id: int, with_pending: bool) -> None:
+    def _export(self, table_id: int, with_pending: bool, real_names: bool) -> None:
         try:
             table = Table.objects.get(pk=table_id)
         except Table.DoesNotExist as exc:
             raise CommandError(f"No table with id {table_id}.") from exc
-        script = export_script(table, with_pending=with_pending)
+        script = export_script(table, with_pending=with_pending, real_names=real_names)
         self.stdout.write(json.dumps(script, ensure_ascii=False, indent=2))
 
     def _import(self, opts) -> None:
