@@ -262,6 +262,13 @@ def entries_for(user, game: str) -> list[dict[str, Any]]:
 
 
 # -- the public form ------------------------------------------------------------------------------
+def expired_public_impressions(days: int, now=None) -> QuerySet[Impression]:
+    """The impressions sent through the public form more than ``days`` days ago (those typed
+    at a table in the app belong to its report and stay with it)."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    return Impression.objects.filter(external__isnull=False, external__submitted_at__lt=cutoff)
+
+
 def client_ip(request) -> str:
     # REMOTE_ADDR only: a client can write any X-Forwarded-For it likes. Behind a proxy, the
     # proxy (or a middleware trusting it) must set REMOTE_ADDR.
