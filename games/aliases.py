@@ -143,6 +143,8 @@ def set_alias(table: Table, position: int, label: str) -> Seat:
             raise ValidationError(
                 _("“%(label)s” is already a name or a label at this table.") % {"label": label}
             )
+        if Aliases({s.name: "" for s in seats}).text(label) != label:
+            raise ValidationError(_("A label cannot hold a player's name."))
         labels = {s.name: s.alias for s in seats if s.alias and s.pk != seat.pk}
         labels[seat.name] = label
         _check_replay(locked, _aliases(locked.game, labels))
@@ -159,13 +161,16 @@ def set_alias(table: Table, position: int, label: str) -> Seat:
 
 
 def free_label(seat: Seat, seats: list[Seat]) -> str:
-    """The label a form offers for ``seat``: "Player N" after its place at the table (the next
-    free number when a player is really called that)."""
+    """The label a form offers for ``seat``: "Player N" after its place at the table, or the
+    next one free when a player is really called that ("" when none is)."""
     taken = {s.name.casefold() for s in seats} | {s.alias.casefold() for s in seats if s.alias}
-    number = seat.position + 1
-    while (label := _("Player %(n)s") % {"n": number}).casefold() in taken:
-        number += len(seats)
-    return label
+    names = Aliases({s.name: "" for s in seats})
+    for template in (_("Player %(n)s"), _("Seat %(n)s")):
+        for number in range(seat.position + 1, seat.position + 1 + 10 * len(seats), len(seats)):
+            label = template % {"n": number}
+            if label.casefold() not in taken and names.text(label) == label:
+                return label
+    return ""
 
 
 def clear_alias(table: Table, position: int) -> Seat:

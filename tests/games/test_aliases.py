@@ -19,7 +19,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from games import exports, registry, services
-from games.aliases import Aliases, aliases_of, clear_alias, set_alias
+from games.aliases import Aliases, aliases_of, clear_alias, free_label, set_alias
 from games.models import Table
 from games.playtests.models import DESIGNERS_GROUP, Impression
 from games.playtests.service import ensure_report
@@ -217,6 +217,9 @@ def test_a_label_that_is_somebody_else_is_refused(make_table):
         set_alias(table, 1, "player 1")
     with pytest.raises(ValidationError):
         set_alias(table, 1, "   ")
+    for naming in ("Bruno's seat", "Caio 2"):
+        with pytest.raises(ValidationError, match="cannot hold a player's name"):
+            set_alias(table, 1, naming)
     assert aliases_of(table).labels == {"Ana": "Player 1"}
 
 
@@ -245,6 +248,16 @@ def test_the_name_can_be_shown_again_but_rewritten_titles_stay(gm, make_table):
 
 
 # -- the owner's page ---------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_the_label_offered_is_free(make_table):
+    table = make_table("amnesia", ("Ana", "Player 2", "Caio"))
+    seats = list(table.seats.all())
+    assert [free_label(s, seats) for s in seats] == ["Player 1", "Player 5", "Player 3"]
+    table = make_table("amnesia", ("Player", "Bo"))
+    seats = list(table.seats.all())
+    assert [free_label(s, seats) for s in seats] == ["Seat 1", "Seat 2"]
+
+
 @pytest.mark.django_db
 def test_the_names_page_is_the_owners(make_table, gm_client, other_client):
     table = make_table("amnesia")
