@@ -13,7 +13,11 @@ PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/amnesia_table
 TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS)
 
-.PHONY: help setup run test test-sqlite test-postgres lint format bench
+# make backup: dated copies of the database in BACKUP_DIR, the newest BACKUP_KEEP kept.
+BACKUP_DIR ?= backups
+BACKUP_KEEP ?= 14
+
+.PHONY: help setup run test test-sqlite test-postgres lint format bench backup
 
 help:
 	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
@@ -21,6 +25,7 @@ help:
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make bench   run each bench/*.py"
+	@echo "make backup  a dated copy of the database in $(BACKUP_DIR)/, the newest $(BACKUP_KEEP) kept"
 
 setup:
 	@scripts/setup.sh
@@ -65,3 +70,7 @@ bench: setup
 	for file in "$${files[@]}"; do \
 	  echo "== $$file"; DJANGO_SETTINGS_MODULE=amnesia_site.settings PYTHONPATH=. $(PY) "$$file"; \
 	done
+
+# No set-up first: it runs beside a live site (from cron, say), whose .venv is there already.
+backup:
+	$(MANAGE) backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP)

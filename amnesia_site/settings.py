@@ -159,6 +159,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# Impressions sent through the public playtest form (names and words of people who may have no
+# account) are kept this many days; then ``manage.py purge_impressions`` deletes them.
+PLAYTEST_IMPRESSION_DAYS = env_int("PLAYTEST_IMPRESSION_DAYS", 2 * 365)
+
 
 # Internationalisation: the rules were written in Portuguese, Japanese and English.
 LANGUAGE_CODE = "en"

@@ -106,6 +106,9 @@ class Seat(models.Model):
     )
     # The secret of the seat's private page (an unguessable link).
     token = models.CharField(max_length=64, default=new_token, unique=True, editable=False)
+    # The neutral label ("Player 2") a player who asked to be left out is shown as in the
+    # table's stories, exports and reports; the name stays the log's truth (games.aliases).
+    alias = models.CharField(_("shown as"), max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["table", "position"]

@@ -10,3 +10,9 @@ from django.dispatch import Signal
 
 # kwargs: table, before (the state before the move), after (the state after it)
 finished_changed = Signal()
+
+# Sent (sender=Table) inside the transaction that gives a seat a label or takes it away
+# (games.aliases). kwargs: table, renamed ({name: label} just replaced; {} when a name is
+# shown again). What is computed from the names (a report's figures, a story's search text)
+# is recomputed; free text that named the player is rewritten.
+names_changed = Signal()

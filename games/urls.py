@@ -26,6 +26,7 @@ urlpatterns = [
         views.seat_picture,
         name="seat_picture",
     ),
+    path("tables/<int:pk>/names/", views.table_names, name="names"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
     path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

@@ -10,15 +10,17 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import registry, services, uploads
+from games import aliases, exports, registry, services, uploads
 from games.answers import answer_move, render_table, wants_json
 from games.components import (
     DEFAULT_SIZE,
@@ -147,7 +149,7 @@ def table_draft(request, pk: int):
 def table_export(request, pk: int):
     table = _my_table(request, pk)
     response = HttpResponse(
-        json.dumps(services.script_of(table), ensure_ascii=False, indent=2),
+        json.dumps(exports.export_script(table), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
@@ -158,8 +160,9 @@ def table_export(request, pk: int):
 def table_narrative(request, pk: int):
     """The story so far as data: scenes, memories, suggestions, challenges, in order."""
     table = _my_table(request, pk)
+    entries = aliases.aliases_of(table).data(Snapshot(table).narrative())
     return JsonResponse(
-        {"table": table.pk, "game": table.game, "entries": Snapshot(table).narrative()},
+        {"table": table.pk, "game": table.game, "entries": entries},
         json_dumps_params={"ensure_ascii": False},
     )
 
@@ -173,7 +176,7 @@ def table_import(request):
         raw = upload.read(2_000_000) if upload else request.POST.get("script_text", "").encode()
         try:
             script = json.loads(raw.decode("utf-8"))
-            table = services.import_script(script, request.user)
+            imported = exports.import_script(script, request.user)
         except (UnicodeDecodeError, json.JSONDecodeError):
             error = _("That file is not a JSON game script.")
         except BadScript as exc:
@@ -181,6 +184,19 @@ def table_import(request):
         except IllegalMove as exc:
             error = _("The script has an illegal move: %(msg)s") % {"msg": referee_message(exc)}
         else:
+            table = imported.table
+            if imported.left_out:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "The script left out %(n)s secret answer of a turn not judged yet; "
+                        "it was not restored: that player answers again.",
+                        "The script left out %(n)s secret answers of a turn not judged yet; "
+                        "they were not restored: those players answer again.",
+                        imported.left_out,
+                    )
+                    % {"n": imported.left_out},
+                )
             if request.htmx:
                 return HttpResponseClientRedirect(table.get_absolute_url())
             return redirect(table)
@@ -203,6 +219,49 @@ def seat_picture(request, token: str, picture: int, size: str):
     credential, as on the seat's own page)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     return uploads.serve(request, registry.picture(seat.table, picture, size))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_names(request, pk: int):
+    """The owner replaces the name of a player who asked to be left out by a label."""
+    table = _my_table(request, pk)
+    error = ""
+    if request.method == "POST":
+        try:
+            position = int(request.POST.get("position", ""))
+        except ValueError:
+            return HttpResponse(status=400)
+        try:
+            if request.POST.get("action") == "restore":
+                seat = aliases.clear_alias(table, position)
+                messages.success(
+                    request, _("%(name)s is shown by name again.") % {"name": seat.name}
+                )
+            else:
+                seat = aliases.set_alias(table, position, request.POST.get("label", ""))
+                messages.success(
+                    request,
+                    _("%(name)s is now shown as “%(label)s”.")
+                    % {"name": seat.name, "label": seat.alias},
+                )
+        except Seat.DoesNotExist as exc:
+            raise Http404("No such seat.") from exc
+        except ValidationError as exc:
+            error = exc.messages[0]
+        else:
+            return redirect("games:names", pk=table.pk)
+    seats = list(table.seats.all())
+    return render(
+        request,
+        "games/table_names.html",
+        {
+            "table": table,
+            "seats": [{"seat": s, "label": aliases.free_label(s, seats)} for s in seats],
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
 
 
 @login_required

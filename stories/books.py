@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.aliases import Aliases, aliases_of
 from games.models import Move, Table
 from games.snapshot import Snapshot
 
@@ -59,28 +60,39 @@ class Credit:
 
 
 class MoveTexts:
-    """The live moves of a table with the authors' edits laid over their text (and the table,
-    for a builder that shows something of the table's own, such as a custom deck's pictures)."""
+    """The live moves of a table with the authors' edits laid over their text, the players
+    who asked to be left out shown as their labels (``games.aliases``), and the table, for a
+    builder that shows something of the table's own (a custom deck's pictures)."""
 
-    def __init__(self, moves: list[Move], edits: dict[int, str], table: Table | None = None):
+    def __init__(
+        self,
+        moves: list[Move],
+        edits: dict[int, str],
+        aliases: Aliases | None = None,
+        table: Table | None = None,
+    ) -> None:
         self.moves = moves
         self.edits = edits
         self.table = table
         self.by_seq = {m.seq: m for m in moves}
+        self.aliases = aliases or Aliases()
 
     def seq(self, index: int) -> int:
         return self.moves[index].seq
 
-    def text(self, seq: int) -> str:
+    def _text(self, seq: int) -> str:
         if seq in self.edits:
             return self.edits[seq]
         return self.by_seq[seq].text
+
+    def text(self, seq: int) -> str:
+        return self.aliases.text(self._text(seq))
 
     def passage(self, index: int, by: str | None = None) -> Passage:
         move = self.moves[index]
         return Passage(
             seq=move.seq,
-            by=by or move.payload.get("by", ""),
+            by=by or self.aliases.name(move.payload.get("by", "")),
             text=self.text(move.seq),
             edited=move.seq in self.edits,
         )
@@ -90,19 +102,21 @@ class MoveTexts:
         for move in self.moves:
             script = move.as_script_move()
             script.pop("text", None)
-            text = self.text(move.seq)
+            text = self._text(move.seq)
             if text:
                 script["text"] = text
-            out.append(script)
+            out.append(self.aliases.move(script))
         return out
 
 
 def build_chapters(table: Table, edits: dict[int, str]) -> tuple[list[Chapter], MoveTexts]:
     """The book's chapters: the game's own builder over the referee's narrative of the live
-    moves (the authors' edits laid over their text)."""
+    moves (the authors' edits laid over their text; the set-up and the moves renamed, so the
+    referee tells the story with the labels of the players who asked to be left out)."""
     snap = Snapshot(table)
-    texts = MoveTexts(snap.moves, edits, table)
-    entries = snap.referee.narrative(snap.setup, texts.script_moves())
+    aliases = aliases_of(table)
+    texts = MoveTexts(snap.moves, edits, aliases, table)
+    entries = snap.referee.narrative(aliases.setup(snap.setup), texts.script_moves())
     return snap.kit.book(entries, texts), texts
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games import services as game_services
+from games.aliases import Aliases, aliases_of
 from games.models import Move
 from stories.books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
 from stories.fonts import FONTS
@@ -116,7 +117,7 @@ def _make_book(story: Story) -> Book:
     table = story.table
     edits = NarrationEdit.objects.current_texts(story)
     chapters, texts = build_chapters(table, edits)
-    players = table.players
+    players = [texts.aliases.name(p) for p in table.players]
     book = Book(
         story=story,
         title=story.title,
@@ -251,14 +252,35 @@ class Version:
 def history(story: Story, seq: int) -> list[Version]:
     """Every version of a move's text, newest first; the last one is the table's."""
     move = _live_move(story, seq)
-    typed_by = move.entered_by.get_username() if move.entered_by else move.payload.get("by", "")
-    versions = [Version(move.text, typed_by, move.at, None)]
+    aliases = aliases_of(story.table)
+    typed_by = (
+        move.entered_by.get_username()
+        if move.entered_by
+        else aliases.name(move.payload.get("by", ""))
+    )
+    versions = [Version(aliases.text(move.text), typed_by, move.at, None)]
     for edit in NarrationEdit.objects.filter(story=story, move_seq=seq).select_related("editor"):
         who = edit.editor.get_username() if edit.editor else _("someone")
-        versions.append(Version(edit.text, who, edit.created_at, edit))
+        versions.append(Version(aliases.text(edit.text), who, edit.created_at, edit))
     versions[-1].current = True
     return list(reversed(versions))
 
 
 def _user(user):
     return user if user is not None and user.is_authenticated else None
+
+
+# -- a player left out ----------------------------------------------------------------------
+def names_changed(sender, table, renamed: dict[str, str], **kwargs) -> None:
+    """A player of the table is shown as a label now (or by name again): the story's own
+    words (title, subtitle, blurb) are rewritten, and its search text follows the book."""
+    try:
+        story = table.story
+    except Story.DoesNotExist:
+        return
+    if renamed:
+        aliases = Aliases(renamed)
+        for field_name in ("title", "subtitle", "blurb"):
+            setattr(story, field_name, aliases.text(getattr(story, field_name)))
+        story.save(update_fields=["title", "subtitle", "blurb", "updated_at"])
+    refresh_search_text(story)

@@ -71,7 +71,8 @@ def archive(request):
             | Q(blurb__icontains=q)
             | Q(search_text__icontains=q)
             | Q(tags__name__icontains=q)
-            | Q(table__seats__name__iexact=q)
+            # A player shown as a label is not found by their name.
+            | Q(table__seats__name__iexact=q, table__seats__alias="")
         )
         stories = stories.filter(pk__in=Story.objects.public().filter(matches).values("pk"))
     if game := filters.get("game"):

@@ -392,8 +392,6 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "next_position": where.get(next_name) if next_name else None,
         "tales": tales(entries, card),
         "log": safe_log(presenters.recent_log(table)),
-        # The export holds the pending picks: it waits until the turn is judged.
-        "secrets_pending": seen["phase"] == "answer",
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
     }

@@ -399,6 +399,19 @@ class AmnesiaStoriesGame(Game):
         seen["_picks"] = {player: list(pending[player])} if player in pending else {}
         return seen
 
+    def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
+        """The answers of the turn being answered: they are secret until the last one comes
+        in and the turn is judged (then they are in ``history`` for all to see). In the
+        ``answer`` phase only answers can be played, so they are the last moves of the log."""
+        if state.get("phase") != "answer":
+            return []
+        pending: list[int] = []
+        for index in range(len(moves) - 1, -1, -1):
+            if moves[index].get("do") != "answer":
+                break
+            pending.append(index)
+        return pending[::-1]
+
     def narrative(self, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Every bard's story in a game, as data a page or an export can show.
 

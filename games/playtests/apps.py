@@ -1,9 +1,16 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from games import signals
+
 
 class PlaytestsConfig(AppConfig):
     name = "games.playtests"
     label = "playtests"
     verbose_name = _("Playtests")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.playtests.service import names_changed  # it imports the models: not before
+
+        signals.names_changed.connect(names_changed, dispatch_uid="playtests.names_changed")

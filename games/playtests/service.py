@@ -17,10 +17,12 @@ from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from games.aliases import Aliases, aliases_of
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
 from games.playtests.models import (
     DESIGNERS_GROUP,
+    FREE_TEXTS,
     RATINGS,
     ExternalReport,
     Impression,
@@ -105,8 +107,33 @@ def _stale(report: PlaytestReport | None, table: Table) -> bool:
 
 
 def compute_figures(table: Table) -> dict[str, Any]:
+    """The figures of the table's log, a player who asked to be left out under their label
+    (the referee replays the renamed script: the same game, with the label for the name)."""
     snap = Snapshot(table)
-    return reports.figures(snap.setup, snap.script_moves)
+    aliases = aliases_of(table)
+    return reports.figures(aliases.setup(snap.setup), [aliases.move(m) for m in snap.script_moves])
+
+
+def names_changed(sender, table: Table, **kwargs) -> None:
+    """A player is shown as a label now, or by name again: the cached figures are stale."""
+    PlaytestReport.objects.filter(table=table).update(computed_version=0)
+
+
+def shown_impressions(impressions: list[Impression], aliases: Aliases) -> list[Impression]:
+    """The impressions as a page shows them: a player left out under their label, in their
+    own answers too. Copies, for reading only: the rows keep the seat's name."""
+    if not aliases:
+        return impressions
+    shown = []
+    for impression in impressions:
+        copy = Impression(
+            **{f.attname: getattr(impression, f.attname) for f in Impression._meta.concrete_fields}
+        )
+        copy.player = aliases.name(impression.player)
+        for key, _label in FREE_TEXTS:
+            setattr(copy, key, aliases.text(getattr(impression, key)))
+        shown.append(copy)
+    return shown
 
 
 def ensure_report(table: Table) -> PlaytestReport:
@@ -156,7 +183,8 @@ def tables_with_reports(tables: QuerySet[Table]) -> list[Table]:
 def table_entry(table: Table) -> dict[str, Any]:
     report = table.playtest_report
     fig = report.figures
-    impressions = [_impression_dict(i) for i in report.impressions.all()]
+    shown = shown_impressions(list(report.impressions.all()), aliases_of(table))
+    impressions = [_impression_dict(i) for i in shown]
     date = table.finished_at or table.created_at
     return {
         "kind": "table",
@@ -234,6 +262,13 @@ def entries_for(user, game: str) -> list[dict[str, Any]]:
 
 
 # -- the public form ------------------------------------------------------------------------------
+def expired_public_impressions(days: int, now=None) -> QuerySet[Impression]:
+    """The impressions sent through the public form more than ``days`` days ago (those typed
+    at a table in the app belong to its report and stay with it)."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    return Impression.objects.filter(external__isnull=False, external__submitted_at__lt=cutoff)
+
+
 def client_ip(request) -> str:
     # REMOTE_ADDR only: a client can write any X-Forwarded-For it likes. Behind a proxy, the
     # proxy (or a middleware trusting it) must set REMOTE_ADDR.

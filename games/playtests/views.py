@@ -29,6 +29,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.aliases import aliases_of
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
 from games.playtests import present, service, stats
@@ -88,7 +89,8 @@ def _report_table(request, pk: int) -> Table:
 def _report_context(table: Table) -> dict:
     report = service.ensure_report(table)
     figures = report.figures
-    impressions = list(report.impressions.all())
+    aliases = aliases_of(table)
+    impressions = service.shown_impressions(list(report.impressions.all()), aliases)
     by_name = {i.player: i for i in impressions}
     seats = list(table.seats.all())
     return {
@@ -104,7 +106,14 @@ def _report_context(table: Table) -> dict:
         "impressions": impressions,
         "ratings": [(key, RATING_SHORT[key], label) for key, label in RATINGS],
         "free_texts": FREE_TEXTS,
-        "seats": [{"seat": s, "impression": by_name.get(s.name)} for s in seats],
+        "seats": [
+            {
+                "seat": s,
+                "name": aliases.name(s.name),
+                "impression": by_name.get(aliases.name(s.name)),
+            }
+            for s in seats
+        ],
         "averages": stats.impression_averages(
             [{"impressions": [i.ratings() for i in impressions]}]
         ),

@@ -296,6 +296,14 @@ class Game:
         """The state as ``player`` may see it (None: a spectator / the game master)."""
         return copy.deepcopy(state)
 
+    def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
+        """The indexes in ``moves`` (the moves that led to ``state``, without narration and
+        time) of the moves that are secret for now: what nobody may read yet, not even in an
+        export (answers given to a turn not judged yet). An export leaves them out, so the
+        moves without them must still replay. Default: none; a game with secret moves says
+        which, since only it knows when they are revealed."""
+        return []
+
     def apply(self, state: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
         """The new state after ``move``; ``state`` is left untouched."""
         if not isinstance(move, dict):

@@ -2,6 +2,8 @@
 
 ``replay`` touches no database: it prints one JSON object and exits 0 (legal), 1 (an
 illegal move) or 2 (a malformed script), exactly as shared/referee/README.md says.
+``export`` leaves secret moves out as the web page's export does (``games.exports``) unless
+given ``--with-pending``; ``import`` says, on standard error, how many it did not restore.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from games.exports import export_script, import_script
 from games.models import Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.script import load_json, parse_script, replay, replay_script, rules_part
-from games.services import import_script, script_of
 
 
 def _read(path: str) -> str:
@@ -40,6 +42,16 @@ class Command(BaseCommand):
         rp.add_argument("--player", help="print this player's view instead of the full state")
         ex = sub.add_parser("export", help="Print a table's script.")
         ex.add_argument("table_id", type=int)
+        ex.add_argument(
+            "--with-pending",
+            action="store_true",
+            help="write the whole log, the secret answers of a turn not judged yet included",
+        )
+        ex.add_argument(
+            "--real-names",
+            action="store_true",
+            help="write every player's name as seated, even of players shown as a label",
+        )
         im = sub.add_parser("import", help="Create a table from a script and print its id.")
         im.add_argument("file", help="a script file, or - for standard input")
         im.add_argument(
@@ -51,7 +63,7 @@ class Command(BaseCommand):
         if action == "replay":
             self._replay(opts)
         elif action == "export":
-            self._export(opts["table_id"])
+            self._export(opts["table_id"], opts["with_pending"], opts["real_names"])
         else:
             self._import(opts)
 
@@ -84,12 +96,13 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def _export(self, table_id: int) -> None:
+    def _export(self, table_id: int, with_pending: bool, real_names: bool) -> None:
         try:
             table = Table.objects.get(pk=table_id)
         except Table.DoesNotExist as exc:
             raise CommandError(f"No table with id {table_id}.") from exc
-        self.stdout.write(json.dumps(script_of(table), ensure_ascii=False, indent=2))
+        script = export_script(table, with_pending=with_pending, real_names=real_names)
+        self.stdout.write(json.dumps(script, ensure_ascii=False, indent=2))
 
     def _import(self, opts) -> None:
         users = get_user_model().objects
@@ -105,9 +118,15 @@ class Command(BaseCommand):
             if owner is None:
                 raise CommandError("Create a user first (or pass --owner): a table needs an owner.")
         try:
-            table = import_script(load_json(_read(opts["file"])), owner)
+            imported = import_script(load_json(_read(opts["file"])), owner)
         except BadScript as exc:
             raise CommandError(f"Malformed script: {exc.message}") from exc
         except IllegalMove as exc:
             raise CommandError(f"Illegal move ({exc.code}): {exc.message}") from exc
-        self.stdout.write(str(table.pk))
+        self.stdout.write(str(imported.table.pk))
+        if imported.left_out:
+            # Standard error: standard output stays the new table's id alone.
+            self.stderr.write(
+                f"The script left out {imported.left_out} secret answer(s) of a turn not "
+                "judged yet; they were not restored: those players answer again."
+            )

@@ -1,0 +1,68 @@
+"""A table as a script to take away, and a script brought back (shared/referee/README.md).
+
+Two things keep an export from being the log as it is:
+
+- **secrets**: while the game keeps some moves secret (the answers to an Amnesia Stories turn
+  not judged yet; the referee's ``pending_secrets`` says which), the export leaves them out
+  and says how many with ``"pending_left_out": N`` at the top. The script replays to the
+  state before them. Once the game reveals them, the export is whole again.
+  ``with_pending=True`` (``referee export --with-pending``, for the server's operator) writes
+  the whole log.
+- **names**: a player who asked to be left out is written as their label (``games.aliases``);
+  ``real_names=True`` (``referee export --real-names``) writes the names as seated.
+
+An imported script with ``pending_left_out`` says how many answers it did not restore; the key
+describes the file, not the new table, so the table does not keep it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import registry, services
+from games.aliases import aliases_of
+from games.models import Table
+from games.rules import BadScript
+from games.rules.base import N_
+from games.rules.script import rules_part
+
+PENDING_KEY = "pending_left_out"
+
+
+def export_script(
+    table: Table, *, with_pending: bool = False, real_names: bool = False
+) -> dict[str, Any]:
+    """The table's script as an export shows it (see the module's docstring)."""
+    script = services.setup_of(table).as_script()
+    script.pop(PENDING_KEY, None)  # a table made before imports dropped it
+    moves = [m.as_script_move() for m in services.live_moves(table)]
+    if not with_pending:
+        referee = registry.kit(table.game).referee
+        state = services.state_of(table)
+        hidden = set(referee.pending_secrets(state, [rules_part(m) for m in moves]))
+        if hidden:
+            moves = [m for i, m in enumerate(moves) if i not in hidden]
+            script = {PENDING_KEY: len(hidden), **script}
+    script["moves"] = moves
+    if not real_names:
+        script = aliases_of(table).script(script)
+    return script
+
+
+@dataclass
+class Imported:
+    table: Table
+    # The secret answers the exported table had and this script left out (not restored).
+    left_out: int = 0
+
+
+def import_script(script: Any, owner, name: str = "") -> Imported:
+    """``services.import_script``, telling how many answers a partial export left out."""
+    left_out = 0
+    if isinstance(script, dict) and PENDING_KEY in script:
+        left_out = script[PENDING_KEY]
+        if isinstance(left_out, bool) or not isinstance(left_out, int) or left_out < 0:
+            raise BadScript(N_("'pending_left_out' must be a whole number, 0 or more."))
+        script = {k: v for k, v in script.items() if k != PENDING_KEY}
+    return Imported(services.import_script(script, owner, name), left_out)

@@ -1,0 +1,155 @@
+"""Exports keep secrets: the answers to an Amnesia Stories turn not judged yet are left out of
+the web page's export and ``referee export`` (``"pending_left_out": N``), written whole with
+``--with-pending``, and whole again once the turn is judged; an import says what it did not
+restore (shared/referee/README.md, "Secrets")."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from games import exports, services
+from games.models import Table
+from games.rules import get_game
+from games.rules.script import parse_script, replay, replay_script, rules_part
+
+pytestmark = pytest.mark.django_db
+
+# Picks nobody would guess from the judged turns: the test looks for them in the exports.
+PICKS = {"Ana": [4, 2, 5], "Bruno": [5, 4, 1], "Caio": [1, 3, 2]}
+
+
+def told(table: Table) -> None:
+    state = services.state_of(table)
+    story = state["journey"][: state["options"]["questions"]]
+    services.play(table, {"by": state["bard"], "do": "tell", "story": story}, None)
+
+
+def answer(table: Table, name: str) -> None:
+    services.play(table, {"by": name, "do": "answer", "picks": PICKS[name]}, None)
+
+
+@pytest.fixture
+def pending(make_table) -> Table:
+    """A turn told and answered by two of three players: their picks are secret."""
+    table = make_table("amnesia_stories")
+    told(table)
+    answer(table, "Ana")
+    answer(table, "Bruno")
+    return table
+
+
+def cli_export(table: Table, *args: str) -> dict:
+    out = StringIO()
+    call_command("referee", "export", str(table.pk), *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def picks_in(script: dict) -> list[list[int]]:
+    return [m["picks"] for m in script["moves"] if m["do"] == "answer"]
+
+
+def test_the_referee_names_the_pending_answers_and_nothing_else(pending):
+    referee = get_game("amnesia_stories")
+    moves = [rules_part(m) for m in services.script_of(pending)["moves"]]
+    state = services.state_of(pending)
+    assert referee.pending_secrets(state, moves) == [len(moves) - 2, len(moves) - 1]
+    # Before anyone answers nothing is pending; nor in a game without secrets.
+    before = replay(services.setup_of(pending), moves[:-2]).state
+    assert before["phase"] == "answer"
+    assert referee.pending_secrets(before, moves[:-2]) == []
+    assert get_game("amnesia").pending_secrets({"phase": "answer"}, moves) == []
+
+
+def test_web_export_leaves_the_pending_answers_out_and_replays_to_before_them(pending, gm_client):
+    response = gm_client.get(reverse("games:export", args=[pending.pk]))
+    assert response.status_code == 200
+    script = json.loads(response.content)
+    assert next(iter(script)) == "pending_left_out"  # at the top of the script
+    assert script["pending_left_out"] == 2
+    assert picks_in(script) == []
+    body = response.content.decode()
+    assert '"picks"' not in body
+    # It replays to the state before the two answers: the story told, nobody answered.
+    code, state = replay_script(script)
+    assert code == 0
+    full = services.state_of(pending)
+    assert state["phase"] == "answer" and state["answered"] == [] and state["_picks"] == {}
+    assert state["story"] == full["story"] and full["answered"] == ["Ana", "Bruno"]
+
+
+def test_cli_export_does_the_same_unless_asked_for_the_whole_log(pending):
+    partial = cli_export(pending)
+    assert partial["pending_left_out"] == 2 and picks_in(partial) == []
+    assert partial == exports.export_script(pending)
+    whole = cli_export(pending, "--with-pending")
+    assert "pending_left_out" not in whole
+    assert picks_in(whole) == [PICKS["Ana"], PICKS["Bruno"]]
+    assert whole == services.script_of(pending)
+    setup, moves = parse_script(whole)
+    assert replay(setup, [rules_part(m) for m in moves]).state == services.state_of(pending)
+
+
+def test_once_the_turn_is_judged_every_export_is_whole_again(pending, gm_client):
+    answer(pending, "Caio")
+    script = json.loads(gm_client.get(reverse("games:export", args=[pending.pk])).content)
+    assert "pending_left_out" not in script
+    assert picks_in(script) == [PICKS["Ana"], PICKS["Bruno"], PICKS["Caio"]]
+    assert script == cli_export(pending) == services.script_of(pending)
+    code, state = replay_script(script)
+    assert code == 0 and state == services.state_of(pending)
+    assert state["history"][0]["picks"] == PICKS
+
+
+def test_the_export_link_shows_while_answers_are_pending(pending, gm_client):
+    page = gm_client.get(reverse("games:table", args=[pending.pk])).content.decode()
+    assert reverse("games:export", args=[pending.pk]) in page
+
+
+def test_cli_import_of_a_partial_script_says_what_it_did_not_restore(pending, gm, tmp_path):
+    path = tmp_path / "partial.json"
+    path.write_text(json.dumps(cli_export(pending)), encoding="utf-8")
+    out, err = StringIO(), StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=err)
+    copy = Table.objects.get(pk=int(out.getvalue()))  # standard output: the id alone
+    assert "left out 2 secret answer" in err.getvalue()
+    assert "pending_left_out" not in services.script_of(copy)  # it describes the file only
+    state = services.state_of(copy)
+    assert state["phase"] == "answer" and state["answered"] == []
+    # The players answer again on the new table, and the export is whole.
+    for name in ("Ana", "Bruno", "Caio"):
+        answer(copy, name)
+    assert "pending_left_out" not in exports.export_script(copy)
+
+
+def test_cli_import_of_a_whole_script_says_nothing(pending, tmp_path):
+    path = tmp_path / "whole.json"
+    path.write_text(json.dumps(cli_export(pending, "--with-pending")), encoding="utf-8")
+    out, err = StringIO(), StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=err)
+    assert err.getvalue() == ""
+    copy = Table.objects.get(pk=int(out.getvalue()))
+    assert services.state_of(copy) == services.state_of(pending)
+
+
+def test_web_import_of_a_partial_script_says_what_it_did_not_restore(pending, gm_client):
+    partial = gm_client.get(reverse("games:export", args=[pending.pk])).content.decode()
+    response = gm_client.post(reverse("games:table_import"), {"script_text": partial}, follow=True)
+    assert response.status_code == 200
+    copy = Table.objects.latest("pk")
+    assert copy.pk != pending.pk and response.redirect_chain[-1][0] == copy.get_absolute_url()
+    page = response.content.decode()
+    assert "left out 2 secret answers" in page and "answer again" in page
+
+
+@pytest.mark.parametrize("value", [-1, "2", 1.5, True])
+def test_a_pending_count_that_is_not_a_count_is_a_malformed_script(pending, gm_client, value):
+    script = dict(exports.export_script(pending), pending_left_out=value)
+    response = gm_client.post(reverse("games:table_import"), {"script_text": json.dumps(script)})
+    assert response.status_code == 400
+    assert "pending_left_out" in response.content.decode()
+    assert Table.objects.count() == 1
