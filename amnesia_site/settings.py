@@ -124,6 +124,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A database that is locked or gone answers 503 "busy, nothing applied" (needs request.htmx).
+    "amnesia_site.busy.DatabaseBusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]

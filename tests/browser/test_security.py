@@ -1,13 +1,16 @@
 """The pages under the site's Content Security Policy, in Chromium: no violation anywhere a
-game is played or a story read."""
+game is played or a story read; and a move the server could not apply (the database busy, the
+connection lost) leaves the form and its narration as they were, with the reason above it."""
 
 from __future__ import annotations
 
 import re
 
+from django.test import RequestFactory
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from amnesia_site.errors import database_busy
 from games import registry, services
 from stories.models import Story
 from tests.browser.helpers import log_in
@@ -93,3 +96,53 @@ def test_no_page_of_a_game_or_a_story_breaks_the_policy(page, django_user_model)
     visit(page, console, story.get_absolute_url())
     visit(page, console, f"/stories/s/{story.secret}/")
     visit(page, console, reverse("stories:archive"))
+
+
+def busy_answer() -> tuple[int, dict[str, str], str]:
+    """What the server answers an htmx move when the database is busy (amnesia_site.errors)."""
+    request = RequestFactory().post("/", HTTP_HX_REQUEST="true")
+    request.htmx = True
+    response = database_busy(request)
+    return response.status_code, dict(response.items()), response.content.decode()
+
+
+def test_a_busy_server_or_a_lost_connection_keeps_the_narration(page, django_user_model) -> None:
+    gm = log_in(page, django_user_model)
+    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    page.goto(table.get_absolute_url())
+    panel = page.locator("#table-panel")
+    box = page.locator("#narration")
+    box.fill("She wakes with blood on her hands.")
+    end_scene = panel.get_by_role("button", name=re.compile("End the scene"))
+
+    status, headers, body = busy_answer()
+    assert status == 503
+    page.route(
+        re.compile(r"/move/$"),
+        lambda route: route.fulfill(status=status, headers=headers, body=body),
+    )
+    end_scene.click()
+    notice = page.locator("[data-request-notice]")
+    expect(notice).to_have_text(re.compile(r"^The table is busy, so nothing you sent was applied"))
+    expect(notice).to_have_attribute("role", "alert")
+    # Nothing was swapped: the same panel, the narration as typed, the button there to resend.
+    expect(panel).to_have_attribute("data-seq", "1")
+    expect(box).to_have_value("She wakes with blood on her hands.")
+    expect(end_scene).to_be_visible()
+
+    # The connection drops: the same, in other words.
+    page.unroute(re.compile(r"/move/$"))
+    page.route(re.compile(r"/move/$"), lambda route: route.abort("internetdisconnected"))
+    end_scene.click()
+    expect(notice).to_have_text(re.compile(r"^The connection was lost, so nothing was sent"))
+    expect(notice).to_have_count(1)
+    expect(box).to_have_value("She wakes with blood on her hands.")
+
+    # Sent again once the server answers: played, and the notice goes with the old panel.
+    page.unroute(re.compile(r"/move/$"))
+    end_scene.click()
+    expect(panel.locator(".actions h2")).to_have_text("Bruno’s turn")
+    expect(notice).to_have_count(0)
+    expect(panel.locator(".story")).to_contain_text("She wakes with blood on her hands.")
+    assert services.live_moves(table)[-1].text == "She wakes with blood on her hands."
