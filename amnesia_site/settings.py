@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -100,6 +102,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "games",
     # One app per game (its label is the game's slug); each registers its kit when ready.
     "games.amnesia",
@@ -111,6 +114,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -119,6 +124,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A database that is locked or gone answers 503 "busy, nothing applied" (needs request.htmx).
+    "amnesia_site.busy.DatabaseBusyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "amnesia_site.urls"
@@ -153,6 +162,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# django-axes checks every login (the site's and the admin's) before the password is: see
+# "Logins and guessing" below.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 LOGIN_URL = "login"
@@ -209,6 +225,84 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+
+# The admin's address: moving it off the well-known admin/ keeps it out of most scanners' way.
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
+if ADMIN_URL == "/":
+    raise ImproperlyConfigured("ADMIN_URL must not be empty: use a path such as 'admin/'.")
+
+# The number of reverse proxies in front of the site that each append the address they received
+# the request from to X-Forwarded-For. 0: the client's address is REMOTE_ADDR and that header is
+# ignored (anyone can send it); N: the client is the Nth entry from the right.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+
+# Counters for the throttles live in Django's cache: in each process's memory for now, in a
+# shared cache (Redis) once one is configured here.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# Logins and guessing. django-axes counts failed logins in its own tables (so every worker
+# process sees the same numbers) and locks out, for AXES_COOLOFF_TIME, a client that reaches
+# either limit: per account and address, and per address whatever the account. Nothing counts
+# per account alone, so guessing at the game master's name from elsewhere never locks them out.
+AXES_HANDLER = "amnesia_site.logins.AccountAndAddressHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOL_OFF_MINUTES", 15))
+# The lockout runs from the failure that caused it: tries while locked out are refused unseen.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "amnesia_site.clients.client_key"
+AXES_LOCKOUT_CALLABLE = "amnesia_site.logins.locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # failures are what it needs to count; successes are not kept
+
+# Seat links (/seat/<token>/) and secret story links (/stories/s/<secret>/): an address that
+# tries this many different wrong secrets within the cool-off is refused (429) until it ends.
+SECRET_LINK_FAILURES = env_int("SECRET_LINK_FAILURES", 20)
+SECRET_LINK_COOL_OFF = timedelta(minutes=env_int("SECRET_LINK_COOL_OFF_MINUTES", 15))
+
+
+# Browser-side hardening, in development too (so a violation shows while the page is written).
+# No inline script, style or event handler anywhere: scripts and styles come from static files.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+}
+# Seat and story links carry their secret in the path: other sites never see it.
+SECURE_REFERRER_POLICY = "same-origin"
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
+PERMISSIONS_POLICY["fullscreen"] = ["self"]
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# No script reads the CSRF cookie: htmx sends the token from hx-headers on <body>, the drafts'
+# fetch() from the form's csrfmiddlewaretoken field.
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
 
 
 # HTTPS hardening, on whenever DEBUG is off; each piece can be turned off by its own variable

@@ -1,10 +1,12 @@
-"""The site's URLs: accounts, admin and language switching here; the rest belongs to the apps.
+"""The site's URLs: accounts, admin (at ADMIN_URL) and language switching here; the rest belongs
+to the apps.
 
 Each registered game mounts its own URLconf (namespaced by its slug) beside the table engine's.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -12,7 +14,7 @@ from amnesia_site import accounts
 from games import registry
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/signup/", accounts.SignupView.as_view(), name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, registry, services, uploads
 from games.answers import answer_move, render_table, wants_json
 from games.components import (
@@ -214,6 +215,7 @@ def table_picture(request, pk: int, picture: int, size: str):
 
 
 @require_safe
+@guards_secret(SEAT_LINKS, "token")
 def seat_picture(request, token: str, picture: int, size: str):
     """The same pictures for whoever holds one of the table's seat links (the token is the
     credential, as on the seat's own page)."""

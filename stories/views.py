@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.throttle import STORY_LINKS, guards_secret
 from games import registry, uploads
 from games.models import Move, Table
 from stories import services
@@ -127,6 +128,7 @@ def detail(request, pk: int):
 
 
 @require_GET
+@guards_secret(STORY_LINKS, "secret")
 def shared(request, secret: str):
     return _reading_page(request, _shared(request, secret), shared=True)
 
@@ -150,6 +152,7 @@ def pdf(request, pk: int):
 
 
 @require_GET
+@guards_secret(STORY_LINKS, "secret")
 def shared_pdf(request, secret: str):
     return _pdf_response(request, _shared(request, secret))
 
@@ -167,6 +170,7 @@ def cover(request, pk: int):
 
 
 @require_GET
+@guards_secret(STORY_LINKS, "secret")
 def shared_cover(request, secret: str):
     return _cover_response(request, _shared(request, secret))
 
@@ -183,6 +187,7 @@ def picture(request, pk: int, picture: int, size: str):
 
 
 @require_GET
+@guards_secret(STORY_LINKS, "secret")
 def shared_picture(request, secret: str, picture: int, size: str):
     return _picture_response(request, _shared(request, secret), picture, size)
 

@@ -27,6 +27,15 @@ def fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """The throttles count in Django's cache (memory, one per process): each test starts at 0."""
+    # Imported here: this conftest loads before pytest-django has set Django up.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def gm(db, django_user_model):
     """The player who runs the table."""

@@ -580,6 +580,10 @@ ADMIN_MODELS = (
     "stories.story",
     "stories.narrationedit",
     "stories.tag",
+    # django-axes: the failed logins it counts
+    "axes.accessattempt",
+    "axes.accesslog",
+    "axes.accessfailurelog",
 )
 
 

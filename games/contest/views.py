@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
 from games.answers import answer_move
 from games.contest import characters
@@ -277,6 +278,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
 
 @require_GET
 @never_cache
+@guards_secret(SEAT_LINKS, "token")
 def seat_page(request, token: str):
     seat = _seat(token)
     if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
@@ -285,6 +287,7 @@ def seat_page(request, token: str):
 
 
 @require_POST
+@guards_secret(SEAT_LINKS, "token")
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)

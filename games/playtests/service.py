@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from amnesia_site.clients import client_key
 from games.aliases import Aliases, aliases_of
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
@@ -270,9 +271,9 @@ def expired_public_impressions(days: int, now=None) -> QuerySet[Impression]:
 
 
 def client_ip(request) -> str:
-    # REMOTE_ADDR only: a client can write any X-Forwarded-For it likes. Behind a proxy, the
-    # proxy (or a middleware trusting it) must set REMOTE_ADDR.
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    # The address every limit counts by: REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT proxies the
+    # entry they wrote in X-Forwarded-For (never one the client wrote).
+    return client_key(request)
 
 
 def ip_hash(ip: str) -> str:

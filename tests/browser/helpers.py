@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
+
+from .conftest import TIMEOUT_MS
 
 PASSWORD = "a-long-and-unusual-passphrase"
 
@@ -18,3 +21,17 @@ def log_in(page, django_user_model, username: str = "gm"):
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_test_id("current-user")).to_have_text(username)
     return user
+
+
+def wait_for(page, predicate: str, arg=None, timeout_ms: int = TIMEOUT_MS) -> None:
+    """Wait until the JavaScript function ``predicate(arg)`` is truthy in the page.
+
+    Playwright's own ``wait_for_function`` runs the predicate through ``eval()`` inside the
+    page, which the site's Content Security Policy refuses; ``page.evaluate`` goes through the
+    DevTools protocol, which the policy does not govern.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(predicate, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Still false after {timeout_ms} ms: {predicate}")
+        page.wait_for_timeout(50)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Table
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, wait_for
 
 PICKS = {"Ana": [1, 2, 3], "Bruno": [1, 2, 4], "Caio": [5, 2, 4]}
 
@@ -38,8 +38,10 @@ def test_one_turn_pass_the_laptop(page, django_user_model) -> None:
     expect(heading).to_have_text("Ana is the bard")
     slots = panel.locator(".slots img")
     expect(slots).to_have_count(5)
-    page.wait_for_function(
-        "[...document.querySelectorAll('.slots img')].every(i => i.complete && i.naturalWidth > 0)"
+    wait_for(
+        page,
+        "() => [...document.querySelectorAll('.slots img')]"
+        ".every(i => i.complete && i.naturalWidth > 0)",
     )
 
     # The bard clicks three footprints, in story order, and narrates.

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from games.contest.models import Character
 from games.models import Table
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, wait_for
 
 
 def tap(panel, label: str) -> None:
@@ -21,7 +21,8 @@ def tap(panel, label: str) -> None:
     picked = panel.locator(".pending .big-row .playing-card").count()
     panel.locator(".cgrid").get_by_role("button", name=label, exact=True).click()
     # Either the move was played (a new seq) or the card joined the pending move.
-    panel.page.wait_for_function(
+    wait_for(
+        panel.page,
         "([seq, n, before]) => { const p = document.getElementById('table-panel');"
         " return p && (p.dataset.seq !== seq ||"
         " p.querySelectorAll('.pending .big-row .playing-card').length > n ||"

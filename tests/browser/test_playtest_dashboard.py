@@ -10,13 +10,14 @@ from playwright.sync_api import expect
 from games.playtests.models import DESIGNERS_GROUP
 from tests.playtests.conftest import builtin, many_reports
 
-from .helpers import log_in
+from .helpers import log_in, wait_for
 
 
 def settled(page) -> None:
     """Wait until htmx has swapped and settled (a new form is live only after that)."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    wait_for(
+        page,
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')",
     )
 
 

@@ -89,12 +89,20 @@
   });
 
   // -- polling: only when nothing is being typed or tapped in --------------------------------
-  window.contestMayRefresh = function () {
+  // (A veto here, not an hx-trigger filter: htmx compiles those with Function(), which the
+  // Content Security Policy refuses.)
+  function mayRefresh() {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return false;
     if (document.querySelector("#table-panel .pending")) return false;
     return !document.querySelector("details[open].vote-off, details[open].extra-points");
-  };
+  }
+
+  document.addEventListener("htmx:confirm", function (ev) {  // cancelled: the poll is not sent
+    if (ev.target.hasAttribute && ev.target.hasAttribute("data-contest-poll") && !mayRefresh()) {
+      ev.preventDefault();
+    }
+  });
 
   function init() {
     var panel = document.getElementById("table-panel");

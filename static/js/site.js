@@ -1,0 +1,87 @@
+// Every page. The Content Security Policy allows no inline script, style or event handler, so
+// htmx is told not to need them, and the few behaviours that were inline handlers live here,
+// asked for with data attributes.
+(function () {
+  "use strict";
+
+  // htmx would add an inline <style> for its request indicators (app.css has those rules) and
+  // compile hx-trigger filters and hx-on with Function(): the policy refuses both.
+  if (window.htmx) {
+    window.htmx.config.includeIndicatorStyles = false;
+    window.htmx.config.allowEval = false;
+  }
+
+  // <select data-autosubmit>: choosing sends the form (a <noscript> button does it without JS).
+  document.addEventListener("change", function (ev) {
+    var el = ev.target;
+    if (el.matches && el.matches("[data-autosubmit]") && el.form) el.form.submit();
+  });
+
+  // <input data-select-on-focus>: a link to copy, selected whole at the first click or tab.
+  document.addEventListener("focusin", function (ev) {
+    var el = ev.target;
+    if (el.matches && el.matches("[data-select-on-focus]")) el.select();
+  });
+  document.addEventListener("click", function (ev) {
+    var el = ev.target;
+    if (el.matches && el.matches("[data-select-on-focus]")) el.select();
+    if (el.closest && el.closest("[data-print]")) window.print();
+  });
+
+  // <form data-confirm="question">: asks before sending.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      ev.preventDefault();
+    }
+  });
+
+  // A request htmx sent that failed: the server refused it (429, too many tries) or could not
+  // do it (503, the database busy; any other 5xx), or it never arrived (the connection lost).
+  // htmx swaps nothing then (the pages' htmx-config), so the form keeps what was typed in it;
+  // the reason goes just above that form, in the server's words when it sent some. A poll's
+  // failure is not shown: the next poll tries again.
+  function isPoll(elt) {
+    var trigger = elt.getAttribute && elt.getAttribute("hx-trigger");
+    return !!trigger && /^\s*every\s/.test(trigger);
+  }
+
+  function serverReason(xhr) {
+    var type = (xhr && xhr.getResponseHeader("Content-Type")) || "";
+    if (type.indexOf("text/html") !== 0) return "";
+    var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");  // inert: no script runs
+    var said = doc.querySelector("[data-request-error]");
+    return said ? said.textContent.trim() : "";
+  }
+
+  function clearNotices() {
+    document.querySelectorAll("[data-request-notice]").forEach(function (el) { el.remove(); });
+  }
+
+  function showNotice(elt, text) {
+    clearNotices();
+    var notice = document.createElement("p");
+    notice.className = "flash flash--error request-notice";
+    notice.setAttribute("role", "alert");
+    notice.setAttribute("data-request-notice", "");
+    notice.textContent = text;
+    var anchor = (elt.closest && elt.closest("form")) || elt;
+    if (anchor && anchor.parentNode && anchor !== document.body) {
+      anchor.parentNode.insertBefore(notice, anchor);
+    } else {
+      (document.getElementById("main") || document.body).prepend(notice);
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function (ev) {
+    if (isPoll(ev.target)) return;
+    showNotice(ev.target, serverReason(ev.detail.xhr) || document.body.dataset.responseError);
+  });
+  document.addEventListener("htmx:sendError", function (ev) {
+    if (isPoll(ev.target)) return;
+    showNotice(ev.target, document.body.dataset.sendError);
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.successful) clearNotices();
+  });
+})();
