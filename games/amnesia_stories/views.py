@@ -23,7 +23,7 @@ from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
 from games.amnesia_stories.models import CustomDeck
 from games.answers import answer_move, render_table
-from games.forms import parse_expected_seq
+from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
@@ -143,12 +143,20 @@ def answer(request, pk: int, position: int):
     picks = _picks_from(request.POST, "pick-", _seen(table)["options"]["questions"])
     move = {"by": name, "do": "answer", "picks": picks}
     expected = parse_expected_seq(request.POST)
+
+    def play():
+        # Answers to one story do not depend on each other: judged by the turn they answer.
+        return services.play(
+            table,
+            move,
+            expected,
+            request.user,
+            expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
+            client_id=request.POST.get("client_id"),
+        )
+
     return answer_move(
-        request,
-        table,
-        lambda: services.play(table, move, expected, request.user),
-        render=screen,
-        then=lambda: redirect(_next_screen(table)),
+        request, table, play, render=screen, then=lambda: redirect(_next_screen(table))
     )
 
 
@@ -166,6 +174,8 @@ def _answer_screen(
         "position": position,
         "seen": seen,
         "expected_seq": table.last_seq,
+        "expected_turn": get_game(GAME).turn_marker(seen),
+        "new_client_id": new_client_id,
         "slots": page.slots_of(seen["selection"], card),
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
@@ -208,13 +218,26 @@ def revealed(request, pk: int):
     expected = parse_expected_seq(request.POST)
 
     def explain(exc: IllegalMove) -> str:
-        who = moves[getattr(exc, "index", 0)]["by"]
+        index = getattr(exc, "index", None)
+        if index is None:  # the form itself, not one player's answer
+            return referee_message(exc)
+        who = moves[index]["by"]
         return _("%(name)s: %(error)s") % {"name": who, "error": referee_message(exc)}
+
+    def play():
+        return services.play_many(
+            table,
+            moves,
+            expected,
+            request.user,
+            expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
+            client_id=request.POST.get("client_id"),
+        )
 
     return answer_move(
         request,
         table,
-        lambda: services.play_many(table, moves, expected, request.user),
+        play,
         then=lambda: redirect(table.get_absolute_url() + "#reveal"),
         explain=explain,
     )

@@ -243,6 +243,7 @@ def test_stale_answer_is_409_and_changes_nothing(gm_client):
 # -- secrecy: no view ever shows a pending pick ------------------------------------------------
 def normalise(html: str, table: Table) -> str:
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'name="client_id" value="[^"]+"', "", html)  # a fresh id per form
     html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
     html = html.replace(f"/tables/{table.pk}/", "/tables/N/")
     return html.replace(f"stories-{table.pk}-", "stories-N-")
