@@ -166,9 +166,14 @@ class Played:
 def _clean_move(move: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if not isinstance(move, dict):
         raise IllegalMove("bad_argument", N_("A move must be an object."))
-    text = move.get("text") or ""
+    text = move.get("text")
+    if text is None:
+        text = ""
     if not isinstance(text, str):
         raise IllegalMove("bad_argument", N_("The narration must be text."))
+    when = move.get("at")  # a page's move is stamped when stored; an import passes its own
+    if when is not None and not _is_time(when):
+        raise IllegalMove("bad_argument", N_("'at' must be an ISO 8601 time."))
     if len(text) > MAX_TEXT:
         raise IllegalMove(
             "bad_argument",
@@ -178,6 +183,13 @@ def _clean_move(move: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if "\x00" in text:
         raise IllegalMove("bad_argument", N_("The narration cannot hold a NUL character."))
     return rules_part(move), text.strip()
+
+
+def _is_time(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and parse_datetime(value) is not None
+    except ValueError:  # well formed, but no such time (a 13th month)
+        return False
 
 
 def _check_client_id(client_id: Any) -> str | None:
@@ -277,14 +289,15 @@ def play_many(
     of moves that are all independent, see above). A refused move raises its IllegalMove
     (with ``index``, its place in ``moves``) and nothing is written, the moves before it
     included; StaleMove likewise. ``client_id`` names the whole batch (its first row keeps
-    it): a batch sent again is answered with the rows it stored.
+    it, the next ones ``id/2``, ``id/3``...): a batch sent again is answered with the rows
+    it stored, whatever ``moves`` holds by then.
     """
     client_id = _check_client_id(client_id)
     with transaction.atomic():
         locked = _lock(table)
         setup = setup_of(locked)
         if client_id is not None:
-            stored = _stored_answer(locked, setup, client_id, len(moves))
+            stored = _stored_answer(locked, setup, client_id)
             if stored:
                 _refresh(table, locked)
                 return stored
@@ -313,7 +326,7 @@ def play_many(
                     text=text,
                     at=at or now,
                     entered_by=entered_by,
-                    client_id=client_id if i == 1 else None,
+                    client_id=_row_id(client_id, i),
                 ),
                 after,
             )
@@ -328,16 +341,32 @@ def play_many(
     return played
 
 
-def _stored_answer(locked: Table, setup: Setup, client_id: str, count: int) -> list[Played]:
-    """The rows a batch named ``client_id`` stored (the first holds the id, the rest follow
-    it), each with the state just after it; empty when nothing of that name is stored."""
+def _row_id(client_id: str | None, i: int) -> str | None:
+    """The id of the ``i``-th row (from 1) of a batch named ``client_id``: a client's own ids
+    never hold a ``/`` (CLIENT_ID), so these never meet one of them."""
+    if client_id is None:
+        return None
+    return client_id if i == 1 else f"{client_id}/{i}"
+
+
+def is_resend(table: Table, client_id: Any) -> bool:
+    """Whether a move named ``client_id`` is stored at ``table`` already (a view that checks
+    the table before playing asks, so that a resend reaches ``play`` and its stored answer)."""
+    if not isinstance(client_id, str) or not CLIENT_ID.fullmatch(client_id):
+        return False
+    return table.moves.filter(client_id=client_id).exists()
+
+
+def _stored_answer(locked: Table, setup: Setup, client_id: str) -> list[Played]:
+    """The rows a batch named ``client_id`` stored, each with the state just after it; empty
+    when nothing of that name is stored."""
     first = locked.moves.filter(client_id=client_id).first()
     if first is None:
         return []
-    rows = locked.moves.filter(seq__gte=first.seq, seq__lt=first.seq + max(count, 1))
+    rows = [first, *locked.moves.filter(client_id__startswith=f"{client_id}/")]
     return [
         Played(row, _state_after(locked, setup, row.seq), resent=True)
-        for row in rows.order_by("seq")
+        for row in sorted(rows, key=lambda row: row.seq)
     ]
 
 
@@ -394,7 +423,7 @@ def undo(
     with transaction.atomic():
         locked = _lock(table)
         if client_id is not None:
-            stored = _stored_answer(locked, setup_of(locked), client_id, 1)
+            stored = _stored_answer(locked, setup_of(locked), client_id)
             if stored:
                 _refresh(table, locked)
                 return stored[0]
@@ -598,6 +627,7 @@ __all__ = [
     "play",
     "play_many",
     "rebuild_state",
+    "is_resend",
     "save_draft",
     "script_of",
     "setup_of",

@@ -22,11 +22,12 @@ from games.amnesia_stories import page as page
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import DeckError, DeckUploadForm, delete_deck, import_deck
 from games.amnesia_stories.models import CustomDeck
-from games.answers import answer_move, render_table
+from games.answers import answer_move
 from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
+from games.rules.base import N_
 
 GAME = "amnesia_stories"
 
@@ -205,12 +206,10 @@ def revealed(request, pk: int):
     all or nothing (``services.play_many``)."""
     table = _stories_table(request, pk)
     seen = _seen(table)
-    if seen["phase"] != "answer":
-        return render_table(request, table, error=_("Nobody is answering now."), status=400)
     where = page.positions(table)
     questions = seen["options"]["questions"]
     moves = []
-    for name in page.pass_order(seen):
+    for name in page.pass_order(seen) if seen["phase"] == "answer" else []:
         if name in seen["answered"]:
             continue
         picks = _picks_from(request.POST, f"picks-{where[name]}-", questions)
@@ -225,7 +224,8 @@ def revealed(request, pk: int):
         return _("%(name)s: %(error)s") % {"name": who, "error": referee_message(exc)}
 
     def play():
-        return services.play_many(
+        # A resend is answered with what it stored, though nobody is answering any more.
+        played = services.play_many(
             table,
             moves,
             expected,
@@ -233,6 +233,9 @@ def revealed(request, pk: int):
             expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
             client_id=request.POST.get("client_id"),
         )
+        if not played:
+            raise IllegalMove("wrong_phase", N_("Nobody is answering now."))
+        return played
 
     return answer_move(
         request,

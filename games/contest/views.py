@@ -69,17 +69,15 @@ def _done(request, table: Table):
 # -- the builder: a physical move tapped in card by card -------------------------------------
 def _pending_move(data) -> dict[str, Any] | None:
     """The move being built, as the page sent it back; None for anything else (the page only
-    ever sends a build verb's own fields, and cards as card codes)."""
+    ever sends a build verb's own fields, each as the verb declares it: the move also rides
+    in the next page's address)."""
     try:
         move = load_json(data.get("move") or "")
     except BadScript:
         return None
     if not isinstance(move, dict) or move.get("do") not in page.BUILD_VERBS:
         return None
-    if not isinstance(move.get("by"), str) or holds_nul(move) or undeclared_fields(GAME, move):
-        return None
-    cards = {key: move[key] for key in GAME.card_fields if key in move}
-    if misfit_field(GAME, {**cards, "do": move["do"]}) is not None:
+    if not isinstance(move.get("by"), str) or len(move["by"]) > services.MAX_NAME:
         return None
     move.pop("text", None)
     if "word" in data:
@@ -91,6 +89,8 @@ def _pending_move(data) -> dict[str, Any] | None:
             move["ham"] = data["ham"]
     if "reward" in data:
         move["reward"] = data.get("reward") or None
+    if holds_nul(move) or undeclared_fields(GAME, move) or misfit_field(GAME, move):
+        return None
     return move
 
 
@@ -104,6 +104,15 @@ def build(request, pk: int):
     move = _pending_move(data)
     if move is None:
         return HttpResponseBadRequest(_("That is not a move this page can build."))
+    if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
+        # The move was played and its answer lost: the stored answer, not a new build.
+        return answer_move(
+            request,
+            table,
+            lambda: services.play(
+                table, move, None, request.user, client_id=request.POST.get("client_id")
+            ),
+        )
     state = services.state_of(table)
     pick = data.get("pick")
     if pick and pick not in full_deck(state["options"]):

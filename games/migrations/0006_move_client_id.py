@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='move',
             name='client_id',
-            field=models.CharField(blank=True, editable=False, max_length=64, null=True),
+            field=models.CharField(blank=True, editable=False, max_length=80, null=True),
         ),
         migrations.AddConstraint(
             model_name='move',
