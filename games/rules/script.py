@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ META_FIELDS = ("text", "at")
 COMMON_FIELDS = ("by", "do", *META_FIELDS)
 # No script or move is nested deeper than a few levels (script, moves, a move, a list).
 MAX_JSON_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_setup(script: Any) -> Setup:
@@ -234,15 +236,21 @@ def _no_constant(raw: str) -> Any:
     raise _NotANumber(raw)
 
 
-def _depth(value: Any) -> int:
-    """How deep ``value`` nests objects and lists (1 for a flat list), counted without
-    recursion; it stops counting past MAX_JSON_DEPTH."""
+def _inspect(value: Any) -> tuple[int, bool]:
+    """How deep ``value`` nests objects and lists (1 for a flat list; counting stops past
+    MAX_JSON_DEPTH), and whether a text in it (a key included) holds a lone surrogate, which
+    a JSON escape (``"\\ud800"``) can spell but no UTF-8 text, page or database can hold.
+    Counted without recursion."""
     deepest = 0
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return deepest, True
+            continue
         if isinstance(item, dict):
-            children = item.values()
+            children = [*item.keys(), *item.values()]
         elif isinstance(item, list):
             children = item
         else:
@@ -251,7 +259,7 @@ def _depth(value: Any) -> int:
         if deepest > MAX_JSON_DEPTH:
             break
         stack.extend((child, depth + 1) for child in children)
-    return deepest
+    return deepest, False
 
 
 def load_json(text: str | bytes) -> Any:
@@ -284,10 +292,11 @@ def load_json(text: str | bytes) -> Any:
             digits=sys.get_int_max_str_digits(),
         ) from None
     except RecursionError:
-        value = None
-        deep = True
+        depth, broken = MAX_JSON_DEPTH + 1, False
     else:
-        deep = _depth(value) > MAX_JSON_DEPTH
-    if deep:
+        depth, broken = _inspect(value)
+    if depth > MAX_JSON_DEPTH:
         raise BadScript(N_("The JSON nests more than {depth} levels deep."), depth=MAX_JSON_DEPTH)
+    if broken:
+        raise BadScript(N_("This is not UTF-8 text."))
     return value
