@@ -536,7 +536,10 @@ def _check_storable(setup: Setup, name: str) -> None:
 
 def default_name(setup: Setup) -> str:
     title = get_game(setup.game).title or setup.game
-    return f"{title}: " + ", ".join(setup.players)
+    name = f"{title}: " + ", ".join(setup.players)
+    # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
+    limit = Table._meta.get_field("name").max_length
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def import_script(script: Any, owner, name: str = "") -> Table:

@@ -331,6 +331,13 @@ def test_an_import_holds_only_declared_fields_storable_text_and_real_times(gm):
     services.import_script(base, gm)
 
 
+def test_a_table_named_after_eight_long_names_keeps_within_its_column(gm):
+    players = [f"{i} " + "x" * 58 for i in range(8)]
+    table = services.import_script({"game": "amnesia", "players": players}, gm)
+    table.refresh_from_db()
+    assert len(table.name) == 120 and table.name.startswith("Amnesia: 0 xxx")
+
+
 # -- resends and independent moves --------------------------------------------------------------
 def test_a_move_sent_again_with_its_client_id_is_answered_with_what_was_stored(table, gm):
     first = services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id="abc-1")
