@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import json
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core.exceptions import RequestDataTooBig
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.models import Ruleset, Table
-from games.rules import Field, Game
+from games.rules import BadScript, Field, Game, IllegalMove
+from games.rules.base import N_
+from games.rules.script import load_json
 from games.rulesets import full_options, match_ruleset
 
-# Form fields that steer the view and are never part of a move.
-CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "shortcut"}
+# Form fields (and keys of a JSON request) that steer the write path and are never part of a
+# move: where the page saw the table, and the id of this submission (``games.services``).
+CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "expected_turn", "client_id", "shortcut"}
+MAX_TURN_MARKER = 100
 # Checkboxes and yes/no buttons: these are true, anything else false.
 TRUE_WORDS = ("true", "on", "1", "yes")
 
@@ -56,15 +63,10 @@ def move_from_post(data: QueryDict, game: Game, verb: str | None = None) -> dict
     verb (or ``verb``, for a form that does not post it). A ``move`` field holding JSON
     wins over separate fields."""
     if data.get("move"):
-        try:
-            move = json.loads(data["move"])
-        except json.JSONDecodeError:
-            return {"do": None, "_malformed": True}
-        if isinstance(move, dict):
-            if "text" in data and "text" not in move:
-                move["text"] = data["text"]
-            return move
-        return {"do": None, "_malformed": True}
+        move = _json_move(data["move"])
+        if "text" in data and "text" not in move:
+            move["text"] = data["text"]
+        return move
     verb = verb if verb is not None else data.get("do")
     move: dict[str, Any] = {}
     for key in data:
@@ -80,6 +82,24 @@ def move_from_post(data: QueryDict, game: Game, verb: str | None = None) -> dict
     return move
 
 
+def _json_move(raw: str | bytes) -> dict[str, Any]:
+    """A move written as JSON; IllegalMove (never another exception) when it is not one."""
+    try:
+        move = load_json(raw)
+    except BadScript as exc:
+        raise IllegalMove("bad_argument", exc.template, **exc.params) from None
+    if not isinstance(move, dict):
+        raise IllegalMove("bad_argument", N_("A move must be an object."))
+    return move
+
+
+def new_client_id() -> str:
+    """A fresh id for one form's move: the fallback for a page without JavaScript, which
+    makes a new one on each submission (``static/js/moves.js``). Pages put the function
+    itself in their context (``{{ new_client_id }}``), so each form gets its own."""
+    return uuid.uuid4().hex
+
+
 def parse_expected_seq(data: QueryDict) -> int | None:
     raw = data.get("expected_seq")
     if raw in (None, ""):
@@ -88,6 +108,58 @@ def parse_expected_seq(data: QueryDict) -> int | None:
         return int(raw)
     except ValueError:
         return -1  # never matches: the client gets a 409, not a silently applied move
+
+
+def parse_expected_turn(raw: Any) -> str | None:
+    """The turn marker a page was drawn at (``Game.turn_marker``), for independent moves."""
+    if raw in (None, ""):
+        return None
+    if not isinstance(raw, str) or len(raw) > MAX_TURN_MARKER:
+        raise IllegalMove("bad_argument", N_("'expected_turn' is not a turn of this table."))
+    return raw
+
+
+@dataclass
+class Posted:
+    """A move as a request sent it, with what steers its writing (``services.play``)."""
+
+    move: dict[str, Any]
+    expected_seq: int | None = None
+    expected_turn: str | None = None
+    client_id: Any = None  # checked by the write path
+
+    def play_kwargs(self) -> dict[str, Any]:
+        return {"expected_turn": self.expected_turn, "client_id": self.client_id}
+
+
+def posted_move(request, game: Game, verb: str | None = None) -> Posted:
+    """The move a request carries: a JSON body (``{"move": {...}, "expected_seq": n,
+    "expected_turn": "...", "client_id": "..."}``, or the bare move with those keys beside
+    its fields) or a form (``move_from_post``). Raises IllegalMove for one that cannot be
+    read, so the view answers it like any refused move."""
+    if request.content_type != "application/json":
+        data = request.POST
+        return Posted(
+            move_from_post(data, game, verb),
+            parse_expected_seq(data),
+            parse_expected_turn(data.get("expected_turn")),
+            data.get("client_id"),
+        )
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise IllegalMove("bad_argument", N_("The move is too large to read.")) from None
+    sent = _json_move(body or b"{}")
+    move = sent.get("move", sent)
+    if not isinstance(move, dict):
+        raise IllegalMove("bad_argument", N_("A move must be an object."))
+    move = {k: v for k, v in move.items() if k not in CONTROL_FIELDS}
+    expected = sent.get("expected_seq")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise IllegalMove("bad_argument", N_("'expected_seq' must be a whole number."))
+    return Posted(
+        move, expected, parse_expected_turn(sent.get("expected_turn")), sent.get("client_id")
+    )
 
 
 class NewTableForm(forms.Form):

@@ -140,11 +140,19 @@ class Move(models.Model):
     )
     # For an undo: the seq of the move it took back.
     undoes = models.PositiveIntegerField(null=True, blank=True)
+    # The id the client gave the move (a page makes one per submission; up to 64 characters,
+    # and "/2", "/3"... on the next rows of a batch): a resend of the same id is answered with
+    # this row, never stored again (``services.play``). Null, not "", for a move without one:
+    # the unique constraint below lets any number of nulls through.
+    client_id = models.CharField(  # noqa: DJ001
+        max_length=80, null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["table", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="move_seq_unique"),
+            models.UniqueConstraint(fields=["table", "client_id"], name="move_client_id_unique"),
         ]
 
     def __str__(self) -> str:

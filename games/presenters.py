@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
 from games.snapshot import Snapshot
@@ -72,6 +73,9 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "state": snap.view,
         "legal": snap.legal,
         "expected_seq": table.last_seq,
+        # Forms of independent moves carry the turn instead (``games.services``).
+        "expected_turn": snap.referee.turn_marker(snap.state),
+        "new_client_id": new_client_id,
         "error": error,
         "log": recent_log(table),
         "can_undo": bool(snap.moves),

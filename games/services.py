@@ -3,10 +3,35 @@
 ``play`` locks the table, loads the cached state (or replays the log), asks the referee,
 appends the move with ``seq = last + 1`` and commits, all in one transaction. On SQLite
 the transaction is IMMEDIATE (settings), so a second writer waits for the first.
+
+What a move may hold. A move is ``by``, ``do``, ``text``, ``at`` and the fields its verb
+declares (``Game.fields``), each of its declared kind and within its limits
+(``Field.fits``): anything else is refused (``bad_argument``), whoever sends it (a form, a
+JSON request, a seat's page, an import), so the append-only log never keeps what the rules
+do not read. No text of a move may hold a NUL character (PostgreSQL cannot store one; SQLite
+is refused it too, so both engines keep the same log).
+
+Resends. A client names each move it sends with an id of its own (``client_id``, unique
+per table in the database). When the answer to a move is lost (a dropped connection, a
+double tap), the client sends the same move with the same id again, and gets the stored
+result as its answer: the move is never stored twice.
+
+Which position a move is judged against. A move that depends on where the table is (almost
+every move: it is the mover's turn, a challenge is open...) carries ``expected_seq``, the
+log's length when the page was drawn; a stale one is refused (StaleMove, 409). Some moves
+do not depend on one another: every player's answer to one Amnesia Stories story, the
+suggestions in one Amnesia scene, the pretzels thrown at a contest's narrator. Several
+people send them at once, so judging them by ``expected_seq`` would refuse all but the
+first for nothing. Each referee lists those verbs (``Game.independent_moves``) and names the
+turn they belong to (``Game.turn_marker``); a client sends that marker as
+``expected_turn``, and a move of those verbs is judged against it instead (StaleTurn, 409,
+once the turn is over). The generic code never names a game: it asks the referee.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -14,6 +39,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from games import registry, signals
 from games.models import Move, Seat, Table
@@ -22,13 +48,21 @@ from games.rules.base import N_, Setup
 from games.rules.script import (
     META_FIELDS,
     check_move_shape,
+    holds_nul,
+    misfit_field,
     parse_script,
     parse_setup,
     replay,
     rules_part,
+    undeclared_fields,
 )
 
 MAX_TEXT = 20_000
+# The database's limits on a set-up: a seat's name, a table's seed (a signed 64-bit column).
+MAX_NAME = 60
+SEED_RANGE = (-(2**63), 2**63 - 1)
+# What a client's move id may look like: a UUID, or any short word of these characters.
+CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
 class StaleMove(Exception):
@@ -40,6 +74,21 @@ class StaleMove(Exception):
         super().__init__(
             f"The table has moved on (you saw move {expected}, it is at move {actual}). "
             "Reload to see what changed; nothing was applied."
+        )
+
+
+class StaleTurn(StaleMove):
+    """The turn an independent move belongs to is over (HTTP 409)."""
+
+    def __init__(self, expected: str, actual: str) -> None:
+        self.expected = expected
+        self.actual = actual
+        Exception.__init__(
+            self,
+            gettext(
+                "That turn is over: the table has moved on to the next one. "
+                "Reload to see what changed; nothing was applied."
+            ),
         )
 
 
@@ -63,8 +112,12 @@ def setup_of(table: Table) -> Setup:
 
 def live_moves(table: Table) -> list[Move]:
     """The moves in force: the log with every undone move taken out."""
+    return _live(table.moves.order_by("seq"))
+
+
+def _live(rows: Iterable[Move]) -> list[Move]:
     stack: list[Move] = []
-    for row in table.moves.order_by("seq"):
+    for row in rows:
         if row.kind == Move.Kind.UNDO:
             if stack:
                 stack.pop()
@@ -106,21 +159,53 @@ def state_of(table: Table) -> dict[str, Any]:
 class Played:
     move: Move
     state: dict[str, Any]
+    # True when the move was stored already (a resend): its answer again, nothing written.
+    resent: bool = False
 
 
 def _clean_move(move: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if not isinstance(move, dict):
         raise IllegalMove("bad_argument", N_("A move must be an object."))
-    text = move.get("text") or ""
+    text = move.get("text")
+    if text is None:
+        text = ""
     if not isinstance(text, str):
         raise IllegalMove("bad_argument", N_("The narration must be text."))
+    when = move.get("at")  # a page's move is stamped when stored; an import passes its own
+    if when is not None and not _is_time(when):
+        raise IllegalMove("bad_argument", N_("'at' must be an ISO 8601 time."))
     if len(text) > MAX_TEXT:
         raise IllegalMove(
             "bad_argument",
             N_("The narration is limited to {limit} characters."),
             limit=MAX_TEXT,
         )
+    if "\x00" in text:
+        raise IllegalMove("bad_argument", N_("The narration cannot hold a NUL character."))
     return rules_part(move), text.strip()
+
+
+def _is_time(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and parse_datetime(value) is not None
+    except ValueError:  # well formed, but no such time (a 13th month)
+        return False
+
+
+def _check_client_id(client_id: Any) -> str | None:
+    if client_id is None or client_id == "":
+        return None
+    if not isinstance(client_id, str) or not CLIENT_ID.fullmatch(client_id):
+        raise IllegalMove(
+            "bad_argument",
+            N_("The move's id is not one this site makes: reload the page and try again."),
+        )
+    return client_id
+
+
+def _verb(move: dict[str, Any]) -> str | None:
+    verb = move.get("do")
+    return verb if isinstance(verb, str) else None
 
 
 def _lock(table: Table) -> Table:
@@ -130,6 +215,28 @@ def _lock(table: Table) -> Table:
 def _check_seq(locked: Table, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != locked.last_seq:
         raise StaleMove(expected_seq, locked.last_seq)
+
+
+def _check_position(
+    locked: Table,
+    referee,
+    state: dict[str, Any],
+    moves: list[Any],
+    expected_seq: int | None,
+    expected_turn: str | None,
+) -> None:
+    """Moves of the referee's independent verbs sent with the turn they belong to are judged
+    against that turn; every other move against the log's position (see the module's
+    docstring)."""
+    independent = bool(moves) and all(
+        isinstance(m, dict) and _verb(m) in referee.independent_moves for m in moves
+    )
+    if expected_turn is not None and independent:
+        actual = referee.turn_marker(state)
+        if expected_turn != actual:
+            raise StaleTurn(expected_turn, actual)
+        return
+    _check_seq(locked, expected_seq)
 
 
 def _store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> None:
@@ -155,9 +262,15 @@ def play(
     expected_seq: int | None,
     user=None,
     at: datetime | None = None,
+    *,
+    expected_turn: str | None = None,
+    client_id: str | None = None,
 ) -> Played:
-    """Apply one move. Raises IllegalMove (nothing written) or StaleMove (nothing written)."""
-    return play_many(table, [move], expected_seq, user, at=at)[0]
+    """Apply one move. Raises IllegalMove (nothing written) or StaleMove (nothing written);
+    a move whose ``client_id`` is stored already is answered with what was stored."""
+    return play_many(
+        table, [move], expected_seq, user, at=at, expected_turn=expected_turn, client_id=client_id
+    )[0]
 
 
 def play_many(
@@ -166,19 +279,31 @@ def play_many(
     expected_seq: int | None,
     user=None,
     at: datetime | None = None,
+    *,
+    expected_turn: str | None = None,
+    client_id: str | None = None,
 ) -> list[Played]:
     """Apply several moves in order, in one transaction under one lock: all or nothing.
 
-    ``expected_seq`` is the table's seq before the first move. A refused move raises its
-    IllegalMove (with ``index``, its place in ``moves``) and nothing is written, the moves
-    before it included; StaleMove likewise.
+    ``expected_seq`` is the table's seq before the first move (``expected_turn`` the turn
+    of moves that are all independent, see above). A refused move raises its IllegalMove
+    (with ``index``, its place in ``moves``) and nothing is written, the moves before it
+    included; StaleMove likewise. ``client_id`` names the whole batch (its first row keeps
+    it, the next ones ``id/2``, ``id/3``...): a batch sent again is answered with the rows
+    it stored, whatever ``moves`` holds by then.
     """
+    client_id = _check_client_id(client_id)
     with transaction.atomic():
         locked = _lock(table)
-        _check_seq(locked, expected_seq)
         setup = setup_of(locked)
+        if client_id is not None:
+            stored = _stored_answer(locked, setup, client_id)
+            if stored:
+                _refresh(table, locked)
+                return stored
         referee = get_game(locked.game)
         first = state = state_of(locked)
+        _check_position(locked, referee, first, moves, expected_seq, expected_turn)
         judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         for index, move in enumerate(moves):
             try:
@@ -201,6 +326,7 @@ def play_many(
                     text=text,
                     at=at or now,
                     entered_by=entered_by,
+                    client_id=_row_id(client_id, i),
                 ),
                 after,
             )
@@ -215,20 +341,92 @@ def play_many(
     return played
 
 
+def _row_id(client_id: str | None, i: int) -> str | None:
+    """The id of the ``i``-th row (from 1) of a batch named ``client_id``: a client's own ids
+    never hold a ``/`` (CLIENT_ID), so these never meet one of them."""
+    if client_id is None:
+        return None
+    return client_id if i == 1 else f"{client_id}/{i}"
+
+
+def is_resend(table: Table, client_id: Any) -> bool:
+    """Whether a move named ``client_id`` is stored at ``table`` already (a view that checks
+    the table before playing asks, so that a resend reaches ``play`` and its stored answer)."""
+    if not isinstance(client_id, str) or not CLIENT_ID.fullmatch(client_id):
+        return False
+    return table.moves.filter(client_id=client_id).exists()
+
+
+def _stored_answer(locked: Table, setup: Setup, client_id: str) -> list[Played]:
+    """The rows a batch named ``client_id`` stored, each with the state just after it; empty
+    when nothing of that name is stored."""
+    first = locked.moves.filter(client_id=client_id).first()
+    if first is None:
+        return []
+    rows = [first, *locked.moves.filter(client_id__startswith=f"{client_id}/")]
+    return [
+        Played(row, _state_after(locked, setup, row.seq), resent=True)
+        for row in sorted(rows, key=lambda row: row.seq)
+    ]
+
+
+def _state_after(locked: Table, setup: Setup, seq: int) -> dict[str, Any]:
+    if seq == locked.last_seq:
+        return state_of(locked)
+    return rebuild_state(locked, _live(locked.moves.filter(seq__lte=seq).order_by("seq")), setup)
+
+
 def _judge(referee, setup: Setup, state: dict[str, Any], payload: dict[str, Any]) -> dict:
-    """The referee's new state after ``payload``, or its IllegalMove."""
+    """The referee's new state after ``payload``, or its IllegalMove. A move is its verb's
+    declared fields, each as declared, and nothing else (see the module's docstring)."""
     try:
         # What a script calls malformed (an unknown card code) is a bad field here.
         check_move_shape(setup, payload, 0)
     except BadScript as exc:
         raise IllegalMove("bad_argument", exc.template, **exc.params) from exc
-    return referee.apply(state, payload)
+    if holds_nul(payload):
+        raise IllegalMove("bad_argument", N_("A move cannot hold a NUL character."))
+    misfit = misfit_field(referee, payload)
+    if misfit is not None:
+        try:
+            referee.apply(state, payload)
+        except IllegalMove:
+            raise  # the referee's own sentence says best what is wrong with the value
+        except Exception:
+            # A value of the wrong kind may trip the referee up (it reads declared values
+            # only): the move is refused just below, whatever the referee made of it.
+            pass
+        raise IllegalMove(
+            "bad_argument",
+            N_("'{key}' holds a value that '{verb}' cannot take."),
+            key=misfit,
+            verb=payload["do"],
+        )
+    after = referee.apply(state, payload)
+    extra = undeclared_fields(referee, payload)
+    if extra:
+        raise IllegalMove(
+            "bad_argument",
+            N_("'{verb}' reads no field called {names}: a move holds only the fields it reads."),
+            verb=payload["do"],
+            names=", ".join(repr(key[:40]) for key in extra[:5]),
+        )
+    return after
 
 
-def undo(table: Table, expected_seq: int | None, user=None) -> Played:
-    """Take back the last live move. The undo is itself a row of the log."""
+def undo(
+    table: Table, expected_seq: int | None, user=None, *, client_id: str | None = None
+) -> Played:
+    """Take back the last live move. The undo is itself a row of the log (an undo sent again
+    with its ``client_id`` is answered with that row, and takes back nothing more)."""
+    client_id = _check_client_id(client_id)
     with transaction.atomic():
         locked = _lock(table)
+        if client_id is not None:
+            stored = _stored_answer(locked, setup_of(locked), client_id)
+            if stored:
+                _refresh(table, locked)
+                return stored[0]
         _check_seq(locked, expected_seq)
         moves = live_moves(locked)
         if not moves:
@@ -244,6 +442,7 @@ def undo(table: Table, expected_seq: int | None, user=None) -> Played:
             at=now,
             entered_by=user if user is not None and user.is_authenticated else None,
             undoes=moves[-1].seq,
+            client_id=client_id,
         )
         state = rebuild_state(locked)
         _store(locked, state, seq, now)
@@ -264,6 +463,9 @@ def _after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> 
 
 
 def save_draft(table: Table, text: str) -> None:
+    """Keep the narration being typed; IllegalMove for text no move could hold either."""
+    if "\x00" in text:
+        raise IllegalMove("bad_argument", N_("The narration cannot hold a NUL character."))
     Table.objects.filter(pk=table.pk).update(draft=text[:MAX_TEXT])
 
 
@@ -300,6 +502,7 @@ def create_table(
     if deck is not None:
         script["deck"] = deck
     setup = parse_setup(script)
+    _check_storable(setup, name)
     with transaction.atomic():
         table = Table.objects.create(
             name=name.strip() or default_name(setup),
@@ -320,9 +523,23 @@ def create_table(
     return table
 
 
+def _check_storable(setup: Setup, name: str) -> None:
+    """What the rules accept but the database could not store: BadScript before any write."""
+    if holds_nul([setup.players, setup.options, setup.deck, setup.extra, name]):
+        raise BadScript(N_("The set-up holds a NUL character, which no text may hold."))
+    if any(len(p) > MAX_NAME for p in setup.players):
+        raise BadScript(N_("Player names are limited to {limit} characters."), limit=MAX_NAME)
+    lo, hi = SEED_RANGE
+    if not lo <= setup.seed <= hi:
+        raise BadScript(N_("'seed' must be between {lo} and {hi}."), lo=lo, hi=hi)
+
+
 def default_name(setup: Setup) -> str:
     title = get_game(setup.game).title or setup.game
-    return f"{title}: " + ", ".join(setup.players)
+    name = f"{title}: " + ", ".join(setup.players)
+    # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
+    limit = Table._meta.get_field("name").max_length
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def import_script(script: Any, owner, name: str = "") -> Table:
@@ -331,7 +548,30 @@ def import_script(script: Any, owner, name: str = "") -> Table:
     The whole script is checked before anything is written, and written in one
     transaction: a script with an illegal move creates nothing.
     """
+    if holds_nul(script):
+        raise BadScript(N_("The script holds a NUL character, which no text may hold."))
     setup, moves = parse_script(script)
+    referee = get_game(setup.game)
+    for index, move in enumerate(moves):
+        extra = undeclared_fields(referee, move) if _verb(move) in referee.moves else []
+        if extra:
+            # ``referee import`` takes such keys out first (and says which); a page refuses.
+            raise BadScript(
+                N_("Move {move}: '{verb}' reads no field called {names}."),
+                index,
+                move=index,
+                verb=move["do"],
+                names=", ".join(repr(key[:40]) for key in extra[:5]),
+            )
+        misfit = misfit_field(referee, move)
+        if misfit is not None:
+            raise BadScript(
+                N_("Move {move}: '{key}' holds a value that '{verb}' cannot take."),
+                index,
+                move=index,
+                key=misfit,
+                verb=move["do"],
+            )
     result = replay(setup, [rules_part(m) for m in moves])
     if result.error is not None:
         # The referee's error inside: its message is translated on the page as well.
@@ -344,7 +584,10 @@ def import_script(script: Any, owner, name: str = "") -> Table:
     stamps = []
     for i, move in enumerate(moves):
         raw = move.get("at")
-        stamp = parse_datetime(raw) if isinstance(raw, str) else None
+        try:
+            stamp = parse_datetime(raw) if isinstance(raw, str) else None
+        except ValueError:  # well formed, but no such time (a 13th month)
+            stamp = None
         if raw is not None and stamp is None:
             raise BadScript(N_("Move {move} has an 'at' that is not an ISO 8601 time."), i, move=i)
         if stamp is not None and timezone.is_naive(stamp):
@@ -380,12 +623,14 @@ __all__ = [
     "NothingToUndo",
     "Played",
     "StaleMove",
+    "StaleTurn",
     "create_table",
     "import_script",
     "live_moves",
     "play",
     "play_many",
     "rebuild_state",
+    "is_resend",
     "save_draft",
     "script_of",
     "setup_of",

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, registry, services, uploads
-from games.answers import answer_move, render_table, wants_json
+from games.answers import answer_move, render_table
 from games.components import (
     DEFAULT_SIZE,
     PAGE_SIZES,
@@ -31,10 +31,11 @@ from games.components import (
     language_code,
     print_request,
 )
-from games.forms import NewTableForm, game_choices, move_from_post, parse_expected_seq
+from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_move
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
+from games.rules.script import load_json
 from games.snapshot import Snapshot
 
 
@@ -107,19 +108,14 @@ def table_detail(request, pk: int):
 @require_POST
 def table_move(request, pk: int):
     table = _my_table(request, pk)
-    if wants_json(request):
-        try:
-            body = json.loads(request.body or b"{}")
-        except json.JSONDecodeError:
-            return JsonResponse(
-                {"error": {"code": "bad_argument", "message": _("Not JSON.")}}, status=400
-            )
-        move = body.get("move", body) if isinstance(body, dict) else body
-        expected = body.get("expected_seq") if isinstance(body, dict) else None
-    else:
-        move = move_from_post(request.POST, get_game(table.game))
-        expected = parse_expected_seq(request.POST)
-    return answer_move(request, table, lambda: services.play(table, move, expected, request.user))
+
+    def play():
+        sent = posted_move(request, get_game(table.game))
+        return services.play(
+            table, sent.move, sent.expected_seq, request.user, **sent.play_kwargs()
+        )
+
+    return answer_move(request, table, play)
 
 
 @login_required
@@ -132,8 +128,12 @@ def table_undo(request, pk: int):
         return redirect(table)
 
     expected = parse_expected_seq(request.POST)
+    client_id = request.POST.get("client_id")
     return answer_move(
-        request, table, lambda: services.undo(table, expected, request.user), then=undone
+        request,
+        table,
+        lambda: services.undo(table, expected, request.user, client_id=client_id),
+        then=undone,
     )
 
 
@@ -142,7 +142,10 @@ def table_undo(request, pk: int):
 def table_draft(request, pk: int):
     """Autosave of the narration being typed (so a reload or a lost connection keeps it)."""
     table = _my_table(request, pk)
-    services.save_draft(table, request.POST.get("text", ""))
+    try:
+        services.save_draft(table, request.POST.get("text", ""))
+    except IllegalMove as exc:
+        return HttpResponseBadRequest(referee_message(exc))
     return HttpResponse(status=204)
 
 
@@ -176,10 +179,15 @@ def table_import(request):
         upload = request.FILES.get("script")
         raw = upload.read(2_000_000) if upload else request.POST.get("script_text", "").encode()
         try:
-            script = json.loads(raw.decode("utf-8"))
+            script = load_json(raw)
+        except BadScript as exc:
+            script = None
+            error = _("That file is not a JSON game script: %(msg)s") % {
+                "msg": referee_message(exc)
+            }
+    if request.method == "POST" and not error:
+        try:
             imported = exports.import_script(script, request.user)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            error = _("That file is not a JSON game script.")
         except BadScript as exc:
             error = _("The script is malformed: %(msg)s") % {"msg": referee_message(exc)}
         except IllegalMove as exc:

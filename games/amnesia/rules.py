@@ -92,6 +92,13 @@ class AmnesiaGame(Game):
         "higher": {"card": _card},
         "lower": {"card": _card},
     }
+    # Suggestions in one scene do not depend on each other: several people may offer one at
+    # once. (Insisting does: it stops the scene for the narrator's answer.)
+    independent_moves = frozenset({"suggest"})
+
+    def turn_marker(self, state: dict[str, Any]) -> str:
+        # One scene: its phase and the count of scenes and memories told before it.
+        return f"{state['phase']}/{state['scenes']}/{state['flashbacks']}"
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -106,6 +106,12 @@ class AmnesiaStoriesGame(Game):
             )
         },
     }
+    # Everyone answers the bard's story in secret, in any order and at the same time: the
+    # answers of one turn do not depend on each other.
+    independent_moves = frozenset({"answer"})
+
+    def turn_marker(self, state: dict[str, Any]) -> str:
+        return f"{state['phase']}/{state['turn_number']}"
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -28,11 +28,12 @@ from games.amnesia_stories.decks import (
     import_deck,
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.answers import answer_move, render_table
-from games.forms import parse_expected_seq
+from games.answers import answer_move
+from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
+from games.rules.base import N_
 
 GAME = "amnesia_stories"
 
@@ -149,12 +150,20 @@ def answer(request, pk: int, position: int):
     picks = _picks_from(request.POST, "pick-", _seen(table)["options"]["questions"])
     move = {"by": name, "do": "answer", "picks": picks}
     expected = parse_expected_seq(request.POST)
+
+    def play():
+        # Answers to one story do not depend on each other: judged by the turn they answer.
+        return services.play(
+            table,
+            move,
+            expected,
+            request.user,
+            expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
+            client_id=request.POST.get("client_id"),
+        )
+
     return answer_move(
-        request,
-        table,
-        lambda: services.play(table, move, expected, request.user),
-        render=screen,
-        then=lambda: redirect(_next_screen(table)),
+        request, table, play, render=screen, then=lambda: redirect(_next_screen(table))
     )
 
 
@@ -172,6 +181,8 @@ def _answer_screen(
         "position": position,
         "seen": seen,
         "expected_seq": table.last_seq,
+        "expected_turn": get_game(GAME).turn_marker(seen),
+        "new_client_id": new_client_id,
         "slots": page.slots_of(seen["selection"], card),
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
@@ -201,12 +212,10 @@ def revealed(request, pk: int):
     all or nothing (``services.play_many``)."""
     table = _stories_table(request, pk)
     seen = _seen(table)
-    if seen["phase"] != "answer":
-        return render_table(request, table, error=_("Nobody is answering now."), status=400)
     where = page.positions(table)
     questions = seen["options"]["questions"]
     moves = []
-    for name in page.pass_order(seen):
+    for name in page.pass_order(seen) if seen["phase"] == "answer" else []:
         if name in seen["answered"]:
             continue
         picks = _picks_from(request.POST, f"picks-{where[name]}-", questions)
@@ -214,13 +223,30 @@ def revealed(request, pk: int):
     expected = parse_expected_seq(request.POST)
 
     def explain(exc: IllegalMove) -> str:
-        who = moves[getattr(exc, "index", 0)]["by"]
+        index = getattr(exc, "index", None)
+        if index is None:  # the form itself, not one player's answer
+            return referee_message(exc)
+        who = moves[index]["by"]
         return _("%(name)s: %(error)s") % {"name": who, "error": referee_message(exc)}
+
+    def play():
+        # A resend is answered with what it stored, though nobody is answering any more.
+        played = services.play_many(
+            table,
+            moves,
+            expected,
+            request.user,
+            expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
+            client_id=request.POST.get("client_id"),
+        )
+        if not played:
+            raise IllegalMove("wrong_phase", N_("Nobody is answering now."))
+        return played
 
     return answer_move(
         request,
         table,
-        lambda: services.play_many(table, moves, expected, request.user),
+        play,
         then=lambda: redirect(table.get_absolute_url() + "#reveal"),
         explain=explain,
     )

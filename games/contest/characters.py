@@ -69,25 +69,39 @@ def character_move(character: Character, seat_name: str) -> dict[str, Any]:
 
 
 def bring(
-    table: Table, seat_name: str, character: Character, expected_seq: int | None, user=None
+    table: Table,
+    seat_name: str,
+    character: Character,
+    expected_seq: int | None,
+    user=None,
+    *,
+    client_id: str | None = None,
 ) -> services.Played:
     """Play a saved character at a seat and remember the link (for its history and points)."""
     if character.owner_id != table.owner_id:
         raise IllegalMove("rule_violation", gettext("That character is not yours to bring."))
     with transaction.atomic():
-        played = services.play(table, character_move(character, seat_name), expected_seq, user)
-        seat = table.seats.get(name=seat_name)
-        SeatCharacter.objects.create(seat=seat, character=character)
+        move = character_move(character, seat_name)
+        played = services.play(table, move, expected_seq, user, client_id=client_id)
+        if not played.resent:  # a resend: the link was made with the move
+            seat = table.seats.get(name=seat_name)
+            SeatCharacter.objects.create(seat=seat, character=character)
     return played
 
 
 def create_at_table(
-    table: Table, move: dict[str, Any], keep: bool, expected_seq: int | None, user=None
+    table: Table,
+    move: dict[str, Any],
+    keep: bool,
+    expected_seq: int | None,
+    user=None,
+    *,
+    client_id: str | None = None,
 ) -> services.Played:
     """A character made at the table; with ``keep``, saved for the owner's later games."""
     with transaction.atomic():
-        played = services.play(table, move, expected_seq, user)
-        if keep:
+        played = services.play(table, move, expected_seq, user, client_id=client_id)
+        if keep and not played.resent:  # a resend: it was kept with the move
             name = played.state["players"][move["by"]]["character"]
             if Character.objects.filter(owner=table.owner, name__iexact=name).exists():
                 raise IllegalMove(

@@ -7,6 +7,7 @@ Every move still goes through ``services.play`` with the client's ``expected_seq
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import qrcode
@@ -28,10 +29,15 @@ from games.contest import page as page
 from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
-from games.forms import move_from_post, parse_expected_seq
+from games.forms import new_client_id, parse_expected_seq, posted_move
 from games.messages import referee_message
 from games.models import Seat, Table
+from games.rules import BadScript, IllegalMove
+from games.rules.base import N_
+from games.rules.script import holds_nul, load_json, misfit_field, undeclared_fields
 from games.snapshot import Snapshot
+
+CHARACTER_ID = re.compile(r"[0-9]{1,9}")
 
 
 def _table(request, pk: int) -> Table:
@@ -63,13 +69,16 @@ def _done(request, table: Table):
 
 # -- the builder: a physical move tapped in card by card -------------------------------------
 def _pending_move(data) -> dict[str, Any] | None:
+    """The move being built, as the page sent it back; None for anything else (the page only
+    ever sends a build verb's own fields, each as the verb declares it: the move also rides
+    in the next page's address)."""
     try:
-        move = json.loads(data.get("move") or "")
-    except json.JSONDecodeError:
+        move = load_json(data.get("move") or "")
+    except BadScript:
         return None
     if not isinstance(move, dict) or move.get("do") not in page.BUILD_VERBS:
         return None
-    if not isinstance(move.get("by"), str):
+    if not isinstance(move.get("by"), str) or len(move["by"]) > services.MAX_NAME:
         return None
     move.pop("text", None)
     if "word" in data:
@@ -81,6 +90,8 @@ def _pending_move(data) -> dict[str, Any] | None:
             move["ham"] = data["ham"]
     if "reward" in data:
         move["reward"] = data.get("reward") or None
+    if holds_nul(move) or undeclared_fields(GAME, move) or misfit_field(GAME, move):
+        return None
     return move
 
 
@@ -94,6 +105,15 @@ def build(request, pk: int):
     move = _pending_move(data)
     if move is None:
         return HttpResponseBadRequest(_("That is not a move this page can build."))
+    if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
+        # The move was played and its answer lost: the stored answer, not a new build.
+        return answer_move(
+            request,
+            table,
+            lambda: services.play(
+                table, move, None, request.user, client_id=request.POST.get("client_id")
+            ),
+        )
     state = services.state_of(table)
     pick = data.get("pick")
     if pick and pick not in full_deck(state["options"]):
@@ -107,8 +127,11 @@ def build(request, pk: int):
         if text.strip():
             move["text"] = text
         expected = parse_expected_seq(request.POST)
+        client_id = request.POST.get("client_id")
         return answer_move(
-            request, table, lambda: services.play(table, move, expected, request.user)
+            request,
+            table,
+            lambda: services.play(table, move, expected, request.user, client_id=client_id),
         )
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
@@ -118,7 +141,10 @@ def build(request, pk: int):
         return _render(request, table, error=message, status=400, pending=back, text=text)
     if request.method == "POST":
         if text.strip():
-            services.save_draft(table, text)  # kept if the page is left before the end
+            try:
+                services.save_draft(table, text)  # kept if the page is left before the end
+            except IllegalMove as exc:
+                return _render(request, table, error=referee_message(exc), status=400)
         if not request.htmx:
             url = reverse("contest:build", args=[table.pk])
             return redirect(f"{url}?{urlencode({'move': json.dumps(move)})}")
@@ -133,29 +159,40 @@ def build(request, pk: int):
 def character(request, pk: int):
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
-    move = move_from_post(request.POST, GAME, verb="character")
-    keep = move.pop("keep", "") in ("true", "on", "1")
-    move["do"] = "character"
-    if "bfa" not in move:
-        move["bfa"] = False
-    expected = parse_expected_seq(request.POST)
-    return answer_move(
-        request,
-        table,
-        lambda: characters.create_at_table(table, move, keep, expected, request.user),
-    )
+
+    def play():
+        sent = posted_move(request, GAME, verb="character")
+        move = sent.move
+        keep = move.pop("keep", "") in ("true", "on", "1")
+        move["do"] = "character"
+        if "bfa" not in move:
+            move["bfa"] = False
+        return characters.create_at_table(
+            table, move, keep, sent.expected_seq, request.user, client_id=sent.client_id
+        )
+
+    return answer_move(request, table, play)
 
 
 @login_required
 @require_POST
 def bring(request, pk: int):
     table = _table(request, pk)
-    chosen = get_object_or_404(Character, pk=request.POST.get("character") or 0, owner=request.user)
+    raw = request.POST.get("character") or ""
+    # A character's id as the select posts it; anything else is no character at all.
+    chosen = None
+    if CHARACTER_ID.fullmatch(raw):
+        chosen = get_object_or_404(Character, pk=int(raw), owner=request.user)
     expected = parse_expected_seq(request.POST)
     by = request.POST.get("by", "")
-    return answer_move(
-        request, table, lambda: characters.bring(table, by, chosen, expected, request.user)
-    )
+    client_id = request.POST.get("client_id")
+
+    def play():
+        if chosen is None:
+            raise IllegalMove("bad_argument", N_("Choose one of your saved characters."))
+        return characters.bring(table, by, chosen, expected, request.user, client_id=client_id)
+
+    return answer_move(request, table, play)
 
 
 @login_required
@@ -232,6 +269,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "table": table,
         "state": public,
         "expected_seq": table.last_seq,
+        "expected_turn": GAME.turn_marker(state),
+        "new_client_id": new_client_id,
         "error": error,
         "me": {
             "name": seat.name,
@@ -291,10 +330,13 @@ def seat_page(request, token: str):
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)
-    move = move_from_post(request.POST, GAME)
-    move["by"] = seat.name
-    move.pop("text", None)
-    expected = parse_expected_seq(request.POST)
+
+    def play():
+        sent = posted_move(request, GAME)
+        move = sent.move
+        move["by"] = seat.name
+        move.pop("text", None)
+        return services.play(seat.table, move, sent.expected_seq, **sent.play_kwargs())
 
     def draw(error: str = "", status: int = 200) -> HttpResponse:
         return _render_seat(request, seat, error, status)
@@ -302,7 +344,7 @@ def seat_move(request, token: str):
     return answer_move(
         request,
         seat.table,
-        lambda: services.play(seat.table, move, expected),
+        play,
         render=draw,
         then=lambda: redirect("contest:seat", token=seat.token),
     )

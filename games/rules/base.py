@@ -116,6 +116,10 @@ class Option:
 FIELD_KINDS = ("int", "str", "bool", "card", "str_list", "int_list", "card_list")
 # What an empty value typed in a form becomes: kept as "", left out of the move, or null.
 BLANKS = ("keep", "omit", "null")
+# The limits of a field that declares none: no count in any game comes near them, and the
+# database's integer columns (a kept character's points) stop at INT_LIMIT.
+INT_LIMIT = 2**31 - 1
+STR_LIMIT = 1_000
 
 
 @dataclass(frozen=True)
@@ -126,9 +130,9 @@ class Field:
     checker can know about a move without reading the handler."""
 
     kind: str
-    min: int | None = None  # an int, or each int of a list
-    max: int | None = None
-    max_length: int | None = None  # a str, or each str of a list
+    min: int | None = None  # an int, or each int of a list (at least -INT_LIMIT)
+    max: int | None = None  # (at most INT_LIMIT)
+    max_length: int | None = None  # a str, or each str of a list (at most STR_LIMIT)
     max_items: int | None = None  # a list
     choices: tuple[str, ...] | None = None  # a str, or each str of a list
     nullable: bool = False  # null is a value of its own ("no reward")
@@ -170,12 +174,12 @@ class Field:
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return False
-            return (self.min is None or value >= self.min) and (
-                self.max is None or value <= self.max
-            )
+            lo = -INT_LIMIT if self.min is None else self.min
+            hi = INT_LIMIT if self.max is None else self.max
+            return lo <= value <= hi
         if not isinstance(value, str):
             return False
-        if self.max_length is not None and len(value) > self.max_length:
+        if len(value) > (STR_LIMIT if self.max_length is None else self.max_length):
             return False
         return self.choices is None or value in self.choices
 
@@ -225,6 +229,16 @@ class Game:
     # verb -> {field name: Field}: every field each verb reads besides by, do, text and at
     # (a verb with no fields of its own may be left out)
     fields: dict[str, dict[str, Field]] = {}
+    # Verbs whose moves do not depend on one another within a turn (every player's answer to
+    # one story, the suggestions of one scene): a client judges them against ``turn_marker``,
+    # the turn they belong to, not against the position of the whole log (the web's write
+    # path, ``games.services``, explains why).
+    independent_moves: frozenset[str] = frozenset()
+
+    def turn_marker(self, state: dict[str, Any]) -> str:
+        """Names the turn (or phase) the ``independent_moves`` made now belong to: it changes
+        when the turn is over, and not when one of those moves is made."""
+        return str(state.get("phase", ""))
 
     def field(self, verb: Any, name: str) -> Field | None:
         """How ``verb`` declares its field ``name``; for a field the verb does not read, how

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import get_game
-from games.rules.base import N_, BadScript, IllegalMove, Setup
+from games.rules import available_games, get_game
+from games.rules.base import N_, BadScript, Game, IllegalMove, Setup
 
 # Fields of a move that never change the rules.
 META_FIELDS = ("text", "at")
+# The fields every move may carry, whatever its verb; the rest are the verb's own
+# (``Game.fields``).
+COMMON_FIELDS = ("by", "do", *META_FIELDS)
+# No script or move is nested deeper than a few levels (script, moves, a move, a list).
+MAX_JSON_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_setup(script: Any) -> Setup:
@@ -109,6 +117,66 @@ def parse_script(script: Any) -> tuple[Setup, list[dict[str, Any]]]:
     return setup, moves
 
 
+def undeclared_fields(game: Game, move: dict[str, Any]) -> list[str]:
+    """The keys of ``move`` that its verb does not read (nor any move: by, do, text, at).
+    A verb the game does not have declares nothing, so every key of its own is listed."""
+    verb = move.get("do")
+    declared = game.fields.get(verb, {}) if isinstance(verb, str) else {}
+    return [key for key in move if key not in COMMON_FIELDS and key not in declared]
+
+
+def misfit_field(game: Game, move: dict[str, Any]) -> str | None:
+    """The first field of ``move`` whose value its verb's declaration does not take (of the
+    wrong kind, or beyond its limits), or None."""
+    verb = move.get("do")
+    declared = game.fields.get(verb, {}) if isinstance(verb, str) else {}
+    for key, field in declared.items():
+        if key in move and not field.fits(move[key]):
+            return key
+    return None
+
+
+def drop_undeclared_fields(script: Any) -> list[tuple[int, list[str]]]:
+    """Take out of each move of a script the keys its verb does not read (they never changed
+    the rules); (move index, keys taken out) for each move that had some. What is malformed
+    (an unknown game or verb, a move that is no object) is left for ``parse_script`` and the
+    referee to refuse."""
+    dropped: list[tuple[int, list[str]]] = []
+    name = script.get("game") if isinstance(script, dict) else None
+    moves = script.get("moves") if isinstance(script, dict) else None
+    if name not in available_games() or not isinstance(moves, list):
+        return dropped
+    game = get_game(name)
+    for index, move in enumerate(moves):
+        if not isinstance(move, dict) or not isinstance(move.get("do"), str):
+            continue
+        if move["do"] not in game.moves:
+            continue
+        extra = undeclared_fields(game, move)
+        for key in extra:
+            del move[key]
+        if extra:
+            dropped.append((index, extra))
+    return dropped
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether a NUL character hides in any text of a JSON value (a key included): PostgreSQL
+    cannot store one, so no engine is given one to store."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def rules_part(move: dict[str, Any]) -> dict[str, Any]:
     """The move without narration and timestamp (what the referee reads)."""
     return {k: v for k, v in move.items() if k not in META_FIELDS}
@@ -153,12 +221,82 @@ def replay_script(script: Any) -> tuple[int, dict[str, Any]]:
     return 0, result.state
 
 
-def load_json(text: str) -> Any:
+class _NotANumber(ValueError):
+    pass
+
+
+def _finite(raw: str) -> float:
+    value = float(raw)
+    if value in (float("inf"), float("-inf")):
+        raise _NotANumber(raw)
+    return value
+
+
+def _no_constant(raw: str) -> Any:
+    raise _NotANumber(raw)
+
+
+def _inspect(value: Any) -> tuple[int, bool]:
+    """How deep ``value`` nests objects and lists (1 for a flat list; counting stops past
+    MAX_JSON_DEPTH), and whether a text in it (a key included) holds a lone surrogate, which
+    a JSON escape (``"\\ud800"``) can spell but no UTF-8 text, page or database can hold.
+    Counted without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return deepest, True
+            continue
+        if isinstance(item, dict):
+            children = [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest, False
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON from someone we do not trust (a file, a form, a request body): its value, or
+    BadScript with a sentence, never another exception. Refused besides bad syntax: text
+    that is not UTF-8, NaN and Infinity (and numbers too large for a float), integers longer
+    than Python reads (``sys.get_int_max_str_digits``), nesting deeper than
+    MAX_JSON_DEPTH (the parser's own recursion limit included)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadScript(N_("This is not UTF-8 text.")) from None
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise BadScript(
-            N_("The script is not valid JSON: {msg} (line {lineno})."),
+            N_("This is not valid JSON: {msg} (line {lineno})."),
             msg=exc.msg,
             lineno=exc.lineno,
-        ) from exc
+        ) from None
+    except _NotANumber as exc:
+        raise BadScript(
+            N_("{number} is not a number JSON can hold."), number=str(exc)[:40]
+        ) from None
+    except ValueError:  # an integer longer than Python reads
+        raise BadScript(
+            N_("A number is too long to read (more than {digits} digits)."),
+            digits=sys.get_int_max_str_digits(),
+        ) from None
+    except RecursionError:
+        depth, broken = MAX_JSON_DEPTH + 1, False
+    else:
+        depth, broken = _inspect(value)
+    if depth > MAX_JSON_DEPTH:
+        raise BadScript(N_("The JSON nests more than {depth} levels deep."), depth=MAX_JSON_DEPTH)
+    if broken:
+        raise BadScript(N_("This is not UTF-8 text."))
+    return value

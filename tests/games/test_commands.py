@@ -9,7 +9,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games import services
 from games.models import Table
@@ -92,6 +92,48 @@ def test_export_then_import_gives_the_same_table(gm, tmp_path):
     copy = Table.objects.get(pk=int(out.getvalue()))
     assert services.state_of(copy) == services.state_of(table)
     assert services.script_of(copy) == exported
+
+
+@pytest.mark.django_db
+def test_import_drops_fields_a_verb_does_not_read_and_says_which(gm, tmp_path):
+    """An old export may hold keys the write path once stored; the rules never read them."""
+    old = dict(SCRIPT, moves=[dict(SCRIPT["moves"][0], mood="grim", x=[1]), SCRIPT["moves"][1]])
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    out, err = StringIO(), StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=err)
+    table = Table.objects.get(pk=int(out.getvalue()))
+    assert err.getvalue().strip() == "Move 0: dropped fields its verb does not read: mood, x"
+    assert [m.payload for m in table.moves.all()] == [
+        {"by": "Ana", "do": "continue"},
+        {"by": "Ana", "do": "end_scene"},
+    ]
+    assert table.moves.first().text == "Blood."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "raw, says",
+    [
+        ("[" * 50_000 + "]" * 50_000, "levels deep"),
+        ('{"game": "amnesia", "seed": ' + "4" * 5000 + "}", "too long to read"),
+        ('{"game": "amnesia", "players": ["Ana", "B\\u0000"]}', "NUL"),
+        (b"\xff\xfe{}", "not UTF-8"),
+    ],
+)
+def test_import_of_malformed_json_is_an_error_in_words(gm, tmp_path, raw, says):
+    path = tmp_path / "bad.json"
+    path.write_bytes(raw if isinstance(raw, bytes) else raw.encode())
+    with pytest.raises(CommandError) as exc:
+        call_command("referee", "import", str(path), "--owner", "gm", stdout=StringIO())
+    assert says in str(exc.value)
+    assert not Table.objects.exists()
+
+
+def test_replay_of_deeply_nested_json_exits_2():
+    done = run_replay("[" * 50_000 + "]" * 50_000)
+    assert done.returncode == 2, done.stderr
+    assert "levels deep" in json.loads(done.stdout)["error"]["message"]
 
 
 @pytest.mark.django_db

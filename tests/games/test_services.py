@@ -6,11 +6,11 @@ import json
 import threading
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from games import services
 from games.models import Move, Table
-from games.rules import BadScript, IllegalMove
+from games.rules import BadScript, IllegalMove, get_game
 from games.rules.script import replay_script
 
 pytestmark = pytest.mark.django_db
@@ -250,3 +250,178 @@ def test_play_many_checks_the_seq_once_before_the_first_move(gm):
         services.play_many(table, moves, 0, gm)
     assert services.play_many(table, [], 1, gm) == []
     assert table.moves.count() == 1
+
+
+# -- what a move may hold -----------------------------------------------------------------------
+def test_a_field_the_verb_does_not_read_is_refused_and_nothing_is_stored(table, gm):
+    for junk in ({"junk": "x" * 1000}, {"take": 0}, {"card": "7H"}):
+        with pytest.raises(IllegalMove) as exc:
+            services.play(table, {"by": "Ana", "do": "continue", **junk}, 0, gm)
+        assert exc.value.code == "bad_argument"
+        assert repr(next(iter(junk))) in exc.value.message
+    assert Move.objects.count() == 0
+    # the referee's own refusal comes first: it is not Bruno's turn, whatever he sends
+    with pytest.raises(IllegalMove) as exc:
+        services.play(table, {"by": "Bruno", "do": "continue", "junk": 1}, 0, gm)
+    assert exc.value.code == "not_your_turn"
+    played = services.play(table, {"by": "Ana", "do": "continue", "text": "Go."}, 0, gm)
+    assert played.move.payload == {"by": "Ana", "do": "continue"}
+
+
+def test_a_declared_field_beyond_its_limits_is_refused_even_when_the_referee_takes_it(gm):
+    contest = services.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
+    move = {"by": "Ana", "do": "character", "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
+    # the referee itself sets no length to a character's name, nor a ceiling to its points
+    for bad in (
+        {"name": "Z" * 61, "extra_points": 0},
+        {"name": "Zed", "extra_points": 2**40, "brains": 3 + 2**40},
+    ):
+        with pytest.raises(IllegalMove) as exc:
+            services.play(contest, {**move, **bad}, 0, gm)
+        assert exc.value.code == "bad_argument" and "cannot take" in exc.value.message
+    # a value of the wrong kind gets the referee's own sentence when it has one
+    with pytest.raises(IllegalMove) as exc:
+        services.play(contest, {**move, "name": "Zed", "brains": "three"}, 0, gm)
+    assert "'brains' must be a whole number" in exc.value.message
+    assert Move.objects.count() == 0
+    services.play(contest, {**move, "name": "Z" * 60}, 0, gm)
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"by": "Ana", "do": "continue", "text": "A knock.\x00"},
+        {"by": "Ana", "do": "flashback", "abilities": ["lock\x00picking"]},
+        {"by": "Ana", "do": "continue", "text": ["not", "text"]},
+        {"by": "Ana", "do": "continue", "text": 0},
+        {"by": "Ana", "do": "continue", "at": "2026-13-45T00:00:00"},
+        {"by": "Ana", "do": "continue", "at": 12},
+    ],
+)
+def test_nul_and_wrong_kinds_of_text_are_refused_on_every_engine(table, gm, move):
+    """PostgreSQL cannot store a NUL; SQLite could, and is not given one either."""
+    with pytest.raises(IllegalMove) as exc:
+        services.play(table, move, 0, gm)
+    assert exc.value.code == "bad_argument"
+    assert Move.objects.count() == 0
+
+
+def test_a_draft_with_a_nul_is_refused(table):
+    with pytest.raises(IllegalMove):
+        services.save_draft(table, "half\x00a thought")
+    table.refresh_from_db()
+    assert table.draft == ""
+
+
+def test_an_import_holds_only_declared_fields_storable_text_and_real_times(gm):
+    base = {"game": "amnesia", "players": PLAYERS, "moves": [{"by": "Ana", "do": "continue"}]}
+    bad_scripts = [
+        dict(base, moves=[{"by": "Ana", "do": "continue", "junk": {"deep": [1]}}]),
+        dict(base, moves=[{"by": "Ana", "do": "continue", "text": "a\x00b"}]),
+        dict(base, players=["Ana", "Bru\x00no"]),
+        dict(base, title="\x00"),
+        dict(base, players=["Ana", "B" * 61]),
+        dict(base, seed=2**64),
+        dict(base, moves=[{"by": "Ana", "do": "continue", "at": "2026-13-45T00:00:00"}]),
+    ]
+    for script in bad_scripts:
+        with pytest.raises(BadScript):
+            services.import_script(script, gm)
+    assert Table.objects.count() == 0 and Move.objects.count() == 0
+    services.import_script(base, gm)
+
+
+def test_a_table_named_after_eight_long_names_keeps_within_its_column(gm):
+    players = [f"{i} " + "x" * 58 for i in range(8)]
+    table = services.import_script({"game": "amnesia", "players": players}, gm)
+    table.refresh_from_db()
+    assert len(table.name) == 120 and table.name.startswith("Amnesia: 0 xxx")
+
+
+# -- resends and independent moves --------------------------------------------------------------
+def test_a_move_sent_again_with_its_client_id_is_answered_with_what_was_stored(table, gm):
+    first = services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id="abc-1")
+    # the answer was lost; the client sends the very same move again (its seq is stale now)
+    again = services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id="abc-1")
+    assert again.resent and not first.resent
+    assert (again.move.pk, again.move.seq, again.state) == (first.move.pk, 1, first.state)
+    assert table.moves.count() == 1
+    # a new id is a new move, judged as usual
+    with pytest.raises(services.StaleMove):
+        services.play(table, {"by": "Ana", "do": "end_scene"}, 0, gm, client_id="abc-2")
+    services.play(table, {"by": "Ana", "do": "end_scene"}, 1, gm, client_id="abc-2")
+    # the first move's answer is still its own state, not the table's state now
+    late = services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id="abc-1")
+    assert late.state == first.state and late.state != services.state_of(table)
+    assert list(table.moves.values_list("client_id", flat=True)) == ["abc-1", "abc-2"]
+
+
+def test_an_undo_sent_again_takes_back_nothing_more(table, gm):
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    services.play(table, {"by": "Ana", "do": "end_scene"}, 1, gm)
+    first = services.undo(table, 2, gm, client_id="undo-1")
+    again = services.undo(table, 2, gm, client_id="undo-1")
+    assert again.move.pk == first.move.pk and again.state == first.state
+    assert [m.seq for m in services.live_moves(table)] == [1]
+
+
+def test_a_batch_sent_again_is_answered_with_all_its_rows(gm):
+    table = _told(gm)
+    moves = [{"by": n, "do": "answer", "picks": [1, 2, 3]} for n in PLAYERS]
+    first = services.play_many(table, moves, 1, gm, client_id="batch")
+    again = services.play_many(table, moves, 1, gm, client_id="batch")
+    assert [p.move.seq for p in again] == [p.move.seq for p in first] == [2, 3, 4]
+    assert all(p.resent for p in again) and again[-1].state == first[-1].state
+    assert table.moves.count() == 4
+
+
+@pytest.mark.parametrize("client_id", ["x" * 65, "a b", "é", "a\x00", 12, ["a"]])
+def test_a_malformed_client_id_is_refused(table, gm, client_id):
+    with pytest.raises(IllegalMove):
+        services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id=client_id)
+    assert table.moves.count() == 0
+
+
+def test_the_database_keeps_a_client_id_once_per_table(table, gm):
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm, client_id="same")
+    row = table.moves.get()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Move.objects.create(table=table, seq=2, payload={}, at=row.at, client_id="same")
+    other = services.create_table(gm, "amnesia", PLAYERS)
+    services.play(other, {"by": "Ana", "do": "continue"}, 0, gm, client_id="same")
+    assert Move.objects.filter(client_id="same").count() == 2
+
+
+def test_independent_moves_are_judged_by_their_turn_not_the_log(gm):
+    table = _told(gm)
+    turn = services.state_of(table)["phase"] + "/1"
+    assert get_game("amnesia_stories").turn_marker(services.state_of(table)) == turn
+    # two answers from a page drawn at seq 1: the second is not stale, its turn is not over
+    services.play(table, {"by": "Ana", "do": "answer", "picks": [1, 2, 3]}, 1, expected_turn=turn)
+    services.play(table, {"by": "Bruno", "do": "answer", "picks": [1, 2, 3]}, 1, expected_turn=turn)
+    # without the turn, the log's position decides, as for any move
+    with pytest.raises(services.StaleMove):
+        services.play(table, {"by": "Caio", "do": "answer", "picks": [1, 2, 3]}, 1)
+    services.play(table, {"by": "Caio", "do": "answer", "picks": [1, 2, 3]}, 1, expected_turn=turn)
+    assert services.state_of(table)["turn_number"] == 2
+    # the turn is over: a late answer to it is stale, not an answer to the next turn
+    with pytest.raises(services.StaleTurn) as exc:
+        services.play(
+            table, {"by": "Ana", "do": "answer", "picks": [1, 2, 3]}, None, expected_turn=turn
+        )
+    assert "turn is over" in str(exc.value)
+    # a move that is not independent never escapes the seq check by sending a turn
+    with pytest.raises(services.StaleMove):
+        services.play(table, {"by": "Bruno", "do": "tell", "story": []}, 1, expected_turn=turn)
+    assert table.moves.count() == 4
+
+
+def test_each_game_names_its_independent_verbs_and_their_turn():
+    for name, verbs in (
+        ("amnesia", {"suggest"}),
+        ("amnesia_stories", {"answer"}),
+        ("contest", {"throw_pretzel"}),
+    ):
+        referee = get_game(name)
+        assert referee.independent_moves == verbs
+        assert verbs <= set(referee.moves)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import answers, services
 from games.models import Move, Table
 
 pytestmark = pytest.mark.django_db
@@ -298,3 +299,177 @@ def test_narrative_is_listed_as_data(gm_client, other_client):
     assert memory["kind"] == "flashback" and memory["abilities"] == ["piano"]
     assert memory["seqs"] == [6]
     assert other_client.get(reverse("games:narrative", args=[table.pk])).status_code == 404
+
+
+# -- hostile input: a sentence and a 400, never a 500, nothing stored ---------------------------
+def move_json(client, table, body, **extra):
+    return client.post(
+        reverse("games:move", args=[table.pk]), body, content_type="application/json", **extra
+    )
+
+
+def test_a_field_the_verb_does_not_read_is_refused_from_a_form_and_from_json(gm_client):
+    table = new_table(gm_client)
+    response = post_move(gm_client, table, by="Ana", do="continue", colour="red")
+    assert response.status_code == 400
+    assert "reads no field called &#x27;colour&#x27;" in response.content.decode()
+    response = move_json(gm_client, table, {"move": {"by": "Ana", "do": "continue", "x": 1}})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_argument"
+    assert "'x'" in response.json()["error"]["message"]
+    assert Move.objects.count() == 0
+    # a bare move: what steers the write path is taken out, the rest is the move
+    bare = {"by": "Ana", "do": "continue", "expected_seq": 0, "client_id": "c-1"}
+    assert move_json(gm_client, table, bare).status_code == 200
+    assert Move.objects.get().payload == {"by": "Ana", "do": "continue"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 50_000 + b"]" * 50_000,
+        b'{"move": {"by": "Ana", "do": "pass", "take": ' + b"9" * 5000 + b"}}",
+        b'{"move": {"by": "Ana", "do": "pass", "take": 1e999}}',
+        b'{"move": {"by": "Ana", "do": "continue", "text": "\xff\xfe"}}',
+        b'{"move": ' + b'{"a": ' * 40 + b"1" + b"}" * 41,
+        b"[1, 2]",
+        b'{"move": "continue"}',
+        b'{"move": {"by": "Ana", "do": "continue"}, "expected_seq": "0"}',
+        b'{"move": {"by": "Ana", "do": "continue"}, "expected_turn": ["x"]}',
+    ],
+)
+def test_malformed_json_gets_400_and_a_sentence(gm_client, body):
+    table = new_table(gm_client)
+    response = move_json(gm_client, table, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_argument" and error["message"].endswith(".")
+    assert Move.objects.count() == 0
+
+
+def test_a_move_field_of_deep_json_in_a_form_gets_400(gm_client):
+    table = new_table(gm_client)
+    response = post_move(gm_client, table, move="[" * 50_000 + "]" * 50_000)
+    assert response.status_code == 400 and "levels deep" in response.content.decode()
+    response = post_move(
+        gm_client, table, move='{"by": "Ana", "do": "pass", "take": 1' + "0" * 5000 + "}"
+    )
+    assert response.status_code == 400 and "too long to read" in response.content.decode()
+    assert Move.objects.count() == 0
+
+
+def test_a_nul_in_the_narration_or_the_draft_gets_400_on_every_engine(gm_client):
+    table = new_table(gm_client)
+    response = post_move(gm_client, table, by="Ana", do="continue", text="Sirens\x00.")
+    assert response.status_code == 400 and "NUL" in response.content.decode()
+    response = gm_client.post(reverse("games:draft", args=[table.pk]), {"text": "half\x00"})
+    assert response.status_code == 400 and "NUL" in response.content.decode()
+    table.refresh_from_db()
+    assert Move.objects.count() == 0 and table.draft == ""
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("[" * 50_000 + "]" * 50_000, "levels deep"),
+        ('{"game": "amnesia", "seed": ' + "1" * 5000 + "}", "too long to read"),
+        ('{"game": "amnesia", "players": ["Ana", "Bo"], "title": "\\u0000"}', "NUL"),
+        (
+            '{"game": "amnesia", "players": ["Ana", "Bo"], "seed": 1' + "0" * 30 + "}",
+            "&#x27;seed&#x27; must be between",
+        ),
+        (
+            json.dumps(
+                {
+                    "game": "amnesia",
+                    "players": ["Ana", "Bo"],
+                    "moves": [{"by": "Ana", "do": "continue", "mood": "x"}],
+                }
+            ),
+            "reads no field called &#x27;mood&#x27;",
+        ),
+    ],
+)
+def test_a_malformed_import_gets_400_and_creates_nothing(gm_client, text, says):
+    response = gm_client.post(reverse("games:table_import"), {"script_text": text})
+    assert response.status_code == 400 and says in response.content.decode()
+    assert Table.objects.count() == 0 and Move.objects.count() == 0
+
+
+def hidden_inputs(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html))
+
+
+def test_each_move_form_carries_its_own_client_id_and_the_script_that_renews_it(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    ids = re.findall(r'name="client_id" value="([0-9a-f]{32})"', page)
+    assert len(ids) == page.count('name="expected_seq"') > 2  # end, suggest, undo...
+    assert len(set(ids)) == len(ids)
+    assert "js/moves.js" in page
+
+
+def test_a_resend_after_a_lost_answer_is_stored_once(gm_client, monkeypatch):
+    """The move is stored, then the answer never reaches the client; the client sends the
+    same form again (its expected_seq now stale) and gets the success it missed."""
+    table = new_table(gm_client)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    form = re.search(r'<form method="post"[^>]*>.*?value="continue".*?</form>', page, re.S)
+    data = {**hidden_inputs(form.group(0)), "by": "Ana", "do": "continue", "text": "Sirens."}
+    real_redirect = answers.redirect
+
+    def connection_drops(*args, **kwargs):
+        monkeypatch.setattr(answers, "redirect", real_redirect)
+        raise ConnectionResetError("the answer never left the server")
+
+    monkeypatch.setattr(answers, "redirect", connection_drops)
+    gm_client.raise_request_exception = False
+    lost = gm_client.post(reverse("games:move", args=[table.pk]), data)
+    assert lost.status_code == 500  # what the client saw: nothing useful
+    assert Move.objects.count() == 1  # what the server did: stored the move
+    again = gm_client.post(reverse("games:move", args=[table.pk]), data)
+    assert again.status_code == 302 and again["Location"] == table.get_absolute_url()
+    assert Move.objects.count() == 1
+    assert Move.objects.get().text == "Sirens."
+    # the JSON route answers a resend with the very same body
+    body = {"move": {"by": "Ana", "do": "end_scene"}, "expected_seq": 1, "client_id": "j-1"}
+    first, second = move_json(gm_client, table, body), move_json(gm_client, table, body)
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json() and first.json()["seq"] == 2
+    assert Move.objects.count() == 2
+
+
+def test_an_undo_sent_twice_from_the_page_undoes_once(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    post_move(gm_client, table, by="Ana", do="end_scene")
+    data = {"expected_seq": 2, "client_id": "undo-xyz"}
+    url = reverse("games:undo", args=[table.pk])
+    assert gm_client.post(url, data).status_code == gm_client.post(url, data).status_code == 302
+    assert [m.seq for m in services.live_moves(table)] == [1]
+
+
+def test_suggestions_from_one_page_are_not_stale_while_the_scene_lasts(gm_client):
+    table = new_table(gm_client)
+    post_move(gm_client, table, by="Ana", do="continue")
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    form = re.search(r'<form [^>]*class="inline-form suggestion".*?</form>', page, re.S)
+    hidden = hidden_inputs(form.group(0))
+    assert hidden["expected_turn"] == "scene/1/0"
+    url = reverse("games:move", args=[table.pk])
+    for name, text in (("Bruno", "A cat"), ("Caio", "A storm")):
+        data = {**hidden, "client_id": f"s-{name}", "by": name, "do": "suggest", "text": text}
+        assert gm_client.post(url, data).status_code == 302
+    # insisting depends on the table's position: from the same old page it is a 409
+    data = {**hidden, "client_id": "i-1", "by": "Bruno", "do": "insist"}
+    assert gm_client.post(url, data).status_code == 409
+    post_move(gm_client, table, by="Ana", do="end_scene")
+    data = {**hidden, "client_id": "s-late", "by": "Bruno", "do": "suggest"}
+    assert gm_client.post(url, data).status_code == 409  # that scene is over
+    assert [m.payload["do"] for m in table.moves.all()] == [
+        "continue",
+        "suggest",
+        "suggest",
+        "end_scene",
+    ]

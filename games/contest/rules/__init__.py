@@ -92,6 +92,13 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         "bribe": ALL,
     }
     fields = FIELDS
+    # Pretzels fly at the narrator from anyone, at any moment of their turn: one throw does
+    # not depend on another (each player throws once per narrator's turn).
+    independent_moves = frozenset({"throw_pretzel"})
+
+    def turn_marker(self, state: dict[str, Any]) -> str:
+        # The narrator's turn: it begins each time control of the story changes hands.
+        return f"control/{state.get('control_turn', 0)}"
 
     # -- set-up ------------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:
@@ -166,6 +173,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             "swap": None,
             "vote": None,
             "throwers": [],
+            "control_turn": 0,
             "deck": deck,
             "discard": [] if virtual else None,
             "deck_count": len(deck) if virtual else None,

@@ -228,6 +228,7 @@ def set_controller(state: State, name: str, how: str, card: str | None = None) -
     old = state["controller"]
     state["controller"] = name
     state["throwers"] = []
+    state["control_turn"] = state.get("control_turn", 0) + 1
     reasons = {
         "start": "starts the story",
         "face_card": f"plays {label(card) if card else 'a face card'} and takes control",

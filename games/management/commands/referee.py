@@ -17,7 +17,14 @@ from django.core.management.base import BaseCommand, CommandError
 from games.exports import export_script, import_script
 from games.models import Table
 from games.rules import BadScript, IllegalMove, get_game
-from games.rules.script import load_json, parse_script, replay, replay_script, rules_part
+from games.rules.script import (
+    drop_undeclared_fields,
+    load_json,
+    parse_script,
+    replay,
+    replay_script,
+    rules_part,
+)
 
 
 def _read(path: str) -> str:
@@ -28,6 +35,8 @@ def _read(path: str) -> str:
             return fh.read()
     except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path} is not UTF-8 text.") from exc
 
 
 class Command(BaseCommand):
@@ -118,7 +127,13 @@ class Command(BaseCommand):
             if owner is None:
                 raise CommandError("Create a user first (or pass --owner): a table needs an owner.")
         try:
-            imported = import_script(load_json(_read(opts["file"])), owner)
+            script = load_json(_read(opts["file"]))
+            # Keys a verb does not read never changed the rules (an old export may hold
+            # some): they are left out, and named, rather than refusing the whole script.
+            for index, keys in drop_undeclared_fields(script):
+                names = ", ".join(keys)
+                self.stderr.write(f"Move {index}: dropped fields its verb does not read: {names}")
+            imported = import_script(script, owner)
         except BadScript as exc:
             raise CommandError(f"Malformed script: {exc.message}") from exc
         except IllegalMove as exc:

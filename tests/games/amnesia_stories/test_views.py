@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 
 import pytest
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -284,6 +287,7 @@ def test_stale_answer_is_409_and_changes_nothing(gm_client):
 # -- secrecy: no view ever shows a pending pick ------------------------------------------------
 def normalise(html: str, table: Table) -> str:
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'name="client_id" value="[^"]+"', "", html)  # a fresh id per form
     html = re.sub(r'"x-csrftoken": "[^"]+"', "", html)
     html = html.replace(f"/tables/{table.pk}/", "/tables/N/")
     return html.replace(f"stories-{table.pk}-", "stories-N-")
@@ -563,3 +567,78 @@ def test_the_reveal_says_when_an_obvious_step_still_pays_the_bard():
     assert page.undealt(table, seen) == ["c1", "c2", "c3"]
     table.extra["area_ids"] = [f"c{i}" for i in range(1, 10)]
     assert page.undealt(table, seen) == ["c7", "c8", "c9"]
+
+
+# -- answers sent at once, and sent again -------------------------------------------------------
+def form_fields(html: str, action: str = "") -> dict[str, str]:
+    """The hidden inputs of the page's first form (of the one posting to ``action``)."""
+    form = re.search(rf'<form method="post"[^>]*{re.escape(action)}.*?</form>', html, re.S)
+    assert form, "no such form on the page"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_three_players_answering_one_story_at_once_are_all_stored(gm):
+    """Three phones open their answer screens, then all post at the same moment, each
+    request on its own database connection: every answer counts, none is a 409."""
+    clients = []
+    for _ in PLAYERS:
+        client = Client()
+        client.force_login(gm)
+        clients.append(client)
+    table = new_table(clients[0])
+    tell(clients[0], table)
+    posts = []
+    for client, name in zip(clients, PLAYERS, strict=True):
+        url = reverse("amnesia_stories:answer", args=[table.pk, position(table, name)])
+        hidden = form_fields(client.get(url).content.decode())
+        assert hidden["expected_turn"] == "answer/1" and hidden["client_id"]
+        posts.append((client, url, {**hidden, "pick-1": 1, "pick-2": 2, "pick-3": 3}))
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(posts))
+
+    def send(client, url, data) -> None:
+        try:
+            barrier.wait()
+            statuses.append(client.post(url, data).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=p) for p in posts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [302, 302, 302]
+    assert Move.objects.filter(table=table).count() == 4
+    table.refresh_from_db()
+    assert seen(table)["turn_number"] == 2 and seen(table)["last_turn"]["picks"] == {
+        name: [1, 2, 3] for name in PLAYERS
+    }
+
+
+def test_an_answer_to_a_turn_that_is_over_is_a_409(gm_client):
+    table = new_table(gm_client)
+    tell(gm_client, table)
+    url = reverse("amnesia_stories:answer", args=[table.pk, position(table, "Caio")])
+    stale = form_fields(gm_client.get(url).content.decode())
+    for name in PLAYERS:
+        assert answer_by_laptop(gm_client, table, name, [1, 2, 3]).status_code == 302
+    tell(gm_client, table)  # the next turn: Caio's old screen is for the turn before
+    response = gm_client.post(url, {**stale, "pick-1": 3, "pick-2": 2, "pick-3": 1})
+    assert response.status_code == 409 and "That turn is over" in response.content.decode()
+    assert "Caio" not in seen(table)["answered"]
+
+
+def test_the_revealed_cards_sent_twice_are_stored_once(gm_client):
+    table = new_table(gm_client)
+    tell(gm_client, table)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    hidden = form_fields(page, "revealed")
+    data = {**hidden, **revealed_form(table, {n: [1, 2, 3] for n in PLAYERS})}
+    url = reverse("amnesia_stories:revealed", args=[table.pk])
+    first = gm_client.post(url, data)
+    again = gm_client.post(url, data)  # the answer to the first was lost: the same post again
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert table.moves.count() == 4 and seen(table)["turn_number"] == 2

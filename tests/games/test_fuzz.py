@@ -1,0 +1,378 @@
+"""Hostile bodies to every POST endpoint that takes a move or a script: never a 500, never a
+traceback page (DEBUG is on), and no table's log changed.
+
+A seeded generator (SEED, ROUNDS) makes the same requests on every run, on whichever engine
+the suite runs on (SQLite, or PostgreSQL with DATABASE_URL). Each body starts from a move
+or script that would be accepted and is then broken on purpose, at least once, in a way
+that must be refused: deep JSON, numbers too long to read, NaN, NUL bytes, lone surrogates,
+invalid UTF-8, fields of the wrong kind, fields no verb reads, huge strings, a stale or
+malformed position, a malformed client id. The figures are printed (``pytest -s``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.contest.models import Character, SeatCharacter
+from games.models import Move, Table
+
+pytestmark = pytest.mark.django_db
+
+SEED = 16
+ROUNDS = 24  # bodies per endpoint
+PLAYERS = ["Ana", "Bruno", "Caio"]
+DEEP = "[" * 50_000 + "]" * 50_000
+HUGE_NUMBER = "9" * 5000
+
+# Values no field of any move may hold (none of them is a seat's name, a verb, a legal pick,
+# a card or a count a move could take).
+HOSTILE: list[Any] = [
+    None,
+    True,
+    [],
+    {},
+    ["a", ["b", ["c"]]],
+    {"$gt": ""},
+    -1,
+    2**70,
+    3.5,
+    "",
+    "\x00",
+    "Ana\x00",
+    "x" * 70_000,
+    "<script>alert(1)</script>",
+    "'; DROP TABLE games_move; --",
+    "%s%s%n",
+    "\u202eoverride",
+]
+# Values no declared field takes: of no kind a field has, or beyond every field's limits.
+MISFITS: list[Any] = [[["x"]], {"$gt": ""}, -1, 2**70, 3.5, "\x00", "x" * 70_000, ["a", ["b"]]]
+# JSON text that is no JSON a move or a script can be (spliced in as a raw value).
+RAW_VALUES = [DEEP, HUGE_NUMBER, "-" + HUGE_NUMBER, "1e999", "NaN", "-Infinity", '"\\ud800"']
+
+
+def hostile(rng: random.Random) -> Any:
+    if rng.random() < 0.05:
+        return "y" * rng.choice((300_000, 1_000_000))  # huge, but under the body limit
+    return rng.choice(HOSTILE)
+
+
+def hostile_text(rng: random.Random) -> str:
+    """Form text no field may hold: a NUL, more than any limit, or nothing at all."""
+    return rng.choice(["\x00", "a\x00b", "x" * 25_000, ""])
+
+
+def unknown_key(rng: random.Random) -> str:
+    return rng.choice(["junk", "colour", "_malformed", "__proto__", "x" * 500, "k\x00", "é"])
+
+
+def to_json(rng: random.Random, value: Any) -> bytes:
+    """``value`` as JSON, then sometimes broken as text: a raw value spliced in, bytes that
+    are not UTF-8, a cut, a byte order mark."""
+    text = json.dumps(value, allow_nan=True)
+    roll = rng.random()
+    if roll < 0.25:
+        raw = rng.choice(RAW_VALUES)
+        text = text.replace("null", raw, 1) if "null" in text else f'{{"move": {raw}}}'
+    elif roll < 0.35:
+        return text.encode()[: rng.randrange(1, max(2, len(text)))]
+    elif roll < 0.45:
+        return b"\xff\xfe" + text.encode("utf-16-le")
+    elif roll < 0.5:
+        return text.encode("latin-1", "replace") + b"\xe9\x80"
+    return text.encode()
+
+
+def break_move(rng: random.Random, move: dict, mutations: tuple[str, ...]) -> dict:
+    """``move`` broken one to three times by ``mutations`` (each one alone is refused)."""
+    move = dict(move)
+    for name in rng.sample(mutations, rng.randint(1, min(3, len(mutations)))):
+        if name == "unknown":
+            move[unknown_key(rng)] = hostile(rng)
+        elif name == "null_field":  # a raw value (to_json) lands where the null is
+            move[unknown_key(rng)] = None
+        elif name in ("by", "do"):
+            value = hostile(rng)
+            move[name] = value if value is not None else ""
+        elif name == "text":
+            move["text"] = rng.choice([5, [], {}, "\x00", "t" * 25_000, True])
+        elif name == "at":
+            move["at"] = rng.choice(["yesterday", "2026-13-45T00:00:00", 12, [], "\x00"])
+        else:  # a declared field of the move, of the wrong kind or out of its range
+            move[name] = rng.choice(MISFITS)
+    return move
+
+
+def break_form(rng: random.Random, data: dict, mutations: tuple[str, ...]) -> dict:
+    data = dict(data)
+    for name in rng.sample(mutations, rng.randint(1, min(3, len(mutations)))):
+        if name == "unknown":
+            data[unknown_key(rng).replace("\x00", "")] = rng.choice(["1", "x" * 70_000, "\x00"])
+        elif name == "move":
+            data["move"] = rng.choice(
+                [DEEP, HUGE_NUMBER, "NaN", "[1]", '"x"', "{", '{"do": "\\ud800"}']
+            )
+        elif name == "client_id":
+            data["client_id"] = rng.choice(["has space", "x" * 65, "\x00", "é" * 3])
+        elif name == "expected_turn":
+            data["expected_turn"] = rng.choice(["t" * 101, "answer/0", "nope"])
+        elif name == "expected_seq":
+            data["expected_seq"] = rng.choice(["99", "-5", "x", HUGE_NUMBER])
+        elif name == "text":
+            data["text"] = rng.choice(["\x00", "x" * 25_000])
+        elif name == "name":  # any short text is a name: only text no name may be
+            data[name] = hostile_text(rng)
+        else:  # a number field (or a seat's name, a verb): none of these is one
+            numbers = ["abc", "-1", "99", HUGE_NUMBER, "1.5", "\x00", "[]"]
+            data[name] = hostile_text(rng) if rng.random() < 0.5 else rng.choice(numbers)
+    return data
+
+
+@dataclass
+class World:
+    gm: Any
+    client: Client
+    anonymous: Client
+    amnesia: Table
+    stories: Table
+    contest: Table
+    zed: Character
+
+    def url(self, name: str, *args) -> str:
+        return reverse(name, args=args)
+
+
+@pytest.fixture
+def world(gm, gm_client) -> World:
+    amnesia = services.create_table(gm, "amnesia", PLAYERS, seed=3)
+    stories = services.create_table(gm, "amnesia_stories", PLAYERS, seed=5)
+    story = stories.state["journey"][:3]
+    services.play(stories, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
+    contest = services.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
+    zed = Character.objects.create(owner=gm, name="Zed", brains=3, muscle=3, moves=3, coolness=3)
+    return World(gm, gm_client, Client(), amnesia, stories, contest, zed)
+
+
+SCRIPT = {
+    "game": "amnesia",
+    "players": ["Ana", "Bruno"],
+    "seed": 5,
+    "moves": [
+        {"by": "Ana", "do": "continue", "text": "Blood.", "at": "2026-01-02T20:00:00+00:00"},
+        {"by": "Ana", "do": "end_scene"},
+    ],
+}
+CHARACTER = {"name": "Kit", "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
+
+
+def broken_script(rng: random.Random) -> bytes:
+    script = json.loads(json.dumps(SCRIPT))
+    for name in rng.sample(["move", "players", "seed", "game", "options", "deck"], 2):
+        if name == "move":
+            i = rng.randrange(2)
+            mutation = rng.choice(("unknown", "by", "do", "text", "at", "null_field"))
+            script["moves"][i] = break_move(rng, script["moves"][i], (mutation,))
+        elif name == "players":
+            script["players"] = rng.choice(
+                [["Ana", "B\x00"], ["Ana", "B" * 61], ["Ana", "Ana"], "Ana", [], [1, 2]]
+            )
+        elif name == "seed":
+            script["seed"] = rng.choice([2**64, -(2**64), "7", 1.5, True])
+        elif name == "game":
+            script["game"] = rng.choice(["chess", None, ["amnesia"], "\x00"])
+        elif name == "options":
+            script["options"] = rng.choice([{"start_tokens": 10**9}, {"nope": 1}, []])
+        else:
+            script["deck"] = rng.choice([["ZZ"], "7H", [None], [["7H"]]])
+    return to_json(rng, script)
+
+
+# Each endpoint: (name, request maker). A request maker returns (url, kwargs for post).
+Maker = Callable[[random.Random, World], tuple[Client, str, dict]]
+
+
+def move_json(rng, w):
+    move = break_move(
+        rng, {"by": "Ana", "do": "continue"}, ("unknown", "by", "do", "text", "at", "null_field")
+    )
+    body: Any = {"move": move, "expected_seq": 0}
+    if rng.random() < 0.2:
+        body = rng.choice([[move], "continue", 7, {**move, "expected_seq": "0"}])
+    data = to_json(rng, body)
+    return (
+        w.client,
+        w.url("games:move", w.amnesia.pk),
+        {"data": data, "content_type": "application/json"},
+    )
+
+
+def move_form(rng, w):
+    data = {"by": "Ana", "do": "continue", "expected_seq": "0"}
+    data = break_form(rng, data, ("unknown", "by", "do", "move", "client_id", "text"))
+    return w.client, w.url("games:move", w.amnesia.pk), {"data": data}
+
+
+def move_form_bad_encoding(rng, w):
+    body = rng.choice(
+        [
+            b"by=%FF%FE&do=continue&expected_seq=0",
+            b"by=Ana&do=continue&expected_seq=0&text=%00",
+            b"by=Ana&do=%C0%AFcontinue",
+            b"by=Ana&do=continue&move=%5B" * 3,
+        ]
+    )
+    kwargs = {"data": body, "content_type": "application/x-www-form-urlencoded"}
+    if rng.random() < 0.3:
+        kwargs = {"data": b"--x\r\nbroken", "content_type": "multipart/form-data; boundary=y"}
+    return w.client, w.url("games:move", w.amnesia.pk), kwargs
+
+
+def import_text(rng, w):
+    data = {"script_text": broken_script(rng).decode("utf-8", "replace")}
+    return w.client, w.url("games:table_import"), {"data": data}
+
+
+def import_file(rng, w):
+    upload = SimpleUploadedFile("script.json", broken_script(rng), "application/json")
+    return w.client, w.url("games:table_import"), {"data": {"script": upload}}
+
+
+def seat_move(rng, w):
+    token = w.contest.seats.get(name="Ana").token
+    data = {"do": "character", "expected_seq": "0", **{k: str(v) for k, v in CHARACTER.items()}}
+    fields = ("unknown", "do", "name", "brains", "extra_points", "move", "client_id")
+    return w.anonymous, w.url("contest:seat_move", token), {"data": break_form(rng, data, fields)}
+
+
+def seat_move_json(rng, w):
+    token = w.contest.seats.get(name="Ana").token
+    move = break_move(
+        rng,
+        {"do": "character", **CHARACTER, "bfa": False},
+        ("unknown", "do", "name", "brains", "bfa", "extra_points", "null_field"),
+    )
+    data = to_json(rng, {"move": move, "expected_seq": 0})
+    return (
+        w.anonymous,
+        w.url("contest:seat_move", token),
+        {"data": data, "content_type": "application/json"},
+    )
+
+
+def answer(rng, w):
+    data = {"pick-1": "1", "pick-2": "2", "pick-3": "3", "expected_seq": "1"}
+    data |= {"expected_turn": "answer/1"}
+    data = break_form(rng, data, ("pick-1", "pick-2", "pick-3", "expected_turn", "client_id"))
+    return w.client, w.url("amnesia_stories:answer", w.stories.pk, 0), {"data": data}
+
+
+def revealed(rng, w):
+    data = {f"picks-{p}-{s}": str(s) for p in range(3) for s in (1, 2, 3)}
+    data |= {"expected_seq": "1", "expected_turn": "answer/1"}
+    fields = ("picks-0-1", "picks-1-2", "picks-2-3", "expected_turn", "client_id")
+    return (
+        w.client,
+        w.url("amnesia_stories:revealed", w.stories.pk),
+        {"data": break_form(rng, data, fields)},
+    )
+
+
+def build(rng, w):
+    pending = break_move(
+        rng, {"do": "play", "by": "Ana"}, ("unknown", "by", "card", "draws", "ham", "null_field")
+    )
+    data = {"move": to_json(rng, pending).decode("utf-8", "replace"), "expected_seq": "0"}
+    data = break_form(rng, data, ("pick", "text", "ham", "word", "reward", "client_id"))
+    return w.client, w.url("contest:build", w.contest.pk), {"data": data}
+
+
+def character(rng, w):
+    data = {
+        "by": "Ana",
+        "expected_seq": "0",
+        "keep": "true",
+        **{k: str(v) for k, v in CHARACTER.items()},
+    }
+    fields = ("unknown", "by", "name", "muscle", "extra_points", "move", "client_id", "text")
+    return (
+        w.client,
+        w.url("contest:table_character", w.contest.pk),
+        {"data": break_form(rng, data, fields)},
+    )
+
+
+def bring(rng, w):
+    data = {"by": "Ana", "character": str(w.zed.pk), "expected_seq": "0"}
+    data = break_form(rng, data, ("by", "character", "client_id", "expected_seq"))
+    if data["character"] == str(w.zed.pk) and rng.random() < 0.5:
+        data["character"] = rng.choice(["abc", "1" * 30, "-3", "１", "\x00", ""])
+    return w.client, w.url("contest:bring", w.contest.pk), {"data": data}
+
+
+ENDPOINTS: dict[str, Maker] = {
+    "move (JSON)": move_json,
+    "move (form)": move_form,
+    "move (raw form bytes)": move_form_bad_encoding,
+    "import (pasted)": import_text,
+    "import (file)": import_file,
+    "seat move (form)": seat_move,
+    "seat move (JSON)": seat_move_json,
+    "stories answer": answer,
+    "stories revealed": revealed,
+    "contest build": build,
+    "contest character": character,
+    "contest bring": bring,
+}
+
+
+def snapshot(w: World) -> dict:
+    """Every table's log and state, and what a move could have written beside it."""
+    tables = {}
+    for table in Table.objects.order_by("pk"):
+        rows = list(table.moves.order_by("seq").values_list("seq", "payload", "text"))
+        tables[table.pk] = (table.last_seq, rows, services.rebuild_state(table))
+    return {
+        "tables": tables,
+        "moves": Move.objects.count(),
+        "characters": Character.objects.count(),
+        "links": SeatCharacter.objects.count(),
+    }
+
+
+def test_hostile_bodies_are_answered_in_words_and_change_no_log(world, settings, capsys):
+    settings.DEBUG = True  # and still no traceback page for anything sent here
+    before = snapshot(world)
+    rng = random.Random(SEED)
+    statuses: dict[str, Counter] = {}
+    failures = []
+    sent = 0
+    for name, make in ENDPOINTS.items():
+        seen = statuses.setdefault(name, Counter())
+        for round_ in range(ROUNDS):
+            client, url, kwargs = make(rng, world)
+            client.raise_request_exception = False
+            response = client.post(url, **kwargs)
+            sent += 1
+            seen[response.status_code] += 1
+            body = response.content[:200_000].decode("utf-8", "replace")
+            allowed = {400, 404, 409} | ({302} if name == "contest build" else set())
+            if response.status_code not in allowed or "Traceback" in body:
+                failures.append(f"{name} #{round_}: {response.status_code} {str(kwargs)[:300]}")
+    with capsys.disabled():
+        print(f"\nfuzz: {sent} requests, seed {SEED}")
+        for name, seen in statuses.items():
+            print(f"  {name:24} {dict(sorted(seen.items()))}")
+    assert not failures, "\n".join(failures)
+    assert snapshot(world) == before
+    assert sent == ROUNDS * len(ENDPOINTS)
