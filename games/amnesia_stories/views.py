@@ -17,6 +17,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.static import serve
+from django_htmx.http import replace_url
 
 from games import services, uploads
 from games.amnesia_stories import area_store
@@ -108,11 +109,15 @@ def projector(request, pk: int):
 
 # -- the reveal, step by step ------------------------------------------------------------------
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def reveal_step(request, pk: int):
     """Open the next step of the judged turn's reveal (``step``: up to which), for the whole
-    room: the table's owner only (``_stories_table``); never a move of the log."""
+    room: the table's owner only (``_stories_table``); never a move of the log.
+
+    A GET (a reload or a bookmark of this address) opens nothing: it shows the table."""
     table = _stories_table(request, pk)
+    if request.method != "POST":
+        return redirect(table.get_absolute_url() + "#reveal")
     judged = reveal_state.on_screen(Snapshot(table).view)
     turn = (request.POST.get("turn") or "").strip()
     step = (request.POST.get("step") or "").strip()
@@ -123,7 +128,8 @@ def reveal_step(request, pk: int):
         return render_table(request, table, error=_("There is no such step."), status=400)
     reveal_state.open_step(table, judged, int(step))
     if request.htmx:
-        return render_table(request, table)
+        # the address bar keeps the table's own address, not this action's
+        return replace_url(render_table(request, table), table.get_absolute_url())
     return redirect(table.get_absolute_url() + "#reveal")
 
 

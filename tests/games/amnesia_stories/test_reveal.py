@@ -237,14 +237,17 @@ def test_opening_is_at_least_up_to_and_never_closes(gm_client):
     assert reveal.opened(table, seen(table)["last_turn"]) == 3
 
 
-def test_htmx_gets_the_panel_and_get_is_refused(gm_client):
+def test_htmx_gets_the_panel_and_a_get_opens_nothing(gm_client):
     table = judged_table(gm_client)
     response = open_step(gm_client, table, 1, HTTP_HX_REQUEST="true")
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="table-panel"')
     assert 'data-reveal-opened="1"' in body and "<html" not in body
+    assert response["HX-Replace-Url"] == table.get_absolute_url()
     url = reverse("amnesia_stories:reveal", args=[table.pk])
-    assert gm_client.get(url + "?turn=1&step=4").status_code == 405
+    # a reload of this address (a GET) opens nothing and shows the table
+    again = gm_client.get(url + "?turn=1&step=4")
+    assert again.status_code == 302 and again["Location"] == table.get_absolute_url() + "#reveal"
     assert reveal.opened(table, seen(table)["last_turn"]) == 1
 
 
