@@ -31,6 +31,15 @@
     if (input) input.dataset.tapped = "1";
   });
 
+  // The page refreshes itself every few seconds; not while a card is chosen and not yet
+  // confirmed (the choice would vanish). A confirm sent to a table that moved on meanwhile
+  // gets the write path's "the table moved on" answer.
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var elt = ev.detail && ev.detail.elt;
+    if (!elt || elt.tagName === "FORM" || !elt.hasAttribute("hx-trigger")) return;
+    if (document.querySelector("form[data-confirm-card] input.card-choice:checked")) ev.preventDefault();
+  });
+
   function init(root) {
     (root || document).querySelectorAll("form[data-confirm-card]").forEach(function (form) {
       update(form, false);
