@@ -2,7 +2,9 @@
 
 Everything here starts from ``view(state, None)``: the game master's screen is seen by the
 whole table, so it never holds a pending pick. Picks appear only in judged turns
-(``last_turn``, ``history`` and the judged stories of ``narrative()``).
+(``last_turn``, ``history`` and the judged stories of ``narrative()``), and of a judged turn
+only what the table has opened of its reveal: ``context`` shows the view and the narrative
+through the reveal's filter (``games.amnesia_stories.reveal``).
 """
 
 from __future__ import annotations
