@@ -368,6 +368,14 @@ ROWS: list[Row] = [
         owner_changes=True,
     ),
     Row("amnesia_stories:revealed", POST_ONLY, pk("laptop"), post=OWNER_POST),
+    # Opening a step of the reveal: the owner's; a GET opens nothing and shows the table.
+    Row(
+        "amnesia_stories:reveal",
+        (LOGIN, 404, LOGIN, 302, 404),
+        pk("laptop"),
+        post=OWNER_POST,
+        data=lambda w: {"turn": 1, "step": 1},
+    ),
     Row("amnesia_stories:area_image", EVERYONE, lambda w, a: ["A01", "thumb"]),
     Row("amnesia_stories:decks", LOGGED_IN),
     Row("amnesia_stories:deck_upload", LOGGED_IN, post=LOGGED_IN_POST),

@@ -50,3 +50,30 @@ class CustomCard(models.Model):
 
     def __str__(self) -> str:
         return self.card_id
+
+
+class RevealProgress(models.Model):
+    """How many steps of a judged turn's reveal the table has opened.
+
+    Table state beside the log, not a move: opening a step changes what the room is shown,
+    never the game, so it is not undone, exported or replayed. ``judged`` is a fingerprint of
+    the judged turn (its story and picks): when an undo takes the judging back and the turn is
+    judged again differently, the old count no longer applies. Written only through
+    ``games.amnesia_stories.reveal.open_step``.
+    """
+
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.CASCADE, related_name="stories_reveals"
+    )
+    turn = models.PositiveIntegerField(_("turn"))
+    judged = models.CharField(max_length=64)
+    opened = models.PositiveSmallIntegerField(_("steps opened"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "turn"], name="reveal_progress_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} turn {self.turn}: {self.opened}"

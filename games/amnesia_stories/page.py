@@ -2,7 +2,9 @@
 
 Everything here starts from ``view(state, None)``: the game master's screen is seen by the
 whole table, so it never holds a pending pick. Picks appear only in judged turns
-(``last_turn``, ``history`` and the judged stories of ``narrative()``).
+(``last_turn``, ``history`` and the judged stories of ``narrative()``), and of a judged turn
+only what the table has opened of its reveal: ``context`` shows the view and the narrative
+through the reveal's filter (``games.amnesia_stories.reveal``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import presenters
+from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
-from games.amnesia_stories.rules import judge_step
 from games.models import Seat, Table
 from games.snapshot import Snapshot
 
@@ -210,6 +212,7 @@ def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
         {
             "turn": t["turn_number"],
             "bard": t["bard"],
+            "partial": t.get("partial", False),  # a turn under reveal: its opened steps
             "cells": [
                 {
                     "gain": t["gains"].get(p, 0),
@@ -225,31 +228,41 @@ def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
 
 # -- the reveal of a judged turn --------------------------------------------------------------
 def reveal(
-    turn: dict[str, Any], selection: dict[str, str], options: dict[str, Any], card
+    turn: dict[str, Any],
+    selection: dict[str, str],
+    options: dict[str, Any],
+    card,
+    count: int | None = None,
 ) -> dict[str, Any]:
     """A judged turn step by step: the bard's pick, who matched, the points and red cards.
 
-    The per-step figures come from the referee's ``judge_step`` (the last step is the
-    climax); the set bonus is what the whole turn gave beyond the steps.
+    Only the first ``count`` steps (all of them when None) carry their result; a step not
+    opened yet carries its number and the story's text, nothing it gave. The last step of
+    the reveal is the turn's total (the set bonus is what the turn gave beyond the steps).
+    The per-step figures come from the referee's ``judge_step`` (the last step is the climax).
     """
+    total = reveal_state.step_count(turn)
+    count = total if count is None else max(0, min(count, total))
     bard = turn["bard"]
     picks = turn["picks"]
     names = list(picks)
     audience = [p for p in names if p != bard]
     step_totals = dict.fromkeys(names, 0)
     steps = []
-    last = len(turn["story"]) - 1
+    results = reveal_state.step_results(turn, options)
     for i, story_card in enumerate(turn["story"]):
-        gains, reds, outcome = judge_step(
-            options, bard, {p: picks[p][i] for p in names}, climax=i == last
-        )
+        gains, reds, outcome = results[i]
         for p in names:
             step_totals[p] += gains[p]
+        if i >= count:
+            steps.append({"n": i + 1, "card": card(story_card), "open": False})
+            continue
         bard_pick = picks[bard][i]
         matched = [p for p in audience if picks[p][i] == bard_pick]
         steps.append(
             {
                 "n": i + 1,
+                "open": True,
                 "card": card(story_card),
                 "bard_pick": bard_pick,
                 "bard_slot": card(selection[str(bard_pick)])
@@ -270,33 +283,73 @@ def reveal(
                 ],
             }
         )
-    bonus = [
-        {"name": p, "points": turn["gains"][p] - step_totals[p]}
-        for p in audience
-        if turn["gains"][p] - step_totals[p] > 0
-    ]
-    return {
+    done = count >= total
+    shown = {
         "turn": turn["turn_number"],
         "bard": bard,
         "steps": steps,
-        "bonus": bonus,
-        "gains": [
-            {"name": p, "points": turn["gains"][p], "red": turn["red_cards"][p]} for p in names
-        ],
-        "bard_picks": picks[bard],
+        "opened": count,
+        "total": total,
+        "done": done,
+        # the next step to open (its number; the total's is ``total``), None once all are
+        "next": None if done else count + 1,
+        "total_open": done,
+        "bonus": [],
+        "gains": [],
+        "bard_picks": [s["bard_pick"] for s in steps if s["open"]],
     }
+    if done:
+        shown["bonus"] = [
+            {"name": p, "points": turn["gains"][p] - step_totals[p]}
+            for p in audience
+            if turn["gains"][p] - step_totals[p] > 0
+        ]
+        shown["gains"] = [
+            {"name": p, "points": turn["gains"][p], "red": turn["red_cards"][p]} for p in names
+        ]
+    return shown
+
+
+def marked_slots(selection: dict[str, str], shown: dict[str, Any], card) -> list[dict[str, Any]]:
+    """The judged turn's slots, each with the opened steps the bard matched to it."""
+    slots = slots_of(selection, card)
+    for slot in slots:
+        slot["steps"] = [
+            s["n"] for s in shown["steps"] if s["open"] and s["bard_pick"] == slot["n"]
+        ]
+    return slots
 
 
 # -- the narrative ----------------------------------------------------------------------------
 def tales(entries: list[dict[str, Any]], card) -> list[dict[str, Any]]:
-    """Each bard's story with its cards' texts in the page's language."""
+    """Each bard's story with its cards' texts in the page's language and, beside each step
+    whose result is shown, the slot picture the bard matched it to and who matched the bard.
+
+    The journey card's own picture is never shown: at the table it lies text side up, and the
+    picture the story is about is the illustration chosen for the step. ``entries`` come
+    filtered (``reveal.shown_narrative``): a turn under reveal has picks for its opened steps
+    only, and no gains yet."""
     lang = text_language()
     out = []
     for entry in entries:
+        picks = entry.get("picks") or {}
+        bard_picks = picks.get(entry["bard"]) or []
+        selection = entry.get("selection") or {}
+        audience = [p for p in picks if p != entry["bard"]]
         cards = []
-        for c in entry["cards"]:
-            info = dict(card(c["id"]))
-            info["text"] = pick_text(c["texts"], lang) or info["text"]
+        for k, c in enumerate(entry["cards"]):
+            info = {"n": k + 1, "id": c["id"], "text": pick_text(c["texts"], lang)}
+            info["text"] = info["text"] or card(c["id"])["text"]
+            slot = bard_picks[k] if k < len(bard_picks) else None
+            info["slot"] = slot
+            info["picture"] = (
+                card(selection[str(slot)]) if slot is not None and str(slot) in selection else None
+            )
+            info["matched"] = (
+                [p for p in audience if k < len(picks[p]) and picks[p][k] == slot]
+                if slot is not None
+                else []
+            )
             cards.append(info)
         gains = None
         if entry["judged"]:
@@ -309,6 +362,7 @@ def tales(entries: list[dict[str, Any]], card) -> list[dict[str, Any]]:
                 "cards": cards,
                 "text": entry["text"],
                 "judged": entry["judged"],
+                "revealing": entry.get("revealing", False),
                 "gains": gains,
                 "seqs": entry.get("seqs", []),
             }
@@ -343,26 +397,34 @@ def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
 # -- the page ---------------------------------------------------------------------------------
 def context(snap: Snapshot) -> dict[str, Any]:
     table = snap.table
-    seen, legal = snap.view, snap.legal  # the view never holds a pending pick
+    legal = snap.legal
+    # The view never holds a pending pick; the reveal's filter takes out what the opened
+    # steps have not shown yet (scores, points by turn, winners: games.amnesia_stories.reveal).
+    judged = reveal_state.on_screen(snap.view)
+    opened = reveal_state.opened(table, judged)
+    seen = reveal_state.shown_view(snap.view, opened)
+    revealing = seen["revealing"]
     card = card_lookup(table)
     opts = seen["options"]
     phase = seen["phase"]
-    entries = snap.narrative()
+    entries = reveal_state.shown_narrative(snap.narrative(), judged, opened)
     by_turn = {e["turn"]: e for e in entries}
-    last = seen.get("last_turn")
     shown_reveal = None
-    # The judged turn stays on screen until the next bard tells (or for good at the end).
-    if last is not None and phase in ("tell", "deal", "ended"):
-        entry = by_turn.get(last["turn_number"])
+    reveal_slots = None
+    if judged is not None:
+        entry = by_turn.get(judged["turn_number"])
         selection = entry["selection"] if entry else seen["selection"]
-        shown_reveal = reveal(last, selection, opts, card)
+        shown_reveal = reveal(judged, selection, opts, card, opened)
+        if revealing:
+            # The room still looks at the slots the turn was played with, not the next ones.
+            reveal_slots = marked_slots(selection, shown_reveal, card)
     where = positions(table)
     waiting = (
         [n for n in pass_order(seen) if n not in seen["answered"]] if phase == "answer" else []
     )
     next_name = next_to_answer(seen)
     deal = None
-    if phase == "deal":
+    if phase == "deal" and not revealing:
         available = [card(c) for c in undealt(table, seen)]
         deal = {
             "available": available,
@@ -370,6 +432,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
             "journey": range(1, opts["choices"] + 1),
         }
     return {
+        # the generic page's names for the state and the story, filtered the same way
+        "state": seen,
+        "story": entries,
         "seen": seen,
         "opts": opts,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
@@ -383,10 +448,12 @@ def context(snap: Snapshot) -> dict[str, Any]:
         if phase == "answer"
         else "",
         "board": scoreboard(seen),
-        "standings": standings(seen) if seen.get("finished") else [],
+        "standings": standings(seen) if seen.get("finished") and not revealing else [],
         "draw": len(seen.get("winners", [])) > 1,
         "by_turn": score_by_turn(seen),
         "reveal": shown_reveal,
+        "revealing": revealing,
+        "reveal_slots": reveal_slots,
         "waiting": [{"name": n, "position": where.get(n)} for n in waiting],
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,

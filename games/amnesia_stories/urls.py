@@ -8,6 +8,7 @@ urlpatterns = [
     path("tables/<int:pk>/projector/", views.projector, name="projector"),
     path("tables/<int:pk>/pass/<int:position>/", views.handoff, name="handoff"),
     path("tables/<int:pk>/pass/<int:position>/answer/", views.answer, name="answer"),
+    path("tables/<int:pk>/reveal/", views.reveal_step, name="reveal"),
     path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
     path("areas/<str:card_id>/<str:size>/", views.area_image, name="area_image"),
     path("decks/", views.deck_list, name="decks"),

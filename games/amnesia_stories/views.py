@@ -6,6 +6,8 @@ Every move still goes through ``services.play``; these views only parse and rend
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -15,10 +17,12 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.static import serve
+from django_htmx.http import replace_url
 
 from games import services, uploads
 from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
+from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import (
     DeckError,
@@ -28,14 +32,16 @@ from games.amnesia_stories.decks import (
     import_deck,
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.answers import answer_move
+from games.answers import answer_move, render_table
 from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
 from games.rules.base import N_
+from games.snapshot import Snapshot
 
 GAME = "amnesia_stories"
+STEP = re.compile(r"[0-9]{1,3}")
 
 
 def _stories_table(request, pk: int) -> Table:
@@ -67,23 +73,64 @@ def area_image(request, card_id: str, size: str):
 # -- the projector -----------------------------------------------------------------------------
 @login_required
 def projector(request, pk: int):
-    """The selection slots, big, and nothing else: safe to show the room at any moment."""
+    """The selection slots, big, and during a reveal the steps the table has opened: safe to
+    show the room at any moment (never a pending pick, never a step not opened yet)."""
     table = _stories_table(request, pk)
-    if request.htmx and request.GET.get("since") == str(table.last_seq):
+    version = reveal_state.version(table)
+    if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
-    seen = _seen(table)
+    snap = Snapshot(table)
+    judged = reveal_state.on_screen(snap.view)
+    opened = reveal_state.opened(table, judged)
+    seen = reveal_state.shown_view(snap.view, opened)
     card = page.card_lookup(table)
+    shown = None
+    slots = [] if seen["phase"] == "deal" else page.slots_of(seen["selection"], card)
+    if seen["revealing"]:
+        entry = next((e for e in snap.narrative() if e["turn"] == judged["turn_number"]), None)
+        selection = entry["selection"] if entry else seen["selection"]
+        shown = page.reveal(judged, selection, seen["options"], card, opened)
+        # the room still looks at the slots the turn was played with
+        slots = page.marked_slots(selection, shown, card)
     context = {
         "table": table,
         "seen": seen,
+        "version": version,
+        "reveal": shown,
         # while a physical deal is being entered, the old slots are no longer on the table
-        "slots": [] if seen["phase"] == "deal" else page.slots_of(seen["selection"], card),
-        "grid": _projector_grid(len(seen["selection"])),
+        "slots": slots,
+        "grid": _projector_grid(len(slots)),
     }
     template = "amnesia_stories/projector.html"
     if request.htmx:
         template += "#screen"
     return render(request, template, context)
+
+
+# -- the reveal, step by step ------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def reveal_step(request, pk: int):
+    """Open the next step of the judged turn's reveal (``step``: up to which), for the whole
+    room: the table's owner only (``_stories_table``); never a move of the log.
+
+    A GET (a reload or a bookmark of this address) opens nothing: it shows the table."""
+    table = _stories_table(request, pk)
+    if request.method != "POST":
+        return redirect(table.get_absolute_url() + "#reveal")
+    judged = reveal_state.on_screen(Snapshot(table).view)
+    turn = (request.POST.get("turn") or "").strip()
+    step = (request.POST.get("step") or "").strip()
+    if judged is None or turn != str(judged["turn_number"]):
+        message = _("That reveal is over: the table has moved on.")
+        return render_table(request, table, error=message, status=409)
+    if not STEP.fullmatch(step) or not 1 <= int(step) <= reveal_state.step_count(judged):
+        return render_table(request, table, error=_("There is no such step."), status=400)
+    reveal_state.open_step(table, judged, int(step))
+    if request.htmx:
+        # the address bar keeps the table's own address, not this action's
+        return replace_url(render_table(request, table), table.get_absolute_url())
+    return redirect(table.get_absolute_url() + "#reveal")
 
 
 def _projector_grid(n: int) -> dict[str, int]:

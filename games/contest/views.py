@@ -26,6 +26,7 @@ from games import presenters, services
 from games.answers import answer_move
 from games.contest import characters
 from games.contest import page as page
+from games.contest import seat as contest_seat
 from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
@@ -252,7 +253,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     legal = GAME.legal_moves(state, seat.name)
     by_key = {(t["do"] if "with" not in t else f"{t['do']}_{t['with']}"): t for t in legal}
     me = mine["players"][seat.name]
-    hand = me["hand"] or []
+    hand = contest_seat.sorted_hand(me["hand"] or [])
 
     def choices(key: str, field: str = "card") -> list[str]:
         return by_key.get(key, {}).get("choices", {}).get(field, [])
@@ -264,6 +265,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     contest = public.get("contest")
     board = page.contest_sides(contest, public["players"], names, mode) if contest else None
     attrs = me.get("attributes") or {}
+    words = page.drink_words(mode)
+    virtual = public["deck_mode"] == "virtual"
     return {
         "seat": seat,
         "table": table,
@@ -302,7 +305,10 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "plot_rewards": choices("take_control_plot_card", "reward"),
         "my_attribute": page.attribute_info((contest or {}).get("attributes", {}).get(seat.name)),
         "board": board,
-        "words": page.drink_words(mode),
+        # accept, refuse, forfeit, pay a penalty, heal: only what legal_moves gives this seat
+        "decide": contest_seat.decisions(seat.name, legal, attrs, words, virtual),
+        "owed": (public.get("owed") or {}).get(seat.name, 0),
+        "words": words,
         "controller_who": names.get(public.get("controller") or "", ""),
         "phase_label": page.PHASES.get(public["phase"], public["phase"]),
         "winner_who": names.get(public["winners"][0]) if public.get("winners") else "",

@@ -75,21 +75,21 @@ def test_one_turn_pass_the_laptop(page, django_user_model) -> None:
             page.get_by_role("link", name="Back to the table").click()
             expect(panel.locator(".answer-status .done")).to_contain_text([f"{name} ✓"])
 
-    # The reveal, step by step: N opens the next step; clicks open the rest.
+    # The reveal, step by step, opened on the server: N opens the next step; clicks the rest.
     expect(page.locator("#reveal")).to_be_visible()
-    steps = page.locator("#reveal details")
+    steps = page.locator("#reveal .reveal-step")
     expect(steps).to_have_count(4)
-    expect(steps.nth(0).locator(".outcome")).not_to_be_visible()
+    expect(page.locator("#reveal .outcome")).to_have_count(0)
     page.keyboard.press("n")
     expect(steps.nth(0).locator(".outcome")).to_have_text(
         "Some of the audience matched: Ana gets +2."
     )
-    steps.nth(1).locator("summary").click()
+    steps.nth(1).get_by_role("button", name=re.compile("Open step 2")).click()
     expect(steps.nth(1).locator(".outcome")).to_contain_text("Everyone matched")
-    steps.nth(2).locator("summary").click()
+    steps.nth(2).get_by_role("button", name=re.compile("Open step 3")).click()
     expect(steps.nth(2).locator(".outcome")).to_have_text("Nobody matched: Ana gets a red card.")
     expect(steps.nth(2).locator(".pick--bard")).to_have_text("3")
-    steps.nth(3).locator("summary").click()
+    steps.nth(3).get_by_role("button", name=re.compile("Open the points")).click()
     expect(steps.nth(3).locator(".gain-list li")).to_have_text(
         [re.compile(r"Ana\s+\+2 VP"), re.compile(r"Bruno\s+\+2 VP"), re.compile(r"Caio\s+\+1 VP")]
     )

@@ -69,6 +69,19 @@ def tell(client, table, text="") -> list[str]:
     return story
 
 
+def open_reveal(client, table, step: int | None = None):
+    """Open the judged turn's reveal up to ``step`` (all of it by default), as its button."""
+    state = seen(table)
+    turn = state["last_turn"]
+    total = len(turn["story"]) + 1
+    response = client.post(
+        reverse("amnesia_stories:reveal", args=[table.pk]),
+        {"turn": turn["turn_number"], "step": total if step is None else step},
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return response
+
+
 def position(table: Table, name: str) -> int:
     return table.seats.get(name=name).position
 
@@ -196,6 +209,8 @@ def test_a_whole_game_through_the_pages(gm_client):
         state = seen(table)
         assert state["history"][-1]["picks"] == picks
         assert state["history"][-1]["story"] == story
+        if turn < 2:
+            open_reveal(gm_client, table)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     state = seen(table)
@@ -204,15 +219,19 @@ def test_a_whole_game_through_the_pages(gm_client):
         penalty = worst if worst and state["red_cards"][p] == worst else 0
         assert state["vp"][p] == expected_vp[p] - penalty
     page = gm_client.get(table.get_absolute_url()).content.decode()
-    assert "The game is over" in page and "Final standings" in page
+    assert "Final standings" not in page
+    for turn in range(3):  # the story so far: every bard's narration
+        assert f"Tale number {turn + 1}" in page
+    # the last story is being revealed: no winner before its steps are open
+    assert 'id="reveal"' in page and page.count('data-reveal-step="') == 4
+    assert "wins!" not in page and "A draw between" not in page and "data-pick" not in page
+    open_reveal(gm_client, table)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
     if len(state["winners"]) > 1:
         assert "A draw between" in page
     else:
         assert f"{state['winners'][0]} wins!" in page
-    for turn in range(3):  # the story so far: every bard's narration
-        assert f"Tale number {turn + 1}" in page
-    assert 'id="reveal"' in page and page.count("data-reveal-step") == 4
-    # after the judging, the last turn's picks are shown
+    # once the reveal is open, the last turn's picks are shown
     last = state["last_turn"]
     assert f'data-pick="{last["picks"][last["bard"]][0]}"' in page
 
@@ -226,6 +245,7 @@ def test_the_reveal_says_who_matched_with_points_and_red_cards(gm_client):
         reverse("amnesia_stories:revealed", args=[table.pk]), revealed_form(table, picks)
     )
     assert response.status_code == 302 and response["Location"].endswith("#reveal")
+    open_reveal(gm_client, table)
     page = gm_client.get(table.get_absolute_url()).content.decode()
     reveal = page[page.index('id="reveal"') : page.index("</section>", page.index('id="reveal"'))]
     assert "Some of the audience matched: Ana gets +2." in reveal
@@ -344,6 +364,7 @@ def test_no_view_shows_a_pick_before_the_turn_is_judged(gm_client, seed):
         tell(gm_client, table, text="Same tale.")
         for p in players:
             answer_by_laptop(gm_client, table, p, first[p])
+        open_reveal(gm_client, table)
     order = rng.sample(players, len(players))
     for table in tables:
         tell(gm_client, table, text="Second tale.")
@@ -367,6 +388,9 @@ def test_no_view_shows_a_pick_before_the_turn_is_judged(gm_client, seed):
     last = order[-1]
     for table in tables:
         answer_by_laptop(gm_client, table, last, [1, 2, 3])
+    page = gm_client.get(tables[0].get_absolute_url()).content.decode()
+    assert "data-pick" not in page  # judged, but not one step is open yet
+    open_reveal(gm_client, tables[0], step=1)
     page = gm_client.get(tables[0].get_absolute_url()).content.decode()
     assert "data-pick" in page
 
@@ -453,6 +477,7 @@ def test_physical_deal_through_the_page(gm_client):
     tell(gm_client, table)
     for name in PLAYERS:
         answer_by_laptop(gm_client, table, name, [1, 2, 3])
+    open_reveal(gm_client, table)
     page = gm_client.get(table.get_absolute_url()).content.decode()
     # turn 2: only the journey is dealt; the dealt cards are no longer offered
     assert page.count('name="slots"') == 0 and page.count('name="journey"') == 5
@@ -527,7 +552,15 @@ def test_htmx_gets_the_panel_for_moves_and_revealed_cards(gm_client):
     )
     body = response.content.decode()
     assert response.status_code == 200 and 'id="reveal"' in body and "<html" not in body
-    assert "Bruno is the bard" in body
+    assert "The reveal of Ana’s story" in body and "Bruno is the bard</h2>" not in body
+    response = gm_client.post(
+        reverse("amnesia_stories:reveal", args=[table.pk]),
+        {"turn": 1, "step": 4},
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="table-panel"')
+    assert "Bruno is the bard</h2>" in body and "<html" not in body
 
 
 def test_the_reveal_says_when_an_obvious_step_still_pays_the_bard():
@@ -624,6 +657,7 @@ def test_an_answer_to_a_turn_that_is_over_is_a_409(gm_client):
     stale = form_fields(gm_client.get(url).content.decode())
     for name in PLAYERS:
         assert answer_by_laptop(gm_client, table, name, [1, 2, 3]).status_code == 302
+    open_reveal(gm_client, table)
     tell(gm_client, table)  # the next turn: Caio's old screen is for the turn before
     response = gm_client.post(url, {**stale, "pick-1": 3, "pick-2": 2, "pick-3": 1})
     assert response.status_code == 409 and "That turn is over" in response.content.decode()

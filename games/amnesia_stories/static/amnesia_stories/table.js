@@ -1,12 +1,9 @@
-// Amnesia Stories: click the journey (or the deck) to fill the numbered selects in order,
-// and N to open the next step of the reveal. Everything also works without this file.
+// Amnesia Stories: click the journey (or the deck) to fill the numbered selects in order.
+// Everything also works without this file. (N, opening the next step of the reveal, is the
+// reveal button's own shortcut: the step is opened on the server, for every screen.)
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
-
-  function typing(el) {
-    return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
-  }
 
   // The buttons of a form that stand for cards, and the selects they fill.
   var KINDS = [
@@ -59,17 +56,6 @@
       var form = ev.target.closest && ev.target.closest(kind.form);
       if (form && ev.target.matches(kind.target)) mark(form, kind);
     });
-  });
-
-  document.addEventListener("keydown", function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(document.activeElement)) return;
-    if (ev.key.toLowerCase() !== "n") return;
-    var next = document.querySelector("details[data-reveal-step]:not([open])");
-    if (!next) return;
-    ev.preventDefault();
-    next.open = true;
-    var summary = next.querySelector("summary");
-    if (summary) summary.focus();
   });
 
   function init(root) {

@@ -1,0 +1,83 @@
+"""A contest seat's page on a phone-sized screen in Chromium: tapping a card chooses it (and
+plays nothing), the button then names it ("Play 7♦") and a second tap plays it; the
+challenged player answers from their own phone."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Table
+
+PHONE = {"width": 390, "height": 844}
+# A stacked deck: Ana is dealt 4H 2C 7D KS, Bo 5H 9C 3D AS (round-robin from the first seat).
+SCRIPT = {
+    "game": "contest",
+    "players": ["Ana", "Bo"],
+    "options": {"hand_size": 4},
+    "deck": ["4H", "5H", "2C", "9C", "7D", "3D", "KS", "AS", "8D", "6C", "10D", "JH"],
+    "moves": [
+        {"by": "Ana", "do": "character", "name": "Zed", "brains": 3, "muscle": 3, "moves": 3,
+         "coolness": 3},
+        {"by": "Bo", "do": "character", "name": "Yum", "brains": 2, "muscle": 4, "moves": 3,
+         "coolness": 3},
+        {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "chess match",
+         "attribute": "brains"},
+    ],
+}  # fmt: skip
+
+
+def phone_page(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, live_server):
+    owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
+    table = services.import_script(SCRIPT, owner, name="Chess")
+    bo_token = table.seats.get(name="Bo").token
+    ana_token = table.seats.get(name="Ana").token
+    context, page = phone_page(browser, live_server)
+    try:
+        # Bo, challenged, accepts from his own phone.
+        page.goto(f"/seat/{bo_token}/")
+        expect(page.get_by_role("heading", name="You are challenged: your answer")).to_be_visible()
+        page.locator('[data-decision="accept"]').get_by_role(
+            "button", name=re.compile("Brains")
+        ).tap()
+        expect(page.locator('[data-decision="accept"]')).to_have_count(0)
+        assert services.state_of(Table.objects.get(pk=table.pk))["phase"] == "contest"
+
+        # Ana's hand, sorted by suit then rank: ♠ K, ♥ 4, ♦ 7, ♣ 2.
+        page.goto(f"/seat/{ana_token}/")
+        cards = page.locator(".hand-choice .playing-card")
+        expect(cards).to_have_count(4)
+        assert [c.get_attribute("data-hand-card") for c in cards.all()] == ["KS", "4H", "7D", "2C"]
+        confirm = page.locator(".confirm-card")
+        expect(confirm).to_be_disabled()  # nothing chosen yet
+        # One tap chooses: nothing is played, the button names the card.
+        cards.nth(2).tap()
+        expect(confirm).to_have_text("Play 7♦")
+        expect(confirm).to_be_enabled()
+        expect(confirm).to_be_focused()
+        page.wait_for_timeout(300)
+        fresh = Table.objects.get(pk=table.pk)
+        assert services.state_of(fresh)["contest"]["played"] == []
+        # Another card instead: the button follows.
+        cards.nth(3).tap()
+        expect(confirm).to_have_text("Play 2♣")
+        cards.nth(2).tap()
+        expect(confirm).to_have_text("Play 7♦")
+        seq = page.locator("#seat-panel").get_attribute("data-seq")
+        confirm.tap()
+        expect(page.locator("#seat-panel")).not_to_have_attribute("data-seq", seq)
+        state = services.state_of(Table.objects.get(pk=table.pk))
+        assert state["contest"]["played"] == ["Ana"] and state["contest"]["cards"]["Ana"][0] == "7D"
+    finally:
+        context.close()
