@@ -368,6 +368,13 @@ ROWS: list[Row] = [
         owner_changes=True,
     ),
     Row("amnesia_stories:revealed", POST_ONLY, pk("laptop"), post=OWNER_POST),
+    Row(
+        "amnesia_stories:timer",
+        POST_ONLY,
+        pk("laptop"),
+        post=OWNER_POST,
+        data=lambda w: {"seconds": 30, "action": "set"},
+    ),
     Row("amnesia_stories:area_image", EVERYONE, lambda w, a: ["A01", "thumb"]),
     Row("amnesia_stories:decks", LOGGED_IN),
     Row("amnesia_stories:deck_upload", LOGGED_IN, post=LOGGED_IN_POST),

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import presenters
+from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
 from games.amnesia_stories.rules import judge_step
@@ -370,6 +371,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
             "journey": range(1, opts["choices"] + 1),
         }
     return {
+        "answer_timer": answer_timer.info(table, seen, snap.moves),
+        "timer_seconds": answer_timer.seconds_of(table),
         "seen": seen,
         "opts": opts,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,

@@ -19,6 +19,7 @@ from django.views.static import serve
 from games import services, uploads
 from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
+from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import (
     DeckError,
@@ -69,12 +70,18 @@ def area_image(request, card_id: str, size: str):
 def projector(request, pk: int):
     """The selection slots, big, and nothing else: safe to show the room at any moment."""
     table = _stories_table(request, pk)
-    if request.htmx and request.GET.get("since") == str(table.last_seq):
-        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
     seen = _seen(table)
+    # The answer timer is drawn again when it is started again, not only after a move.
+    live = services.live_moves(table) if seen["phase"] == "answer" else []
+    clock = answer_timer.info(table, seen, live)
+    since = f"{table.last_seq}.{clock['key']}" if clock else str(table.last_seq)
+    if request.htmx and request.GET.get("since") == since:
+        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
     card = page.card_lookup(table)
     context = {
         "table": table,
+        "since": since,
+        "answer_timer": clock,
         "seen": seen,
         # while a physical deal is being entered, the old slots are no longer on the table
         "slots": [] if seen["phase"] == "deal" else page.slots_of(seen["selection"], card),
@@ -84,6 +91,32 @@ def projector(request, pk: int):
     if request.htmx:
         template += "#screen"
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def timer(request, pk: int):
+    """The table's answer timer: its length (0: none), or started again for this turn."""
+    table = _stories_table(request, pk)
+    try:
+        seconds = int(request.POST.get("seconds", ""))
+        answer_timer.set_seconds(table, seconds)
+    except ValueError:
+        messages.error(
+            request,
+            _("The answer timer takes a whole number of seconds from 0 to %(max)s.")
+            % {"max": answer_timer.MAX_SECONDS},
+        )
+        return redirect(table)
+    seen = _seen(table)
+    if request.POST.get("action") == "restart" and seen["phase"] == "answer":
+        answer_timer.restart(table, seen["turn_number"])
+        messages.info(request, _("The answer timer starts again."))
+    elif seconds:
+        messages.info(request, _("The answer timer is set to %(s)s seconds.") % {"s": seconds})
+    else:
+        messages.info(request, _("This table plays without an answer timer."))
+    return redirect(table)
 
 
 def _projector_grid(n: int) -> dict[str, int]:
