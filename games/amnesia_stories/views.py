@@ -220,6 +220,7 @@ def _answer_screen(
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "error": error,
+        "answer_timer": answer_timer.info(table, seen, services.live_moves(table)),
     }
     return _private(render(request, "amnesia_stories/answer.html", context, status=status))
 

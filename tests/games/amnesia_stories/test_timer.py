@@ -29,10 +29,13 @@ def seconds(html: str) -> int:
 
 
 def pages(client, table) -> list[str]:
+    """The table page, its partial, the projector, and the answer screen of the last seat."""
+    last = table.seats.order_by("-position").first().position
     return [
         client.get(table.get_absolute_url()).content.decode(),
         client.get(table.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode(),
         client.get(reverse("amnesia_stories:projector", args=[table.pk])).content.decode(),
+        client.get(reverse("amnesia_stories:answer", args=[table.pk, last])).content.decode(),
     ]
 
 
@@ -43,12 +46,12 @@ def test_the_timer_runs_from_the_telling_on_every_screen_and_after_a_reload(gm_c
     told = services.live_moves(table)[-1].at
     expected = int((told + timedelta(seconds=60)).timestamp() * 1000)
     first = pages(gm_client, table)
-    assert [ends(html) for html in first] == [expected] * 3  # the page, its partial, the projector
+    assert [ends(html) for html in first] == [expected] * 4  # every screen
     assert "About 60 seconds to answer from the telling." in first[0]
     # a reload later shows the same end (the start is the server's, not the browser's)
-    assert [ends(html) for html in pages(gm_client, table)] == [expected] * 3
+    assert [ends(html) for html in pages(gm_client, table)] == [expected] * 4
     # the timer script is served to both screens, and the page holds no inline script
-    for html in first[0], first[2]:
+    for html in first[0], first[2], first[3]:
         assert "amnesia_stories/timer.js" in html
 
 
@@ -82,7 +85,7 @@ def test_the_table_page_adjusts_and_restarts_it(gm_client, other_client):
     timer = AnswerTimer.objects.get(table=table)
     assert timer.restarted_turn == seen(table)["turn_number"]
     again = int((timer.restarted_at + timedelta(seconds=45)).timestamp() * 1000)
-    assert [ends(html) for html in pages(gm_client, table)] == [again] * 3
+    assert [ends(html) for html in pages(gm_client, table)] == [again] * 4
     assert gm_client.post(url, {"seconds": "soon"}).status_code == 302
     assert AnswerTimer.objects.get(table=table).seconds == 45  # unchanged, and said why
     assert "whole number of seconds" in gm_client.get(table.get_absolute_url()).content.decode()
