@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import exports, registry, services
+from games.aliases import set_alias
 from games.contest.start import high, high_card
 from games.models import Table
 from games.start import draw_rng, virtual_draw
@@ -228,3 +229,12 @@ def test_the_rules_pages_say_how_each_game_chooses_who_starts(gm_client):
     contest = gm_client.get(reverse("games:rules", args=["contest"])).content.decode()
     assert "players tied for the highest draw again" in contest
     assert "clock stands still while a contest is being played" in contest
+
+
+def test_a_player_shown_as_a_label_is_a_label_in_the_exported_draw(gm_client):
+    table = create(gm_client, CONTEST, start_method="high_card")
+    set_alias(table, 1, "Player 2")  # Bruno asked to be left out
+    script = exports.export_script(table)
+    drawn = [d["player"] for d in script["start_draw"]["rounds"][0]]
+    assert drawn == ["Ana", "Player 2", "Caio", "Duda"]
+    assert "Bruno" not in str(script["start_draw"])
