@@ -13,6 +13,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
+from games import start as start_draws
 from games.models import Ruleset, Table
 from games.rules import BadScript, Field, Game, IllegalMove
 from games.rules.base import N_
@@ -173,11 +174,14 @@ class NewTableForm(forms.Form):
         label=_("Players, in seat order (clockwise), one per line"),
         widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off"}),
     )
+    # A seat number (the dropdown follows the names typed above it, static/js/table_new.js;
+    # without JavaScript it lists the seats by line and the form checks the number). A name
+    # is accepted too, for clients that post one.
     start = forms.CharField(
         label=_("Start player"),
         max_length=60,
         required=False,
-        help_text=_("Leave empty for the first seat."),
+        widget=forms.Select(attrs={"data-start-seats": ""}),
     )
     deck_mode = forms.ChoiceField(
         label=_("Cards"),
@@ -231,7 +235,50 @@ class NewTableForm(forms.Form):
                 field.initial = preset_values[key]
             self.fields[field_name] = field
             self.option_names.append(field_name)
+        self._add_start_fields()
         self.kit.new_table.add_fields(self, user)
+
+    def _add_start_fields(self) -> None:
+        """The start player as a dropdown of the seats, and the game's own draw if it has one."""
+        names = self._typed_players()
+        seats = [("", _("The first seat"))]
+        for n in range(1, self.rules.max_players + 1):
+            if n <= len(names):
+                seats.append((str(n), f"{n}. {names[n - 1]}"))
+            else:
+                seats.append((str(n), _("Seat %(n)s (line %(n)s of the players)") % {"n": n}))
+        self.fields["start"].widget.choices = seats
+        self.fields["start"].help_text = _(
+            "The names follow the players as you type them; without a choice, the first seat."
+        )
+        self.start_method = self.kit.start_method
+        if self.start_method is None:
+            return
+        field = forms.ChoiceField(
+            label=_("Who starts"),
+            choices=[
+                ("choose", _("Choose below")),
+                (self.start_method.key, self.start_method.label),
+            ],
+            initial="choose",
+            required=False,
+            widget=forms.RadioSelect(attrs={"data-start-method": ""}),
+            help_text=_(
+                "With a virtual deck the app makes the draw and the table page shows it; with "
+                "a physical deck, draw with the real cards and choose the winner below."
+            ),
+        )
+        # Just before the start player, wherever other fields were added.
+        fields = list(self.fields.items())
+        at = next(i for i, (name, _f) in enumerate(fields) if name == "start")
+        fields.insert(at, ("start_method", field))
+        self.fields = dict(fields)
+
+    def _typed_players(self) -> list[str]:
+        if not self.is_bound:
+            return []
+        raw = self.data.get("players") or ""
+        return [line.strip() for line in str(raw).splitlines() if line.strip()]
 
     def _add_ruleset_field(self, game: str, preset_values: dict, wanted: str | None):
         """The ruleset select: its options fill the option fields (in place, with JS)."""
@@ -283,11 +330,52 @@ class NewTableForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         players = cleaned.get("players") or []
-        start = (cleaned.get("start") or "").strip()
-        if start and players and start not in players:
-            self.add_error("start", _("The start player must be one of the players."))
+        start = self._start_name(players, (cleaned.get("start") or "").strip())
+        if self.draws_start(cleaned):
+            if cleaned.get("deck_mode") == Table.DeckMode.PHYSICAL:
+                if players and not start and "start" not in self.errors:
+                    self.add_error("start", self.start_method.physical_hint)
+            else:
+                start = None  # the app draws (``start_setup``): a seat chosen too is ignored
+        cleaned["start_player"] = start
         self.kit.new_table.clean(self, cleaned)
         return cleaned
+
+    def _start_name(self, players: list[str], raw: str) -> str | None:
+        """The start player's name from a seat number (or a name); None for the first seat."""
+        if not raw or not players:
+            return None
+        if raw.isdigit():
+            n = int(raw)
+            if 1 <= n <= len(players):
+                return players[n - 1]
+            self.add_error(
+                "start",
+                _("There is no seat %(n)s: you listed %(count)s players.")
+                % {"n": n, "count": len(players)},
+            )
+            return None
+        if raw not in players:
+            self.add_error("start", _("The start player must be one of the players."))
+            return None
+        return raw
+
+    def draws_start(self, cleaned: dict[str, Any] | None = None) -> bool:
+        """Whether the start player comes from the game's own draw."""
+        cleaned = self.cleaned_data if cleaned is None else cleaned
+        method = self.start_method
+        return method is not None and cleaned.get("start_method") == method.key
+
+    def start_setup(self, seed: int) -> tuple[str | None, dict[str, Any] | None]:
+        """The script's ``start`` and its ``start_draw`` record (None without a draw): the
+        app's draw from the table's seed (virtual), or the winner the game master entered."""
+        start = self.cleaned_data.get("start_player")
+        if not self.draws_start():
+            return start, None
+        if self.cleaned_data.get("deck_mode") == Table.DeckMode.PHYSICAL:
+            return start, start_draws.entered_draw(self.start_method, start)
+        record = start_draws.virtual_draw(self.start_method, self.cleaned_data["players"], seed)
+        return record["start"], record
 
     def options(self) -> dict[str, Any]:
         return {name[4:]: self.cleaned_data[name] for name in self.option_names}

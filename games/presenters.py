@@ -12,6 +12,7 @@ from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
 from games.snapshot import Snapshot
+from games.start import lines as start_draw_lines
 
 SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 
@@ -80,6 +81,8 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "log": recent_log(table),
         "can_undo": bool(snap.moves),
         "story": snap.narrative(),
+        # How the start player was drawn, if the table drew (games/_start_draw.html).
+        "start_draw": start_draw_lines(snap.kit.start_method, table.extra),
     }
     context.update(snap.kit.page_context(snap))
     return context

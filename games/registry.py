@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from games.rules import Game, register_referee, unregister_referee
+from games.start import StartMethod
 
 
 class UnknownGame(KeyError):
@@ -118,6 +119,9 @@ class GameKit:
     # e.g. a custom deck's card) or None. The picture views ask it after checking who may see
     # the table (its owner, a seat's link, a reader of its story): see :func:`picture`.
     picture: Callable[[Any, int, str], Any] | None = None
+    # How the game's own text chooses the first player (a draw the new-table form offers,
+    # made by the app with a virtual deck and entered by the game master at a physical one).
+    start_method: StartMethod | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

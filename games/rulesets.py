@@ -35,12 +35,17 @@ def seed_builtin_rulesets(**_signal) -> None:
     one gets every version. Should a designer's edit already hold that version number, the
     built-in version comes next, unless some version of that name already has its options.
     """
-    rows = Ruleset.objects.values_list("game", "name", "version", "builtin", "options")
+    rows = Ruleset.objects.values_list(
+        "pk", "game", "name", "version", "builtin", "options", "changelog"
+    )
     taken: dict[tuple[str, str, int], bool] = {}
     options_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
     latest: dict[tuple[str, str], int] = {}
-    for game, name, version, builtin, options in rows:
+    builtin_rows: dict[tuple[str, str, int], tuple[int, dict[str, Any], str]] = {}
+    for pk, game, name, version, builtin, options, changelog in rows:
         taken[(game, name, version)] = builtin
+        if builtin:
+            builtin_rows[(game, name, version)] = (pk, full_options(game, options), changelog)
         options_of.setdefault((game, name), []).append(full_options(game, options))
         latest[(game, name)] = max(latest.get((game, name), 0), version)
     for kit in registry.kits():
@@ -49,7 +54,12 @@ def seed_builtin_rulesets(**_signal) -> None:
             key = (kit.slug, spec["name"])
             options = full_options(kit.slug, spec["options"])
             if taken.get((*key, version)):
-                continue  # seeded before
+                # Seeded before. Its options never change in place (a correction is a new
+                # version), but the words that describe them may be completed.
+                pk, seeded_options, changelog = builtin_rows[(*key, version)]
+                if seeded_options == options and changelog != spec["changelog"]:
+                    Ruleset.objects.filter(pk=pk).update(changelog=spec["changelog"])
+                continue
             if (*key, version) in taken:
                 if options in options_of.get(key, []):
                     continue

@@ -33,10 +33,11 @@ from games.components import (
 )
 from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_move
 from games.messages import referee_message
-from games.models import Seat, Table
+from games.models import Seat, Table, new_seed
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.script import load_json
 from games.snapshot import Snapshot
+from games.start import KEY as START_DRAW_KEY
 
 
 def _my_table(request, pk: int) -> Table:
@@ -74,6 +75,12 @@ def table_new(request):
         ruleset=request.GET.get("ruleset"),
     )
     if request.method == "POST" and form.is_valid():
+        # The seed is chosen here so a start-player draw can come from it (games.start).
+        seed = new_seed()
+        start, start_draw = form.start_setup(seed)
+        extra = form.extra_setup()
+        if start_draw is not None:
+            extra[START_DRAW_KEY] = start_draw
         try:
             with transaction.atomic():
                 table = services.create_table(
@@ -81,10 +88,11 @@ def table_new(request):
                     game,
                     form.cleaned_data["players"],
                     name=form.cleaned_data["name"],
-                    start=form.cleaned_data["start"] or None,
+                    start=start,
                     options=form.options(),
                     deck_mode=form.cleaned_data["deck_mode"],
-                    extra=form.extra_setup(),
+                    seed=seed,
+                    extra=extra,
                 )
                 form.after_create(table, request.user)
         except (BadScript, IllegalMove) as exc:

@@ -376,6 +376,13 @@ ROWS: list[Row] = [
         post=OWNER_POST,
         data=lambda w: {"turn": 1, "step": 1},
     ),
+    Row(
+        "amnesia_stories:timer",
+        POST_ONLY,
+        pk("laptop"),
+        post=OWNER_POST,
+        data=lambda w: {"seconds": 30, "action": "set"},
+    ),
     Row("amnesia_stories:area_image", EVERYONE, lambda w, a: ["A01", "thumb"]),
     Row("amnesia_stories:decks", LOGGED_IN),
     Row("amnesia_stories:deck_upload", LOGGED_IN, post=LOGGED_IN_POST),

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.decks import table_extra
 from games.amnesia_stories.models import CustomDeck
 from games.registry import NoNewTableHooks
@@ -16,6 +17,17 @@ from games.registry import NoNewTableHooks
 
 class NewTable(NoNewTableHooks):
     def add_fields(self, form, user) -> None:
+        form.fields["answer_seconds"] = forms.IntegerField(
+            label=_("Answer timer (seconds)"),
+            min_value=0,
+            max_value=answer_timer.MAX_SECONDS,
+            initial=answer_timer.DEFAULT_SECONDS,
+            required=False,
+            help_text=_(
+                "Shown to everyone while the players answer, with a quiet signal at the end; "
+                "it never answers for anyone. 0 for no timer; the table page can change it."
+            ),
+        )
         if user is None or not user.is_authenticated:
             return
         form.fields["custom_deck"] = forms.ModelChoiceField(
@@ -35,3 +47,8 @@ class NewTable(NoNewTableHooks):
         """A custom deck's ids and texts go into the script as top-level keys."""
         deck = form.cleaned_data.get("custom_deck")
         return table_extra(deck) if deck is not None else {}
+
+    def after_create(self, form, table, user) -> None:
+        seconds = form.cleaned_data.get("answer_seconds")
+        if seconds is not None and seconds != answer_timer.DEFAULT_SECONDS:
+            answer_timer.set_seconds(table, seconds)

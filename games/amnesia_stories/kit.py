@@ -9,6 +9,7 @@ from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
 from games.amnesia_stories.rules import GAME
+from games.amnesia_stories.start import START
 from games.registry import GameKit, PlaytestParts
 
 KIT = GameKit(
@@ -38,6 +39,7 @@ KIT = GameKit(
     presets=page.PRESETS,
     rulesets=page.RULESETS,
     new_table=NewTable(),
+    start_method=START,
     urls="games.amnesia_stories.urls",
     picture=decks.table_picture,
 )

@@ -77,3 +77,24 @@ class RevealProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} turn {self.turn}: {self.opened}"
+
+
+class AnswerTimer(models.Model):
+    """A table's answer timer: its length, and when the game master last started it again.
+
+    Table state kept on the server, not a move of the log (the rules never read a clock): a
+    turn's timer runs from the bard's ``tell`` (its time as the server stored it) unless it was
+    started again during that turn, so every screen shows the same time left
+    (``games.amnesia_stories.timer``).
+    """
+
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.CASCADE, related_name="answer_timer"
+    )
+    # 0: no timer at this table.
+    seconds = models.PositiveSmallIntegerField(_("seconds to answer"), default=60)
+    restarted_turn = models.PositiveIntegerField(null=True, blank=True)
+    restarted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {self.seconds}s"

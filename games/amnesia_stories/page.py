@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import presenters
 from games.amnesia_stories import reveal as reveal_state
+from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
 from games.models import Seat, Table
@@ -40,7 +41,8 @@ OPTION_LABELS = {
 }
 
 # Earlier (and later) drafts, one click away on the new-table form; draft 4, the seed's own
-# rules, is the defaults. Each label says in words what the preset changes from draft 4.
+# rules, is the defaults. Each says in words (``changes``) what it changes from draft 4; the
+# form lists them under the links.
 DRAFT3_OPTIONS = {
     "choices": 6,
     "questions": 4,
@@ -51,17 +53,20 @@ DRAFT3_OPTIONS = {
 HEROIC_SAGA_OPTIONS = {"starting_vp": 5, "red_card_on_all_wrong": False}
 PRESETS = {
     "draft3": {
-        "label": _(
-            "Draft 3: 6 choices instead of 5, 4 questions instead of 3, the bard scores 1 VP "
-            "instead of 2, no red card when nobody matches, and a step everyone matched "
-            "still pays the bard except at the climax"
+        "label": _("Draft 3"),
+        "changes": _(
+            "From draft 4: 6 choices instead of 5; 4 questions instead of 3; the bard scores "
+            "1 VP instead of 2 for a step some of the audience matched; a step everyone matched "
+            "still pays the bard, except at the climax (the story's last step); no red card "
+            "when nobody matches."
         ),
         "options": DRAFT3_OPTIONS,
     },
     "heroic_saga": {
-        "label": _(
-            "Heroic Saga (draft 6, partial): everyone starts with 5 VP instead of 0, and no "
-            "red card when nobody matches"
+        "label": _("Heroic Saga (draft 6, partial)"),
+        "changes": _(
+            "From draft 4: everyone starts with 5 VP instead of 0, and no red card when nobody "
+            "matches. Only what its public changelog says; the rest is draft 4."
         ),
         "options": HEROIC_SAGA_OPTIONS,
     },
@@ -435,6 +440,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
         # the generic page's names for the state and the story, filtered the same way
         "state": seen,
         "story": entries,
+        "answer_timer": answer_timer.info(table, seen, snap.moves),
+        "timer_seconds": answer_timer.seconds_of(table),
         "seen": seen,
         "opts": opts,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
@@ -490,13 +497,16 @@ RULESETS = (
         "name": "Amnesia Stories draft 4",
         "version": 1,
         "options": {},
-        "changelog": "Draft 4, changes from draft 3: five choices (was 6); three questions "
-        "(was 4); the bard scores 2 VP for a step some but not all of the audience matched "
-        "(was 1); the climax exception is gone, so a step the whole audience matched gives "
-        "the bard nothing on every step (draft 3 paid the bard for it except on the last "
-        "step); a step nobody in the audience matched gives the bard nothing and a red card "
-        "(draft 3 had no red cards), and at the end the players holding the most red cards "
-        "lose that many VP.",
+        "changelog": "Draft 4, the seed's own rules; what changed from draft 3, as its "
+        "designer lists it, aimed at making it play more smoothly: five choices (was 6) and "
+        "three questions (was 4); the bard scores 2 VP for a step some but not all of the "
+        "audience matched (was 1); the climax exception is gone, so a step the whole audience "
+        "matched gives the bard nothing on every step (draft 3 paid the bard for it except on "
+        "the last step); a step nobody in the audience matched gives the bard nothing and a "
+        "red card (draft 3 had no red cards), because a bard who could not be sure of "
+        "splitting the audience was better off making everyone miss than letting everyone "
+        "match, so choosing an impossible picture now costs; at the end the players holding "
+        "the most red cards lose that many VP.",
     },
     {
         "name": "Heroic Saga draft 6 (partial)",

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/<int:pk>/pass/<int:position>/answer/", views.answer, name="answer"),
     path("tables/<int:pk>/reveal/", views.reveal_step, name="reveal"),
     path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
+    path("tables/<int:pk>/timer/", views.timer, name="timer"),
     path("areas/<str:card_id>/<str:size>/", views.area_image, name="area_image"),
     path("decks/", views.deck_list, name="decks"),
     path("decks/upload/", views.deck_upload, name="deck_upload"),

@@ -23,6 +23,7 @@ from games import services, uploads
 from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
 from games.amnesia_stories import reveal as reveal_state
+from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.decks import (
     DeckError,
@@ -77,9 +78,13 @@ def projector(request, pk: int):
     show the room at any moment (never a pending pick, never a step not opened yet)."""
     table = _stories_table(request, pk)
     version = reveal_state.version(table)
-    if request.htmx and request.GET.get("since") == version:
-        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
     snap = Snapshot(table)
+    # The answer timer is drawn again when it is started again, not only after a move.
+    live = services.live_moves(table) if snap.view["phase"] == "answer" else []
+    clock = answer_timer.info(table, snap.view, live)
+    since = f"{version}.{clock['key']}" if clock else version
+    if request.htmx and request.GET.get("since") == since:
+        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
     judged = reveal_state.on_screen(snap.view)
     opened = reveal_state.opened(table, judged)
     seen = reveal_state.shown_view(snap.view, opened)
@@ -94,6 +99,8 @@ def projector(request, pk: int):
         slots = page.marked_slots(selection, shown, card)
     context = {
         "table": table,
+        "since": since,
+        "answer_timer": clock,
         "seen": seen,
         "version": version,
         "reveal": shown,
@@ -131,6 +138,32 @@ def reveal_step(request, pk: int):
         # the address bar keeps the table's own address, not this action's
         return replace_url(render_table(request, table), table.get_absolute_url())
     return redirect(table.get_absolute_url() + "#reveal")
+
+
+@login_required
+@require_POST
+def timer(request, pk: int):
+    """The table's answer timer: its length (0: none), or started again for this turn."""
+    table = _stories_table(request, pk)
+    try:
+        seconds = int(request.POST.get("seconds", ""))
+        answer_timer.set_seconds(table, seconds)
+    except ValueError:
+        messages.error(
+            request,
+            _("The answer timer takes a whole number of seconds from 0 to %(max)s.")
+            % {"max": answer_timer.MAX_SECONDS},
+        )
+        return redirect(table)
+    seen = _seen(table)
+    if request.POST.get("action") == "restart" and seen["phase"] == "answer":
+        answer_timer.restart(table, seen["turn_number"])
+        messages.info(request, _("The answer timer starts again."))
+    elif seconds:
+        messages.info(request, _("The answer timer is set to %(s)s seconds.") % {"s": seconds})
+    else:
+        messages.info(request, _("This table plays without an answer timer."))
+    return redirect(table)
 
 
 def _projector_grid(n: int) -> dict[str, int]:
@@ -234,6 +267,7 @@ def _answer_screen(
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "error": error,
+        "answer_timer": answer_timer.info(table, seen, services.live_moves(table)),
     }
     return _private(render(request, "amnesia_stories/answer.html", context, status=status))
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from games.contest import book, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
+from games.contest.start import START
 from games.registry import GameKit, PlaytestParts
 
 KIT = GameKit(
@@ -33,6 +34,7 @@ KIT = GameKit(
     option_labels=page.OPTION_LABELS,
     rulesets=page.RULESETS,
     new_table=NewTable(),
+    start_method=START,
     urls="games.contest.urls",
     nav=(("contest:characters", _("Characters")),),
 )

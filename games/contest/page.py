@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import reverse
@@ -18,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
+from games.contest import clock as narration_clock
 from games.contest.cards import (
     BUILD_VERBS,
     add_pick,
@@ -43,6 +45,7 @@ from games.contest.story import (
 )
 from games.models import Table
 from games.rules import cards as C
+from games.rules.script import replay
 from games.snapshot import Snapshot
 
 __all__ = [
@@ -188,21 +191,35 @@ def names_of(view: dict[str, Any]) -> dict[str, str]:
 
 
 def control_info(
-    view: dict[str, Any], entries: list[dict[str, Any]], live: list[Any]
+    view: dict[str, Any],
+    entries: list[dict[str, Any]],
+    live: list[Any],
+    phases: Callable[[], list[str]],
 ) -> dict[str, Any] | None:
+    """The narrator's countdown: its length, the time counted (contests left out, see
+    ``games.contest.clock``), and whether it stands still for a contest under way."""
     if not view.get("controller") or view["phase"] in ("characters", "ended"):
         return None
     since = None
     for entry in entries:
         if entry.get("type") == "control" and entry.get("index", 0) < len(live):
-            since = live[entry["index"]].at
+            since = entry["index"]
     seconds = view["options"]["control_seconds"]
-    elapsed = int((timezone.now() - since).total_seconds()) if since else seconds
+    phases = phases() if since is not None else []
+    if since is None or len(phases) != len(live):
+        clock = narration_clock.Clock(elapsed=seconds, paused=False)
+    else:
+        times = [m.at for m in live]
+        clock = narration_clock.narration_time(since, phases, times, timezone.now())
+    elapsed = int(clock.elapsed)
     return {
         "seconds": seconds,
-        "elapsed": max(0, elapsed),
-        "remaining": max(0, seconds - max(0, elapsed)),
+        "elapsed": elapsed,
+        "remaining": max(0, seconds - elapsed),
         "open": elapsed >= seconds,
+        "paused": clock.paused,
+        # One turn of control (an early opening by the game master lasts as long as it).
+        "key": live[since].seq if since is not None else 0,
     }
 
 
@@ -478,7 +495,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "phase_label": PHASES.get(phase, phase),
         "players": _players(view, public, names, entries),
         "controller_who": names.get(controller or "", ""),
-        "control": control_info(view, entries, snap.moves),
+        "control": control_info(view, entries, snap.moves, lambda: _phases(snap)),
         "takers": _takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,
@@ -519,6 +536,12 @@ def context(snap: Snapshot) -> dict[str, Any]:
             if k in OPTION_LABELS and v != GAME.options[k].default and v is not False
         ],
     }
+
+
+def _phases(snap: Snapshot) -> list[str]:
+    """The phase after each live move (for the narrator's clock)."""
+    result = replay(snap.setup, [m.payload for m in snap.moves], keep_states=True)
+    return [state["phase"] for state in result.states]
 
 
 def _json(value: Any) -> str:

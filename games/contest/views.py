@@ -166,6 +166,18 @@ def character(request, pk: int):
         move = sent.move
         keep = move.pop("keep", "") in ("true", "on", "1")
         move["do"] = "character"
+        # Points won in earlier games come only with a saved character (``bring``), from
+        # the wins its tables credited: a character made here starts from none. (A value
+        # that is no number of points at all is left for the write path to refuse.)
+        points = move.get("extra_points", 0)
+        if isinstance(points, int) and not isinstance(points, bool) and 0 < points < 1000:
+            raise IllegalMove(
+                "rule_violation",
+                N_(
+                    "A character made at the table has won no points yet: bring a saved "
+                    "character to play the points it won."
+                ),
+            )
         if "bfa" not in move:
             move["bfa"] = False
         return characters.create_at_table(

@@ -67,3 +67,52 @@
     ev.preventDefault();
   });
 })();
+
+// The start player: the dropdown of the seats takes the names as they are typed (without this
+// file it lists "Seat 1", "Seat 2"... and the form checks the number), and with a virtual
+// deck the game's own draw leaves it to the app.
+(function () {
+  "use strict";
+
+  function names() {
+    var box = document.querySelector("textarea[name=players]");
+    if (!box) return [];
+    return box.value.split("\n").map(function (l) { return l.trim(); }).filter(function (l) { return l; });
+  }
+
+  function followPlayers() {
+    var select = document.querySelector("select[data-start-seats]");
+    if (!select) return;
+    var list = names();
+    for (var i = 0; i < select.options.length; i++) {
+      var opt = select.options[i];
+      if (!opt.value) continue;
+      var n = Number(opt.value);
+      if (!opt.dataset.seatLabel) opt.dataset.seatLabel = opt.textContent;
+      var present = n <= list.length;
+      opt.textContent = present ? n + ". " + list[n - 1] : opt.dataset.seatLabel;
+      opt.hidden = list.length > 0 && !present;
+      opt.disabled = list.length > 0 && !present;
+    }
+    if (select.selectedOptions.length && select.selectedOptions[0].disabled) select.value = "";
+  }
+
+  function followMethod() {
+    var select = document.querySelector("select[data-start-seats]");
+    var drawn = document.querySelector("[name=start_method]:checked");
+    var mode = document.querySelector("[name=deck_mode]:checked");
+    if (!select) return;
+    // The app draws for a virtual deck: nothing to choose (the server ignores a choice).
+    select.disabled = !!(drawn && drawn.value !== "choose" && (!mode || mode.value === "virtual"));
+  }
+
+  document.addEventListener("input", function (ev) {
+    if (ev.target.name === "players") followPlayers();
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.name === "start_method" || ev.target.name === "deck_mode") followMethod();
+  });
+  function init() { followPlayers(); followMethod(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

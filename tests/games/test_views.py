@@ -473,3 +473,15 @@ def test_suggestions_from_one_page_are_not_stale_while_the_scene_lasts(gm_client
         "suggest",
         "end_scene",
     ]
+
+
+def test_an_amnesia_table_opens_on_the_whole_opening_situation(gm_client):
+    """Before anything is told, the page sets the scene the first narrator goes on from: the
+    room, no memory, the blood on her hands and clothes, the dead around her, the police."""
+    table = new_table(gm_client)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    opening = re.search(r'data-testid="opening">(.*?)</div>', page, re.S).group(1)
+    for part in ("remembers nothing", "her hands and her clothes", "are dead", "Police!"):
+        assert part in opening, part
+    post_move(gm_client, table, by="Ana", do="continue", text="She opens the door.")
+    assert 'data-testid="opening"' not in gm_client.get(table.get_absolute_url()).content.decode()

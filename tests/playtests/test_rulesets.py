@@ -154,3 +154,51 @@ def test_an_edit_with_no_change_makes_no_version(designer_client):
     response = designer_client.post(reverse("playtests:ruleset_edit", args=[draft4.pk]), data)
     assert response.status_code == 400
     assert Ruleset.objects.filter(name=draft4.name).count() == 1
+
+
+def test_the_draft_4_changelog_lists_every_change_its_designer_made():
+    """Each change the seed's changelog lists (draft 3 to draft 4), in the app's words."""
+    text = Ruleset.objects.get(name="Amnesia Stories draft 4", version=1).changelog
+    for change in (
+        "play more smoothly",  # the aim
+        "five choices (was 6)",
+        "three questions (was 4)",
+        "2 VP",  # the bard's base points, was 1
+        "climax exception is gone",
+        "nothing and a red card",  # everyone wrong: no VP and a penalty
+        "better off making everyone miss",  # why the penalty
+        "lose that many VP",  # the red cards at the end
+    ):
+        assert change in text, change
+
+
+def test_a_builtin_changelog_completed_later_reaches_a_database_seeded_before():
+    draft4 = Ruleset.objects.get(name="Amnesia Stories draft 4", version=1)
+    Ruleset.objects.filter(pk=draft4.pk).update(changelog="Draft 4.")
+    seed_builtin_rulesets()
+    draft4.refresh_from_db()
+    assert "climax exception is gone" in draft4.changelog
+    assert Ruleset.objects.filter(name="Amnesia Stories draft 4").count() == 1
+    # a designer's own version is theirs: never rewritten
+    mine = Ruleset.objects.create(
+        game="amnesia_stories", name="Amnesia Stories draft 4", version=2, changelog="Mine."
+    )
+    seed_builtin_rulesets()
+    mine.refresh_from_db()
+    assert mine.changelog == "Mine."
+
+
+def test_each_preset_says_what_it_changes_from_draft_4(gm_client):
+    page = gm_client.get(reverse("games:table_new") + "?game=amnesia_stories").content.decode()
+    changes = re.search(r'data-testid="preset-changes">(.*?)</ul>', page, re.S).group(1)
+    assert "<strong>Draft 3</strong>" in changes
+    assert "From draft 4: 6 choices instead of 5; 4 questions instead of 3" in changes
+    assert "except at the climax" in changes
+    assert "<strong>Heroic Saga (draft 6, partial)</strong>" in changes
+    assert "everyone starts with 5 VP instead of 0" in changes
+    page = gm_client.get(
+        reverse("games:table_new") + "?game=amnesia_stories&preset=draft3"
+    ).content.decode()
+    assert "Draft 3 values filled in below." in page
+    rules = gm_client.get(reverse("games:rules", args=["amnesia_stories"])).content.decode()
+    assert "changes from draft 4" in rules

@@ -569,3 +569,31 @@ def test_pretzels_thrown_from_one_page_at_once_all_land(gm_client):
         response = gm_client.post(url, {**hidden, "client_id": f"p-{thrower}", "by": thrower})
         assert response.status_code == 302
     assert state(table)["players"]["Ana"]["pretzels"] == 2
+
+
+def test_points_won_before_come_from_the_saved_character_not_from_a_box(gm_client, gm):
+    """A character made at the table starts with no points won; a saved one brings its own."""
+    Character.objects.create(
+        owner=gm, name="Vet", brains=4, muscle=4, moves=3, coolness=3, extra_points=2
+    )
+    table = new_table(gm_client)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert 'name="extra_points"' not in page
+    assert "Vet (♠4 ♣4 ♦3 ♥3 · 2 points won before)" in page
+    # a post that still claims earlier points is held to the 12 of a new character
+    response = make_character(gm_client, table, "Ana", "Zed", brains=4, muscle=4, moves=3)
+    assert response.status_code == 400
+    url = reverse("contest:table_character", args=[table.pk])
+    fields = {"by": "Ana", "name": "Zed", "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
+    response = post(gm_client, url, table, **fields, extra_points=5)
+    assert response.status_code == 400 and "bring a saved character" in response.content.decode()
+    assert post(gm_client, url, table, **fields).status_code == 302
+    assert state(table)["players"]["Ana"]["extra_points"] == 0
+    vet = Character.objects.get(name="Vet")
+    assert (
+        post(
+            gm_client, reverse("contest:bring", args=[table.pk]), table, by="Bo", character=vet.pk
+        ).status_code
+        == 302
+    )
+    assert state(table)["players"]["Bo"]["extra_points"] == 2

@@ -1,5 +1,5 @@
 // The contest table: the narrator's countdown (after which others may take control, unless
-// the game master opens it early), narration that rides along with the next move, and
+// the game master opens it early; it stands still while a contest is played), narration that rides along with the next move, and
 // polling that never replaces the page while someone is typing or tapping in a card.
 (function () {
   "use strict";
@@ -24,6 +24,14 @@
     var deadline = Date.now() + left * 1000;
     var bar = el.querySelector("progress");
     var text = el.querySelector(".countdown-text");
+    function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+    if (el.hasAttribute("data-paused")) {
+      // A contest is being played: the narrator's time stands still (the server counts it
+      // again from the move that ends the contest).
+      if (bar) bar.value = left;
+      if (text) text.textContent = text.dataset.pausedText.replace("%s", clock(Math.ceil(left)));
+      return;
+    }
     var opened = false;
     try { opened = window.sessionStorage.getItem(OPENED + el.dataset.key) === "1"; } catch (e) { /* ignore */ }
     function tick() {
@@ -35,7 +43,7 @@
       if (text) {
         text.textContent = done
           ? text.dataset.openText
-          : text.dataset.waitText.replace("%s", Math.floor(remaining / 60) + ":" + String(remaining % 60).padStart(2, "0"));
+          : text.dataset.waitText.replace("%s", clock(remaining));
       }
       lockTakers(panel, !done);
       if (!done) window.setTimeout(tick, 250);

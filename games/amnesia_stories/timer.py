@@ -1,0 +1,71 @@
+"""The answer timer: about a minute for everyone to match the bard's story (the seed sets no
+limit but advises stopping after about a minute). A soft signal only: it never answers for
+anyone and never stops an answer.
+
+A turn's timer runs from the bard's ``tell`` as the server stored it, or from the game
+master's last restart during that turn (``AnswerTimer``); each page carries the moment it
+ends and the countdown (``static/amnesia_stories/timer.js``) counts to it, so a reload, the
+projector and another screen all show the same time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from games.amnesia_stories.models import AnswerTimer
+from games.models import Move, Table
+
+DEFAULT_SECONDS = 60
+MAX_SECONDS = 600
+
+
+def seconds_of(table: Table) -> int:
+    row = AnswerTimer.objects.filter(table=table).first()
+    return row.seconds if row is not None else DEFAULT_SECONDS
+
+
+def set_seconds(table: Table, seconds: int) -> AnswerTimer:
+    if not 0 <= seconds <= MAX_SECONDS:
+        raise ValueError(seconds)
+    row, _created = AnswerTimer.objects.update_or_create(table=table, defaults={"seconds": seconds})
+    return row
+
+
+def restart(table: Table, turn_number: int) -> AnswerTimer:
+    """Start this turn's timer again from now."""
+    row, _created = AnswerTimer.objects.update_or_create(
+        table=table, defaults={"restarted_turn": turn_number, "restarted_at": timezone.now()}
+    )
+    return row
+
+
+def info(table: Table, seen: dict[str, Any], live: Sequence[Move]) -> dict[str, Any] | None:
+    """What the pages show of the timer: None outside the answers or with the timer off."""
+    if seen.get("phase") != "answer":
+        return None
+    row = AnswerTimer.objects.filter(table=table).first()
+    seconds = row.seconds if row is not None else DEFAULT_SECONDS
+    if not seconds:
+        return None
+    started = None
+    if row is not None and row.restarted_turn == seen["turn_number"] and row.restarted_at:
+        started = row.restarted_at
+    else:
+        tells = [m for m in live if m.payload.get("do") == "tell"]
+        started = tells[-1].at if tells else None
+    if started is None:
+        return None
+    ends = started + timedelta(seconds=seconds)
+    return {
+        "seconds": seconds,
+        # The page carries the end as a time, not the seconds left at the moment it was
+        # drawn: every screen and every reload of the same turn is the same page.
+        "ends_ms": int(ends.timestamp() * 1000),
+        "done": timezone.now() >= ends,
+        # changes with each start, so a screen that polls knows to draw it again
+        "key": f"{seen['turn_number']}-{int(started.timestamp())}-{seconds}",
+    }

@@ -1,0 +1,54 @@
+"""The narrator's countdown in Chromium, on a fake clock (Playwright's ``page.clock``): it
+stands still while a contest is played, and runs on from where it stopped once it is over."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from tests.browser.helpers import log_in
+
+
+def test_the_countdown_stands_still_during_a_contest(page, django_user_model) -> None:
+    log_in(page, django_user_model)
+    user = django_user_model.objects.get(username="gm")
+    table = services.create_table(user, "contest", ["Ana", "Bo"], deck_mode="physical")
+    began = timezone.now() - timedelta(seconds=20)
+    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
+        move = {"by": by, "do": "character", "name": name}
+        move |= {"brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
+        services.play(table, move, None, at=began)
+    challenge = {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "darts"}
+    services.play(table, {**challenge, "attribute": "moves", "named": True}, None)
+
+    page.clock.install()
+    page.goto(table.get_absolute_url())
+    clock = page.get_by_test_id("control-clock")
+    expect(clock).to_contain_text(
+        re.compile(r"stands still while the contest is played: 0:4\d left")
+    )
+    shown = clock.inner_text()
+    page.clock.fast_forward("05:00")  # a long contest: nothing moves
+    page.wait_for_timeout(300)
+    assert clock.inner_text() == shown
+    # another screen (a reload) shows the same
+    page.reload()
+    expect(page.get_by_test_id("control-clock")).to_have_text(shown)
+
+    # The contest ends: the clock runs again from the 40-odd seconds it had left.
+    services.play(table, {"by": "Bo", "do": "forfeit", "penalty": "drink"}, None)
+    page.reload()
+    panel = page.locator("#table-panel")
+    drinks = panel.locator(".take-control").get_by_role("button", name="2 drinks")
+    expect(panel.locator(".countdown-text")).to_contain_text(re.compile(r"in 0:[34]\d"))
+    expect(drinks).to_be_disabled()
+    page.clock.fast_forward("00:30")
+    expect(panel.locator(".countdown-text")).to_contain_text(re.compile(r"in 0:[01]\d"))
+    expect(drinks).to_be_disabled()
+    page.clock.fast_forward("00:20")
+    expect(panel.locator(".countdown-text")).to_have_text("Others may take control now.")
+    expect(drinks).to_be_enabled()
