@@ -274,11 +274,12 @@ def error_summary(*forms_: forms.Form | forms.BaseFormSet) -> list[dict[str, str
     def add(form: forms.Form, prefix: str = "") -> None:
         for error in form.non_field_errors():
             out.append({"href": "#" + _first_id(form), "text": prefix + error})
-        for name, errors in form.errors.items():
-            if name == NON_FIELD_ERRORS or name not in form.fields:
+        # In the order the fields stand on the page, not the order the checks ran in.
+        for name in form.fields:
+            if name == NON_FIELD_ERRORS or name not in form.errors:
                 continue
             bound = form[name]
-            for error in errors:
+            for error in form.errors[name]:
                 out.append(
                     {"href": "#" + _field_id(bound), "text": f"{prefix}{bound.label}: {error}"}
                 )
