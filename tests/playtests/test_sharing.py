@@ -161,6 +161,9 @@ def test_a_report_shared_without_names_shows_labels_everywhere(gm, people):
     pdf = designer.get(reverse("playtests:table_report_pdf", args=[table.pk]))
     assert pdf.status_code == 200
     texts["pdf"] = pdf_text(pdf.content)
+    version_pdf = designer.get(reverse("playtests:ruleset_pdf", args=[people["ruleset"].pk]))
+    texts["ruleset pdf"] = pdf_text(version_pdf.content)
+    assert "Player 1, Player 2, Player 3" in texts["ruleset pdf"]
     for where, text in texts.items():
         for name in PLAYERS:
             assert not re.search(rf"\b{name}\b", text), (where, name)
