@@ -139,6 +139,9 @@ class ExternalReport(models.Model):
             models.CheckConstraint(
                 condition=Q(published=False) | ~Q(publish_consent="no"),
                 name="external_published_only_with_consent",
+                violation_error_message=_(
+                    "Only a report whose sender agreed to its publication can be published."
+                ),
             ),
         ]
 

@@ -129,3 +129,13 @@ def test_only_the_rulesets_owner_or_the_designers_choose(client, gm, gm_client, 
 
 def test_an_unknown_game_has_no_published_page(client):
     assert client.get(reverse("playtests:published", args=["chess"])).status_code == 404
+
+
+def test_a_form_over_the_model_says_why_it_refuses(client):
+    """The admin's form (any ModelForm) checks the constraint and says so in words."""
+    from django.core.exceptions import ValidationError
+
+    report = sent(client, None)
+    report.published = True
+    with pytest.raises(ValidationError, match="agreed to its publication"):
+        report.full_clean()

@@ -120,6 +120,9 @@ class Migration(migrations.Migration):
                     _connector="OR",
                 ),
                 name="external_published_only_with_consent",
+                violation_error_message=(
+                    "Only a report whose sender agreed to its publication can be published."
+                ),
             ),
         ),
     ]
