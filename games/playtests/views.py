@@ -609,6 +609,7 @@ def _published_entry(report: ExternalReport) -> dict:
     return {
         "report": report,
         "outcome": aliases.text(report.outcome),
+        "place": aliases.text(report.place),
         "impressions": [
             {
                 "player": aliases.name(imp.player),

@@ -85,7 +85,9 @@ def test_a_report_waiting_for_approval_cannot_be_published(client, designer_clie
 
 
 def test_the_designer_chooses_and_the_page_shows_no_names_unless_allowed(client, designer_client):
-    anonymous = sent(client, "anonymous", outcome="Dora won by 2, Eli last", place="Tsukuba")
+    anonymous = sent(
+        client, "anonymous", outcome="Dora won by 2, Eli last", place="Tsukuba, at Dora's"
+    )
     named = sent(client, "names", outcome="Mara won on the last turn", **{"p-0-player": "Mara"})
     also = sent(client, "names", outcome="Not chosen", **{"p-0-player": "Zoe"})
     dashboard = designer_client.get(reverse("playtests:dashboard", args=["amnesia_stories"]))
@@ -102,7 +104,7 @@ def test_the_designer_chooses_and_the_page_shows_no_names_unless_allowed(client,
     html = page.content.decode()
     assert "Dora" not in html  # the name written in a player's box, everywhere
     assert "Player 1 won by 2, Eli last" in html and "The shipwreck" in html
-    assert "Tsukuba" in html
+    assert "Tsukuba, at Player 1&#x27;s" in html
     assert "Mara won on the last turn" in html and ">Mara<" in html
     assert "Not chosen" not in html and "Zoe" not in html
     # unpublished again, it leaves the page
