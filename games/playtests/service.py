@@ -241,7 +241,7 @@ def table_entry(table: Table, aliases: Aliases | None = None) -> dict[str, Any]:
         "ruleset": table.ruleset.label if table.ruleset_id else "",
         "draft": "",
         "date": timezone.localdate(date).isoformat() if date else "",
-        "place": report.place,
+        "place": aliases.text(report.place),
         "players": fig.get("players"),
         "participants": fig.get("participants", []),
         "seat_order": fig.get("seat_order", []),

@@ -104,6 +104,7 @@ def _report_context(table: Table, user) -> dict:
     return {
         "table": table,
         "table_name": aliases.text(table.name),
+        "place": aliases.text(report.place),
         "names_left_out": not service.sees_names(user, table),
         "report": report,
         "fig": figures,

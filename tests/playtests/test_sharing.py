@@ -80,6 +80,8 @@ def report_table(gm, people, sharing: str) -> Table:
     seat.user = people["seated"]
     seat.save()
     report = playtest_service.ensure_report(table)
+    report.place = "Caio's kitchen"
+    report.save(update_fields=["place"])
     Impression.objects.create(
         report=report,
         player="Ana",
@@ -171,6 +173,7 @@ def test_a_report_shared_without_names_shows_labels_everywhere(gm, people):
         assert "Player 1" in texts[where] and "Player 3" in texts[where], where
         assert "Player 1's night" in texts[where], where  # the table's name too
     assert "When Player 3 trusted Player 2" in texts["page"]  # an impression's own words
+    assert "Player 3's kitchen" in texts["pdf"] and "Player 3's kitchen" in texts["csv"]
     rows = list(csv.DictReader(StringIO(texts["csv"])))
     assert rows[0]["participants"] == "Player 1; Player 2; Player 3"
     assert rows[0]["winners"] == "Player 1"
