@@ -117,6 +117,14 @@ def aliases_of(table: Table) -> Aliases:
     return _aliases(table.game, labels)
 
 
+def everyone_labelled(table: Table) -> Aliases:
+    """Every player under a label: their seat's own, else "Player N" after their place (for
+    a playtest report its owner shares without the players' names). Only read through, never
+    kept: the free labels are checked against the names, not replayed like ``set_alias``."""
+    seats = list(table.seats.all())
+    return _aliases(table.game, {s.name: s.alias or free_label(s, seats) for s in seats})
+
+
 def _aliases(game: str, labels: dict[str, str]) -> Aliases:
     return Aliases(labels, keep=tuple(registry.kit(game).referee.card_fields))
 

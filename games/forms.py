@@ -289,14 +289,23 @@ class NewTableForm(forms.Form):
             required=False,
             empty_label=_("Own options (no ruleset)"),
             help_text=_(
-                "A named draft of the rules: its options fill the fields below, and the "
-                "table's playtest report (players' names, figures, impressions; never the "
-                "narration) goes to its designers. Change an option and the table plays its "
-                "own options."
+                "A named draft of the rules: its options fill the fields below. Change an "
+                "option and the table plays its own options. Its designer sees the table's "
+                "playtest report only if you choose to share it."
             ),
         )
         field.widget.rulesets = {r.pk: r for r in rulesets}
         self.fields["ruleset"] = field
+        # Sharing the report is the owner's choice, never a side effect of the ruleset.
+        sharing = Table._meta.get_field("report_sharing")
+        self.fields["report_sharing"] = forms.ChoiceField(
+            label=sharing.verbose_name,
+            choices=Table.ReportSharing.choices,
+            initial=Table.ReportSharing.PRIVATE,
+            widget=forms.RadioSelect,
+            help_text=sharing.help_text,
+            required=False,  # no answer: not shared
+        )
         by_pk = {str(r.pk): r for r in rulesets}
         chosen = by_pk.get(wanted or "")
         if chosen is None:
@@ -388,9 +397,10 @@ class NewTableForm(forms.Form):
         """The table records the ruleset version whose options it plays (if any); then the
         game's own first steps (a contest's seats bring saved characters)."""
         ruleset = match_ruleset(self.game, table.options, self.cleaned_data.get("ruleset"))
+        table.report_sharing = self.cleaned_data.get("report_sharing") or table.report_sharing
         if ruleset is not None:
             table.ruleset = ruleset
-            table.save(update_fields=["ruleset"])
+        table.save(update_fields=["ruleset", "report_sharing"])
         self.kit.new_table.after_create(self, table, user)
 
 

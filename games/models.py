@@ -48,6 +48,11 @@ class Table(models.Model):
         VIRTUAL = "virtual", _("Virtual deck (the app draws)")
         PHYSICAL = "physical", _("Physical deck (you enter each card)")
 
+    class ReportSharing(models.TextChoices):
+        PRIVATE = "private", _("Don’t share it: only you and the players see the report")
+        LABELS = "labels", _("Share it, with the players shown as “Player 1”, “Player 2”…")
+        NAMES = "names", _("Share it, with the players’ names")
+
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=32)
     owner = models.ForeignKey(
@@ -76,6 +81,21 @@ class Table(models.Model):
     ruleset = models.ForeignKey(
         "games.Ruleset", null=True, blank=True, on_delete=models.PROTECT, related_name="tables"
     )
+    # Whether the playtest report goes to the ruleset's owner and the designers group: the
+    # owner's choice, off unless asked for ("labels" leaves the players' names out of it).
+    report_sharing = models.CharField(
+        _("Share the playtest report with the game’s designers?"),
+        max_length=8,
+        choices=ReportSharing.choices,
+        default=ReportSharing.PRIVATE,
+        help_text=_(
+            "When the game ends, the app writes a playtest report: who played, for how long, "
+            "the game’s figures and the players’ impressions (never the narration). Shared, "
+            "it goes to the owner of the table’s ruleset and to the site’s designers group; "
+            "not shared, only you and the players seated with an account see it. You can "
+            "change this later from the table’s page."
+        ),
+    )
 
     objects = TableQuerySet.as_manager()
 
@@ -91,6 +111,10 @@ class Table(models.Model):
     def get_game_display(self) -> str:
         # ``game`` has no choices (a new game needs no migration): the registry has the title.
         return str(registry.title(self.game))
+
+    @property
+    def report_shared(self) -> bool:
+        return self.report_sharing != self.ReportSharing.PRIVATE
 
     @property
     def players(self) -> list[str]:

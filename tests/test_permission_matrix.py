@@ -96,6 +96,7 @@ class World:
     character: Character
     ruleset: Ruleset
     external: ExternalReport
+    unshared: Table | None = None  # a finished table whose owner does not share its report
     guesses: dict[str, str] = field(default_factory=dict)
 
     def token(self, table: Table, actor: str) -> str:
@@ -142,7 +143,16 @@ def make_world(gm, other, designer) -> World:
     ruleset = Ruleset.objects.create(
         game="amnesia_stories", name="The owner's draft", options={}, owner=gm, created_by=gm
     )
-    finished = finished_table(gm, "amnesia_stories/01_judging_branches", ruleset=ruleset)
+    # Its owner shares its report (with the ruleset's owner and the designers group).
+    finished = finished_table(
+        gm,
+        "amnesia_stories/01_judging_branches",
+        ruleset=ruleset,
+        report_sharing=Table.ReportSharing.NAMES,
+    )
+    # The same game unshared: its report is its owner's alone.
+    unshared = finished_table(gm, "amnesia_stories/01_judging_branches", ruleset=ruleset)
+    # Approved, and its sender agreed to publication: a designer may publish it.
     external = ExternalReport.objects.create(
         game="amnesia_stories",
         ruleset=ruleset,
@@ -150,6 +160,8 @@ def make_world(gm, other, designer) -> World:
         players=4,
         duration_minutes=50,
         ip_hash="x" * 64,
+        approved=True,
+        publish_consent=ExternalReport.Consent.WITH_NAMES,
     )
     amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
     services.play(amnesia, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
@@ -167,6 +179,7 @@ def make_world(gm, other, designer) -> World:
         character=Character.objects.create(owner=gm, name="Zed", unspent_points=1),
         ruleset=ruleset,
         external=external,
+        unshared=unshared,
     )
 
 
@@ -463,7 +476,17 @@ ROWS: list[Row] = [
         data=lambda w: {"place": "Vandalised"},
         owner_changes=True,
     ),
+    Row("playtests:table_report", OWNER, pk("unshared"), variant="not shared"),
     Row("playtests:table_report_pdf", OWNER_OR_DESIGNER, pk("finished")),
+    Row("playtests:table_report_pdf", OWNER, pk("unshared"), variant="not shared"),
+    Row(
+        "playtests:table_sharing",
+        OWNER,
+        pk("unshared"),
+        post=OWNER_POST,
+        data=lambda w: {"report_sharing": "names"},
+        owner_changes=True,
+    ),
     Row(
         "playtests:gm_impression",
         OWNER,
@@ -505,6 +528,15 @@ ROWS: list[Row] = [
         data=lambda w: {"decision": "approve"},
         owner_changes=True,
     ),
+    Row(
+        "playtests:publish_external",
+        POST_ONLY,
+        pk("external"),
+        post=(LOGIN, 403, LOGIN, X, X),
+        data=lambda w: {"publish": "1"},
+        owner_changes=True,
+    ),
+    Row("playtests:published", EVERYONE, lambda w, a: ["amnesia_stories"]),
     Row("playtests:public_report", EVERYONE, lambda w, a: ["amnesia_stories"]),
     Row(
         "playtests:public_report_for",

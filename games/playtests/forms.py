@@ -7,12 +7,13 @@ from typing import Any
 
 from django import forms
 from django.core import signing
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.messages import referee_message
-from games.models import Ruleset
+from games.models import Ruleset, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, ExternalReport, Impression
 from games.rules import BadScript, get_game
 from games.rules.script import parse_setup
@@ -119,23 +120,31 @@ class ImpressionForm(forms.ModelForm):
         for key, _label in RATINGS:
             field = self.fields[key]
             field.widget.choices = RATING_CHOICES
+            # The column may be empty (the public form's ratings are optional); here, a
+            # player answering on their seat's page rates all six, as the page asks.
+            field.required = True
             field.help_text = _("1 (poor) to 5 (great)")
         for key, _label in FREE_TEXTS:
             self.fields[key].required = False
 
 
 class ExternalImpressionForm(forms.Form):
-    """One player's answers on the public form; a row left empty is skipped."""
+    """One player's answers on the public form; a row left empty is skipped. Every answer is
+    optional, the name too (a row without one is "Player N", after its box)."""
 
-    player = forms.CharField(label=_("Player (a first name or initials)"), max_length=60)
+    player = forms.CharField(
+        label=_("Player (a first name or initials)"), max_length=60, required=False
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for key, label in RATINGS:
             self.fields[key] = forms.TypedChoiceField(
                 label=label,
-                choices=[("", "–")] + RATING_CHOICES,
+                choices=[("", _("– (no answer)"))] + RATING_CHOICES,
                 coerce=int,
+                required=False,
+                empty_value=None,
             )
         for key, label in FREE_TEXTS:
             self.fields[key] = forms.CharField(
@@ -155,11 +164,15 @@ class ExternalImpressionForm(forms.Form):
 class BaseExternalImpressions(forms.BaseFormSet):
     def clean(self):
         super().clean()
-        names = [
-            f.cleaned_data.get("player", "").strip().lower()
-            for f in self.forms
-            if f.has_changed() and f.is_valid()
-        ]
+        names = []
+        for number, form in enumerate(self.forms, start=1):
+            if not (form.has_changed() and form.is_valid()):
+                continue
+            name = form.cleaned_data.get("player", "").strip()
+            if not name:
+                name = _("Player %(n)s") % {"n": number}
+                form.cleaned_data["player"] = name
+            names.append(name.lower())
         if len(set(names)) != len(names):
             raise forms.ValidationError(_("Each player needs a different name."))
 
@@ -189,8 +202,10 @@ class ExternalReportForm(forms.ModelForm):
             "players",
             "duration_minutes",
             "outcome",
+            "publish_consent",
         ]
         widgets = {
+            "publish_consent": forms.RadioSelect,
             "played_on": forms.DateInput(attrs={"type": "date"}),
             "outcome": forms.Textarea(
                 attrs={"rows": 3, "placeholder": _("Who won, by how much, how it ended")}
@@ -208,8 +223,18 @@ class ExternalReportForm(forms.ModelForm):
         if ruleset is not None:
             field.initial = ruleset.pk
         self.fields["played_on"].initial = timezone.localdate
+        self.fields["publish_consent"].required = False
+        self.fields["publish_consent"].help_text = _(
+            "The designers may show some reports on a public page of the game. Yours only if "
+            "you say yes here, and then only if they choose it; the players’ names only if "
+            "you allow them."
+        )
         if not self.is_bound:
             self.fields["started"].initial = signing.dumps(int(time.time()), salt=STARTED_SALT)
+
+    def clean_publish_consent(self) -> str:
+        # No answer (a client that sent none) is a no: publication is only ever asked for.
+        return self.cleaned_data.get("publish_consent") or ExternalReport.Consent.NO
 
     def looks_like_a_bot(self) -> bool:
         """A filled honeypot, or a form posted faster than a person could (or never shown)."""
@@ -230,3 +255,53 @@ class ExternalReportForm(forms.ModelForm):
 
 class PlaceForm(forms.Form):
     place = forms.CharField(label=_("Place"), max_length=120, required=False)
+
+
+class SharingForm(forms.ModelForm):
+    """The owner's choice of whether the table's report goes to its designers."""
+
+    class Meta:
+        model = Table
+        fields = ["report_sharing"]
+        widgets = {"report_sharing": forms.RadioSelect}
+
+
+def error_summary(*forms_: forms.Form | forms.BaseFormSet) -> list[dict[str, str]]:
+    """Every error of the forms (a formset's rows included) as ``{"href", "text"}``: the
+    summary at the top of a page links each one to its field."""
+    out: list[dict[str, str]] = []
+
+    def add(form: forms.Form, prefix: str = "") -> None:
+        for error in form.non_field_errors():
+            out.append({"href": "#" + _first_id(form), "text": prefix + error})
+        # In the order the fields stand on the page, not the order the checks ran in.
+        for name in form.fields:
+            if name == NON_FIELD_ERRORS or name not in form.errors:
+                continue
+            bound = form[name]
+            for error in form.errors[name]:
+                out.append(
+                    {"href": "#" + _field_id(bound), "text": f"{prefix}{bound.label}: {error}"}
+                )
+
+    for item in forms_:
+        if isinstance(item, forms.BaseFormSet):
+            for error in item.non_form_errors():
+                out.append({"href": f"#{item.prefix}-rows", "text": error})
+            for number, row in enumerate(item.forms, start=1):
+                add(row, _("Player %(n)s") % {"n": number} + " · ")
+        else:
+            add(item)
+    return out
+
+
+def _field_id(bound: forms.BoundField) -> str:
+    # A group of radio buttons has no element of its own to focus: its first button.
+    if isinstance(bound.field.widget, forms.RadioSelect):
+        return f"{bound.auto_id}_0"
+    return bound.auto_id
+
+
+def _first_id(form: forms.Form) -> str:
+    visible = form.visible_fields()
+    return _field_id(visible[0]) if visible else ""

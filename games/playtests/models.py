@@ -62,8 +62,10 @@ FREE_TEXTS = [
 
 
 def _rating(label):
+    # Null: a rating the player left out (the public form's ratings are optional; the
+    # averages leave it out rather than count it as anything).
     return models.PositiveSmallIntegerField(
-        label, validators=[MinValueValidator(1), MaxValueValidator(5)]
+        label, null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(5)]
     )
 
 
@@ -74,9 +76,24 @@ class ExternalReportQuerySet(models.QuerySet):
     def pending(self) -> ExternalReportQuerySet:
         return self.filter(approved=False, reviewed_at__isnull=True)
 
+    def consented(self) -> ExternalReportQuerySet:
+        """Approved reports whose sender agreed to their publication: the ones a designer
+        may choose to publish."""
+        return self.approved().exclude(publish_consent=ExternalReport.Consent.NO)
+
+    def public(self) -> ExternalReportQuerySet:
+        """What the game's public page shows: published, and (whatever ``published`` says)
+        only with the sender's consent."""
+        return self.consented().filter(published=True)
+
 
 class ExternalReport(models.Model):
     """A playtest reported through the public form by a table that did not use the app."""
+
+    class Consent(models.TextChoices):
+        NO = "no", _("No, only the designers may read it")
+        WITHOUT_NAMES = "anonymous", _("Yes, without the players’ names")
+        WITH_NAMES = "names", _("Yes, with the players’ names as written here")
 
     game = models.CharField(_("game"), max_length=32)
     ruleset = models.ForeignKey(
@@ -100,6 +117,16 @@ class ExternalReport(models.Model):
     submitted_at = models.DateTimeField(auto_now_add=True, db_index=True)
     approved = models.BooleanField(default=False)
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # The sender's answer to "may this report be published?" (no unless they said so), and
+    # the designer's choice among the reports that may be (the constraint below keeps an
+    # unconsented report off the public page whatever a view or the admin does).
+    publish_consent = models.CharField(
+        _("May the designers publish this report on the game’s public page?"),
+        max_length=10,
+        choices=Consent.choices,
+        default=Consent.NO,
+    )
+    published = models.BooleanField(_("published"), default=False)
     # A keyed hash of the sender's address: enough to rate-limit, not enough to find them.
     ip_hash = models.CharField(max_length=64, db_index=True, editable=False)
 
@@ -108,6 +135,15 @@ class ExternalReport(models.Model):
     class Meta:
         db_table = "games_externalreport"
         ordering = ["-submitted_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(published=False) | ~Q(publish_consent="no"),
+                name="external_published_only_with_consent",
+                violation_error_message=_(
+                    "Only a report whose sender agreed to its publication can be published."
+                ),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"External report {self.pk} ({self.game})"

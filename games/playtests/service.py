@@ -18,7 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from amnesia_site.clients import client_key
-from games.aliases import Aliases, aliases_of
+from games.aliases import Aliases, aliases_of, everyone_labelled
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
 from games.playtests.models import (
@@ -65,23 +65,56 @@ def can_edit_ruleset(user, ruleset: Ruleset) -> bool:
     return user.is_authenticated and ruleset.owner_id == user.pk
 
 
+def _seated(user, table: Table) -> bool:
+    # Through the seats as loaded (prefetched on the dashboard): no query per table there.
+    return any(seat.user_id == user.pk for seat in table.seats.all())
+
+
+def shared_with(user, table: Table) -> bool:
+    """Whether the table's owner chose to share its report, and this user is one it goes
+    to: the owner of the table's ruleset, or the designers group."""
+    if not user.is_authenticated or not table.report_shared:
+        return False
+    if in_designers_group(user):
+        return True
+    return bool(table.ruleset_id) and table.ruleset.owner_id == user.pk
+
+
 def can_see_report(user, table: Table) -> bool:
-    """The table's owner, its seated users, the owner of its ruleset and the designers."""
+    """The table's owner and its seated users; the ruleset's owner and the designers only
+    when the owner shares the report."""
     if not user.is_authenticated:
         return False
-    if table.owner_id == user.pk or in_designers_group(user):
+    if table.owner_id == user.pk:
         return True
-    if table.ruleset_id and table.ruleset.owner_id == user.pk:
+    return shared_with(user, table) or _seated(user, table)
+
+
+def sees_names(user, table: Table) -> bool:
+    """Whether this user sees the players' names in the report (each seat's own label for a
+    player who asked to be left out, as everywhere): the table's own people always; those
+    it is shared with unless the owner shared it without the names."""
+    if table.report_sharing != Table.ReportSharing.LABELS:
         return True
-    return table.seats.filter(user=user).exists()
+    return user.is_authenticated and (table.owner_id == user.pk or _seated(user, table))
+
+
+def report_aliases(user, table: Table) -> Aliases:
+    """The labels the table's report is read through by this user: the seats' own labels,
+    or, in a report shared without the names, a label for every player."""
+    if sees_names(user, table):
+        return aliases_of(table)
+    return everyone_labelled(table)
 
 
 def scope_tables(user, game: str) -> QuerySet[Table]:
-    """The finished tables whose reports the designer's dashboard shows to this user."""
+    """The finished tables whose reports the designer's dashboard shows to this user: their
+    own, and those whose owner shares the report with them (``shared_with``)."""
     tables = Table.objects.finished().filter(game=game)
+    shared = ~Q(report_sharing=Table.ReportSharing.PRIVATE)
     if in_designers_group(user):
-        return tables
-    return tables.filter(ruleset__owner=user)
+        return tables.filter(shared | Q(owner=user))
+    return tables.filter((shared & Q(ruleset__owner=user)) | Q(owner=user))
 
 
 def scope_external(user, game: str) -> QuerySet[ExternalReport]:
@@ -181,22 +214,34 @@ def tables_with_reports(tables: QuerySet[Table]) -> list[Table]:
 
 
 # -- one row per report, for the dashboard and the exports --------------------------------------
-def table_entry(table: Table) -> dict[str, Any]:
+def shown_figures(figures: dict[str, Any], table: Table, aliases: Aliases) -> dict[str, Any]:
+    """The cached figures as ``aliases`` reads them. The cache already holds the seats' own
+    labels, so only a report shared without the names needs a rewrite (the names replaced in
+    every string and key, as ``Aliases.data`` does for a script's informational keys)."""
+    if not aliases or aliases.labels == aliases_of(table).labels:
+        return figures
+    return aliases.data(figures)
+
+
+def table_entry(table: Table, aliases: Aliases | None = None) -> dict[str, Any]:
+    """One report as the dashboard and the exports have it, read through ``aliases`` (the
+    table's own labels unless given: see ``report_aliases``)."""
+    aliases = aliases_of(table) if aliases is None else aliases
     report = table.playtest_report
-    fig = report.figures
-    shown = shown_impressions(list(report.impressions.all()), aliases_of(table))
+    fig = shown_figures(report.figures, table, aliases)
+    shown = shown_impressions(list(report.impressions.all()), aliases)
     impressions = [_impression_dict(i) for i in shown]
     date = table.finished_at or table.created_at
     return {
         "kind": "table",
         "id": table.pk,
         "game": table.game,
-        "name": table.name,
+        "name": aliases.text(table.name),
         "ruleset_id": table.ruleset_id,
         "ruleset": table.ruleset.label if table.ruleset_id else "",
         "draft": "",
         "date": timezone.localdate(date).isoformat() if date else "",
-        "place": report.place,
+        "place": aliases.text(report.place),
         "players": fig.get("players"),
         "participants": fig.get("participants", []),
         "seat_order": fig.get("seat_order", []),
@@ -259,7 +304,9 @@ def entries_for(user, game: str) -> list[dict[str, Any]]:
         .prefetch_related("impressions")
         .order_by("played_on", "pk")
     )
-    return [table_entry(t) for t in tables] + [external_entry(r) for r in external]
+    return [table_entry(t, report_aliases(user, t)) for t in tables] + [
+        external_entry(r) for r in external
+    ]
 
 
 # -- the public form ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("tables/<int:pk>/", views.table_report, name="table_report"),
     path("tables/<int:pk>/pdf/", views.table_report_pdf, name="table_report_pdf"),
+    path("tables/<int:pk>/sharing/", views.table_sharing, name="table_sharing"),
     path(
         "tables/<int:pk>/impressions/<int:position>/",
         views.gm_impression,
@@ -21,6 +22,8 @@ urlpatterns = [
     path("dashboard/<slug:game>/export.csv", views.export_csv, name="export_csv"),
     path("dashboard/<slug:game>/export.json", views.export_json, name="export_json"),
     path("external/<int:pk>/review/", views.review_external, name="review_external"),
+    path("external/<int:pk>/publish/", views.publish_external, name="publish_external"),
+    path("<slug:game>/published/", views.published, name="published"),
     path("report/<slug:game>/", views.public_report, name="public_report"),
     path("report/<slug:game>/v/<int:ruleset>/", views.public_report, name="public_report_for"),
 ]

@@ -1,11 +1,15 @@
 """Playtest reports, impressions, rulesets, the public report form and the designer's dashboard.
 
 Who sees what:
-- a table's report: its owner, the users seated at it, the owner of its ruleset, and the
-  designers; anyone else gets a 404, as for a table that does not exist;
+- a table's report: its owner and the users seated at it; the owner of its ruleset and the
+  designers only when the table's owner shares it (``Table.report_sharing``, off unless
+  chosen, and then with or without the players' names); anyone else gets a 404, as for a
+  table that does not exist. Only the owner chooses (``table_sharing``);
 - the dashboard, the exports and the approvals: designers only (403 for anyone else). A member
-  of the "designers" group (or a superuser) sees every table of the game; the owner of a
-  ruleset sees the tables that played their rulesets;
+  of the "designers" group (or a superuser) sees the shared tables of the game; the owner of a
+  ruleset the shared tables that played their rulesets; both their own tables too;
+- the published page of a game: anyone; it shows the reports sent through the public form
+  whose sender agreed to publication and that a designer chose to publish;
 - a seat's impression form: whoever holds the seat's private link (the token is the
   credential, as on the seat's own page);
 - the public report form: anyone, behind a honeypot and a rate limit.
@@ -29,7 +33,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.aliases import aliases_of
+from games.aliases import Aliases
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
 from games.playtests import present, service, stats
@@ -39,6 +43,8 @@ from games.playtests.forms import (
     ImpressionForm,
     PlaceForm,
     RulesetForm,
+    SharingForm,
+    error_summary,
 )
 from games.playtests.models import FREE_TEXTS, RATING_SHORT, RATINGS, ExternalReport, Impression
 from games.playtests.pdf import ruleset_pdf as render_pdf
@@ -86,15 +92,20 @@ def _report_table(request, pk: int) -> Table:
     return table
 
 
-def _report_context(table: Table) -> dict:
+def _report_context(table: Table, user) -> dict:
+    """The report as ``user`` may read it: in a report shared without the players' names,
+    those it is shared with read every player under a label (``service.report_aliases``)."""
     report = service.ensure_report(table)
-    figures = report.figures
-    aliases = aliases_of(table)
+    aliases = service.report_aliases(user, table)
+    figures = service.shown_figures(report.figures, table, aliases)
     impressions = service.shown_impressions(list(report.impressions.all()), aliases)
     by_name = {i.player: i for i in impressions}
     seats = list(table.seats.all())
     return {
         "table": table,
+        "table_name": aliases.text(table.name),
+        "place": aliases.text(report.place),
+        "names_left_out": not service.sees_names(user, table),
         "report": report,
         "fig": figures,
         "duration": present.duration_text(figures.get("duration_seconds")),
@@ -124,7 +135,7 @@ def _report_context(table: Table) -> dict:
 @require_http_methods(["GET", "POST"])
 def table_report(request, pk: int):
     table = _report_table(request, pk)
-    context = _report_context(table)
+    context = _report_context(table, request.user)
     form = PlaceForm(initial={"place": context["report"].place})
     if request.method == "POST":
         if table.owner_id != request.user.pk:
@@ -146,10 +157,34 @@ def table_report(request, pk: int):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def table_sharing(request, pk: int):
+    """The owner chooses, at any time, whether the table's report goes to its designers."""
+    table = get_object_or_404(
+        Table.objects.filter(owner=request.user).select_related("ruleset__owner"), pk=pk
+    )
+    form = SharingForm(request.POST or None, instance=table)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        if table.report_shared:
+            messages.success(request, _("The playtest report is shared with the designers."))
+        else:
+            messages.success(request, _("The playtest report is not shared."))
+        return redirect("playtests:table_sharing", pk=table.pk)
+    designer = table.ruleset.owner if table.ruleset_id and table.ruleset.owner_id else None
+    return render(
+        request,
+        "playtests/table_sharing.html",
+        {"table": table, "form": form, "designer": designer},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
 @require_GET
 def table_report_pdf(request, pk: int):
     table = _report_table(request, pk)
-    data = table_pdf(_report_context(table))
+    data = table_pdf(_report_context(table, request.user))
     return _pdf_response(data, f"playtest-table-{table.pk}.pdf")
 
 
@@ -387,9 +422,16 @@ def dashboard(request, game: str):
         .select_related("ruleset")
         .prefetch_related("impressions")
     )
+    publishable = (
+        service.scope_external(request.user, game)
+        .consented()
+        .select_related("ruleset")
+        .order_by("-played_on", "-pk")
+    )
     context = {
         "game": game,
         "game_label": dict(game_choices())[game],
+        "publishable": publishable,
         "games": [(k, v) for k, v in game_choices() if service.is_designer(request.user, k)],
         "summary": summary,
         "summary_rows": _summary_rows(summary),
@@ -530,6 +572,82 @@ def review_external(request, pk: int):
     return redirect("playtests:dashboard", game=report.game)
 
 
+@login_required
+@require_POST
+def publish_external(request, pk: int):
+    """A designer of the report's ruleset (or of the group) shows or hides it on the game's
+    published page; only a report approved and consented to publication may be shown."""
+    report = get_object_or_404(ExternalReport, pk=pk)
+    if not service.scope_external(request.user, report.game).filter(pk=pk).exists():
+        raise PermissionDenied
+    publish = request.POST.get("publish")
+    if publish not in ("1", "0"):
+        return HttpResponse(status=400)
+    if publish == "1" and not ExternalReport.objects.consented().filter(pk=pk).exists():
+        messages.error(
+            request, _("Only an approved report whose sender agreed to it can be published.")
+        )
+        return redirect("playtests:dashboard", game=report.game)
+    report.published = publish == "1"
+    report.save(update_fields=["published"])
+    if report.published:
+        messages.success(request, _("The report is on the game’s published page."))
+    else:
+        messages.info(request, _("The report is no longer on the published page."))
+    return redirect("playtests:dashboard", game=report.game)
+
+
+def _published_entry(report: ExternalReport) -> dict:
+    """A published report as the public page shows it: without the players' names unless
+    its sender allowed them (each name written in a player's box becomes "Player N", in the
+    outcome and the answers too)."""
+    impressions = list(report.impressions.all())
+    aliases = Aliases()
+    if report.publish_consent != ExternalReport.Consent.WITH_NAMES:
+        aliases = Aliases(
+            {imp.player: _("Player %(n)s") % {"n": n} for n, imp in enumerate(impressions, start=1)}
+        )
+    return {
+        "report": report,
+        "outcome": aliases.text(report.outcome),
+        "place": aliases.text(report.place),
+        "impressions": [
+            {
+                "player": aliases.name(imp.player),
+                "ratings": [(label, getattr(imp, key)) for key, label in RATINGS],
+                "texts": [
+                    (label, aliases.text(getattr(imp, key)))
+                    for key, label in FREE_TEXTS
+                    if getattr(imp, key)
+                ],
+            }
+            for imp in impressions
+        ],
+    }
+
+
+@require_GET
+def published(request, game: str):
+    """The reports of a game its designers chose to publish, each with its sender's consent."""
+    game = _game(game)
+    reports = (
+        ExternalReport.objects.filter(game=game)
+        .public()
+        .select_related("ruleset")
+        .prefetch_related("impressions")
+        .order_by("-played_on", "-pk")
+    )
+    return render(
+        request,
+        "playtests/published.html",
+        {
+            "game": game,
+            "game_label": dict(game_choices())[game],
+            "entries": [_published_entry(r) for r in reports],
+        },
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def public_report(request, game: str, ruleset: int | None = None):
     """The public form a designer shares. Bots and floods store nothing."""
@@ -551,6 +669,7 @@ def public_report(request, game: str, ruleset: int | None = None):
         return render(request, "playtests/public_thanks.html", context)
     digest = service.ip_hash(service.client_ip(request))
     if not (form.is_valid() and formset.is_valid()):
+        context["errors"] = error_summary(form, formset)
         return render(request, "playtests/public_report.html", context, status=400)
     with transaction.atomic():
         if service.too_many_from(digest):

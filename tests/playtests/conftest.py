@@ -76,11 +76,18 @@ def amnesia_stories_figures() -> dict:
     return copy.deepcopy(AMNESIA_STORIES_FIGURES)
 
 
-def many_reports(owner, count: int, rulesets: list[Ruleset], impressions: int = 2) -> list[Table]:
+def many_reports(
+    owner,
+    count: int,
+    rulesets: list[Ruleset],
+    impressions: int = 2,
+    sharing: str = Table.ReportSharing.NAMES,
+) -> list[Table]:
     """``count`` finished tables with cached reports, written in bulk (no replay per table).
 
     Their figures are a real game's, with the seats rotated and the duration varied, so the
-    dashboard's statistics have something to chew on.
+    dashboard's statistics have something to chew on. Their owner shares their reports with
+    the designers (``sharing``), as a playtest meant for the dashboard does.
     """
     base = amnesia_stories_figures()
     names = base["participants"]
@@ -96,6 +103,7 @@ def many_reports(owner, count: int, rulesets: list[Ruleset], impressions: int = 
             started_at=T0,
             finished_at=T0 + timedelta(minutes=30 + i % 17),
             last_seq=12,
+            report_sharing=sharing,
         )
         for i in range(count)
     )

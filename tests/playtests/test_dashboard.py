@@ -14,13 +14,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import rulesets
-from games.models import Ruleset
+from games.models import Ruleset, Table
 from games.playtests import service as playtest_service
 from games.playtests.models import ExternalReport, Impression
 from games.playtests.views import CSV_COLUMNS
 
 from .conftest import builtin, finished_table, golden, many_reports
 
+SHARED = Table.ReportSharing.NAMES  # the owner shares these tables with the designers
 pytestmark = pytest.mark.django_db
 
 DASHBOARD = reverse("playtests:dashboard", args=["amnesia_stories"])
@@ -110,8 +111,8 @@ def test_dashboard_query_count_is_the_same_for_5_and_200_reports(gm, designer_cl
 
 
 def test_a_report_is_computed_once_then_read_from_the_cache(gm, designer_client):
-    finished_table(gm, "amnesia_stories/01_judging_branches")
-    finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw")
+    finished_table(gm, "amnesia_stories/01_judging_branches", report_sharing=SHARED)
+    finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw", report_sharing=SHARED)
     first = count_queries(designer_client)  # computes both reports
     second = count_queries(designer_client)
     assert second < first
@@ -159,7 +160,7 @@ def test_editing_a_ruleset_makes_a_version_and_old_tables_keep_theirs(gm, design
 def test_csv_export_reads_back_as_the_reports(gm, designer, designer_client):
     rulesets = drafts()
     many_reports(gm, 6, rulesets)
-    finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw")
+    finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw", report_sharing=SHARED)
     external(rulesets[0], outcome='=HYPERLINK("evil")')
     response = designer_client.get(reverse("playtests:export_csv", args=["amnesia_stories"]))
     assert response.status_code == 200
@@ -226,8 +227,8 @@ def test_designer_approves_or_rejects_external_reports(designer_client, gm_clien
     ],
 )
 def test_every_games_dashboard_and_comparison(gm, designer_client, game, script, figure):
-    first = finished_table(gm, script, gaps={3: 2000})
-    second = finished_table(gm, script, every=90)
+    first = finished_table(gm, script, gaps={3: 2000}, report_sharing=SHARED)
+    second = finished_table(gm, script, every=90, report_sharing=SHARED)
     base = Ruleset.objects.filter(game=game, builtin=True).order_by("pk").first()
     version = rulesets.new_version(base, base.options, "Same options, new notes.", None)
     first.ruleset, second.ruleset = base, version

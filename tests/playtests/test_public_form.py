@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -109,3 +110,58 @@ def test_unknown_game_or_version(client):
     other_game = builtin("contest", "Contest: default rulings")
     url = reverse("playtests:public_report_for", args=["amnesia_stories", other_game.pk])
     assert client.get(url).status_code == 404
+
+
+# -- optional answers and the error summary (issue 10.9) -----------------------------------------
+def test_a_player_may_leave_every_rating_out(client):
+    ratings = {f"p-0-{k}": "" for k in ("fun", "length", "clarity", "downtime", "decisions")}
+    data = report_data(**ratings, **{"p-0-again": 4})
+    # a second box with words only, and no name: it is "Player 2", after its box
+    data |= {"p-1-player": "", "p-1-change": "Shorter rounds"}
+    response = client.post(URL, data)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    dora, second = Impression.objects.order_by("player")
+    assert (dora.player, dora.fun, dora.again, dora.best_moment) == (
+        "Dora",
+        None,
+        4,
+        "The shipwreck",
+    )
+    assert (second.player, second.fun, second.change) == ("Player 2", None, "Shorter rounds")
+    # the dashboard's averages leave the missing answers out
+    from games.playtests import stats
+
+    entry = {"impressions": [{"fun": dora.fun, "again": dora.again}, {"again": 2}]}
+    averages = stats.impression_averages([entry])["averages"]
+    assert averages["fun"] is None and averages["again"] == 3
+
+
+def test_errors_are_summed_up_at_the_top_with_a_link_to_each_field(client):
+    response = client.post(
+        URL, report_data(players="", ruleset="", **{"p-1-fun": "9", "p-1-player": "Eli"})
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    summary = re.search(r'<div class="error-summary"[^>]*>(.*?)</div>', html, re.S)
+    assert summary, "no error summary"
+    opening = re.search(r'<div class="error-summary"[^>]*>', html).group(0)
+    # focused without any script: autofocus on an element that can take the focus
+    assert "autofocus" in opening and 'tabindex="-1"' in opening and 'role="alert"' in opening
+    links = re.findall(r'<a href="#([^"]+)">([^<]+)</a>', summary.group(1))
+    targets = [href for href, _text in links]
+    assert targets == ["id_draft", "id_players", "id_p-1-fun"], links
+    for href in targets:
+        assert f'id="{href}"' in html  # each link lands on its field
+    assert "Player 2 · Fun: " in links[2][1]
+    # the summary comes before the form's first field, and its script is a static file
+    assert html.index("error-summary") < html.index('name="ruleset"')
+    assert "playtests/error_summary.js" in html
+    assert "error-summary" not in client.get(URL).content.decode()
+
+
+def test_a_formset_error_links_to_the_players_boxes(client):
+    response = client.post(URL, report_data(**{"p-1-player": "dora", "p-1-fun": "3"}))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert '<a href="#p-rows">Each player needs a different name.</a>' in html
+    assert 'id="p-rows" tabindex="-1"' in html

@@ -78,7 +78,9 @@ def test_private_table_report_is_not_visible_to_others(gm, other_client, designe
         other_client.get(reverse("playtests:table_report_pdf", args=[table.pk])).status_code == 404
     )
     assert Client().get(url).status_code == 302  # anonymous: to the login page
-    assert designer_client.get(url).status_code == 200
+    assert (
+        designer_client.get(url).status_code == 404
+    )  # not shared (tests/playtests/test_sharing.py)
     # a player seated with an account sees it too
     seat = table.seats.get(name="Bo")
     from django.contrib.auth import get_user_model

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from games import registry
+from games.models import Table
 from games.playtests.models import DESIGNERS_GROUP
 from games.services import import_script
 
@@ -31,10 +32,15 @@ class Command(BaseCommand):
         user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
         existing = set(user.tables.values_list("name", flat=True))
         now = timezone.now()
+        names = []
         for kit in registry.kits():
             for name, script in kit.demos(now):
+                names.append(name)
                 if name in existing:
                     continue
                 import_script(script, user, name)
                 self.stdout.write(f"Demo table created: {name}")
+        # The demo shows the designer's side too, so its tables (made-up players) share their
+        # reports, by name; only the demo's own tables, not what visitors play on the account.
+        user.tables.filter(name__in=names).update(report_sharing=Table.ReportSharing.NAMES)
         self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")
