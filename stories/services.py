@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.models import display_name
 from games import registry
 from games import services as game_services
 from games.aliases import Aliases, aliases_of
@@ -103,8 +104,8 @@ class Book:
 
 
 def game_master_name(story: Story) -> str:
-    owner = story.table.owner
-    return owner.get_full_name() or owner.get_username()
+    """The owner as they chose to be printed (their display name), never their login."""
+    return display_name(story.table.owner)
 
 
 def make_book(story: Story) -> Book:
@@ -254,13 +255,13 @@ def history(story: Story, seq: int) -> list[Version]:
     move = _live_move(story, seq)
     aliases = aliases_of(story.table)
     typed_by = (
-        move.entered_by.get_username()
+        display_name(move.entered_by)
         if move.entered_by
         else aliases.name(move.payload.get("by", ""))
     )
     versions = [Version(aliases.text(move.text), typed_by, move.at, None)]
     for edit in NarrationEdit.objects.filter(story=story, move_seq=seq).select_related("editor"):
-        who = edit.editor.get_username() if edit.editor else _("someone")
+        who = display_name(edit.editor) if edit.editor else _("someone")
         versions.append(Version(aliases.text(edit.text), who, edit.created_at, edit))
     versions[-1].current = True
     return list(reversed(versions))

@@ -16,7 +16,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("amnesia_site", "games", "stories")
+PACKAGES = ("accounts", "amnesia_site", "games", "stories")
 
 
 def project_modules() -> dict[str, Path]:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from games.contest import book, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
-from games.registry import GameKit, PlaytestParts
+from games.registry import Credit, GameKit, PlaytestParts
 
 KIT = GameKit(
     slug="contest",
@@ -35,4 +35,8 @@ KIT = GameKit(
     new_table=NewTable(),
     urls="games.contest.urls",
     nav=(("contest:characters", _("Characters")),),
+    # The rules text is signed: its author gives his name in its opening lines.
+    credit=Credit(designer="Phillip Foster"),
+    emblem="contest/emblem.svg",
+    seat_page="contest:seat",
 )
