@@ -52,6 +52,9 @@ class Book:
     finished: bool
     editable_seqs: set[int] = field(default_factory=set)
     hash: str = ""
+    # The game's designer as its rules text names them (the kit's credit), in the book's
+    # language.
+    game_credit: str = ""
 
     @property
     def html_lang(self) -> str:
@@ -136,13 +139,14 @@ def _make_book(story: Story) -> Book:
         finished_at=table.finished_at,
         finished=table.status == table.Status.FINISHED,
         editable_seqs={m.seq for m in texts.moves},
+        game_credit=registry.kit(table.game).credit.line() if registry.is_game(table.game) else "",
     )
     book.hash = content_hash(
         {
             "format": BOOK_FORMAT,
             "design": design_hash(),
             "meta": [book.title, book.subtitle, book.blurb, book.language, book.tags],
-            "people": [book.players, book.game_master],
+            "people": [book.players, book.game_master, book.game_credit],
             "cover": story.cover.name if story.cover else "",
             "dates": [book.started_at, book.finished_at],
             "chapters": [asdict(c) for c in chapters],
