@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
@@ -52,3 +53,21 @@ def test_a_visitor_reads_the_rules_and_tries_the_demo(page, tmp_path) -> None:
     expect(page).to_have_url(re.compile(r"/tables/\d+/rules/$"))
     expect(page.get_by_text(re.compile("These are the rules as the table"))).to_be_visible()
     assert errors == []
+
+
+def test_the_public_pages_pass_axe(page) -> None:
+    """No critical or serious accessibility violation on the pages a visitor reads first (the
+    check needs axe-playwright-python, the accessibility suite's dependency)."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115 - the command's chatter
+    axe = axe_module.Axe()
+    found = {}
+    for path in ["/", "/rules/amnesia/", "/rules/amnesia_stories/", "/rules/contest/", "/nope/"]:
+        page.goto(path)
+        results = axe.run(page)
+        found[path] = [
+            (v["id"], v["impact"])
+            for v in results.response["violations"]
+            if v["impact"] in ("critical", "serious")
+        ]
+    assert found == {path: [] for path in found}
