@@ -283,13 +283,15 @@ def _rules(request, game: str, table: Table | None = None, seat: Seat | None = N
     """A game's rules: its defaults, or, opened from a table or a seat, that table's own
     options and players (the numbers in the text are the table's)."""
     kit = registry.kit(game)
-    defaults = {name: option.default for name, option in kit.referee.options.items()}
+    known = kit.referee.options
+    defaults = {name: option.default for name, option in known.items()}
     options = {**defaults, **((table.options or {}) if table is not None else {})}
     rows = [
         {
             "name": name,
-            "label": kit.option_labels.get(name, name),
+            "label": kit.option_labels.get(name, known[name].help or name),
             "value": options[name],
+            "default": defaults[name],
             "is_bool": isinstance(defaults[name], bool),
             "changed": options[name] != defaults[name],
         }

@@ -102,6 +102,7 @@ def test_a_tables_rules_show_its_own_options_to_its_owner(gm_client: Client, con
     assert "deal everyone 6 cards" in section(html, "setup")
     options = section(html, "options")
     assert options.count("changed at this table") == 2
+    assert "default: 5" in options and "default: 8" in options
     assert reverse("games:table", args=[contest_table.pk]) in html
 
 
