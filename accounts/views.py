@@ -75,8 +75,17 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def demo_user():
-    """The demo account made by ``manage.py demo``, while it exists and may log in; else None."""
-    return get_user_model().objects.filter(username=DEMO_USER, is_active=True).first()
+    """The demo account made by ``manage.py demo``, while it exists, may log in and sees
+    nothing but its own tables; else None.
+
+    Anyone may log in as it with one click, so an account with more rights (staff, superuser,
+    or any group: a designer reads other people's playtest reports) is never offered."""
+    return (
+        get_user_model()
+        .objects.filter(username=DEMO_USER, is_active=True, is_staff=False, is_superuser=False)
+        .filter(groups__isnull=True)
+        .first()
+    )
 
 
 def _demo_logins_left(request: HttpRequest) -> bool:

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -217,6 +218,26 @@ def test_an_inactive_demo_account_hides_the_button(demo_account, client: Client)
     demo_account.save()
     assert reverse("demo_login") not in client.get("/").content.decode()
     assert client.post(reverse("demo_login")).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "rights",
+    [{"is_staff": True}, {"is_superuser": True}, {"group": "designers"}],
+    ids=["staff", "superuser", "designer"],
+)
+def test_a_demo_account_with_rights_beyond_its_tables_is_never_offered(
+    demo_account, client: Client, rights: dict
+) -> None:
+    """One click logs anyone in as the demo: not when that account could see others' data."""
+    if "group" in rights:
+        demo_account.groups.add(Group.objects.get_or_create(name=rights["group"])[0])
+    else:
+        for name, value in rights.items():
+            setattr(demo_account, name, value)
+        demo_account.save()
+    assert reverse("demo_login") not in client.get("/").content.decode()
+    assert client.post(reverse("demo_login")).status_code == 404
+    assert "_auth_user_id" not in client.session
 
 
 def test_demo_logins_are_throttled_per_address(demo_account, settings) -> None:
