@@ -578,6 +578,7 @@ ROWS: list[Row] = [
 ADMIN_MODELS = (
     "auth.group",
     "auth.user",
+    "accounts.profile",
     "games.table",
     "games.seat",
     "games.move",
