@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "amnesia_site.accounts",
     "games",
     # One app per game (its label is the game's slug); each registers its kit when ready.
     "games.amnesia",

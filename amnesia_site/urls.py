@@ -10,12 +10,11 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from amnesia_site import accounts
 from games import registry
 
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
-    path("accounts/signup/", accounts.SignupView.as_view(), name="signup"),
+    path("accounts/", include("amnesia_site.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("stories/", include("stories.urls")),

@@ -279,6 +279,8 @@ def components_html(kit: GameKit, components: Components, size: str, language: s
                 "page_style": mark_safe(_box(0, 0, page.width, page.height)),  # numbers only
                 "pages": pages(components, page),
                 "stylesheet": components.stylesheet,
+                # The designer, as the game's rules text names them, on every printed sheet.
+                "credit": kit.credit.line(),
             },
         )
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from django.utils.translation import gettext as _
+
 from games.rules import Game, register_referee, unregister_referee
 from games.start import StartMethod
 
@@ -77,6 +79,29 @@ class BookPictures(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Credit:
+    """Who made a game, exactly as its rules text says: never a guessed name.
+
+    Printed on the game's rules page, its print-and-play sheets and every book of it."""
+
+    designer: str = ""  # the name the text is signed with; empty where it names nobody
+    work: Any = ""  # which text the app follows (a lazy translation: "draft 4, in Japanese")
+
+    def line(self) -> str:
+        """One sentence in the current language."""
+        if self.designer:
+            if self.work:
+                return _("A game by %(name)s (%(work)s).") % {
+                    "name": self.designer,
+                    "work": self.work,
+                }
+            return _("A game by %(name)s.") % {"name": self.designer}
+        if self.work:
+            return _("From the designer’s draft (%(work)s).") % {"work": self.work}
+        return _("From the designer’s draft.")
+
+
 @dataclass(frozen=True, eq=False)  # one object per game: compared and hashed by identity
 class GameKit:
     """Everything the generic code needs from one game."""
@@ -94,6 +119,12 @@ class GameKit:
     demos: Callable[[datetime], list[tuple[str, dict[str, Any]]]]
     playtest: PlaytestParts
     summary: Any = ""  # one sentence for the home page
+    # The home page's picture of the game: a static file path (a local SVG), or "".
+    emblem: str = ""
+    # The game's designer as its rules text names them (see Credit).
+    credit: Credit = field(default_factory=Credit)
+    # The URL name of a seat's own page (it takes the seat's token), if the game has one.
+    seat_page: str | None = None
     option_labels: Mapping[str, Any] = field(default_factory=dict)
     # Named option sets (earlier drafts) offered on the new-table form.
     presets: Mapping[str, dict[str, Any]] = field(default_factory=dict)

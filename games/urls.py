@@ -27,6 +27,8 @@ urlpatterns = [
         name="seat_picture",
     ),
     path("tables/<int:pk>/names/", views.table_names, name="names"),
+    path("tables/<int:pk>/rules/", views.table_rules, name="table_rules"),
+    path("seat/<str:token>/rules/", views.seat_rules, name="seat_rules"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
     path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

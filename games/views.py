@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from amnesia_site.accounts.views import demo_user
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, registry, services, uploads
 from games.answers import answer_move, render_table
@@ -47,7 +48,11 @@ def _my_table(request, pk: int) -> Table:
 
 def home(request):
     if not request.user.is_authenticated:
-        return render(request, "games/welcome.html", {"games": game_choices()})
+        return render(
+            request,
+            "games/welcome.html",
+            {"kits": registry.kits(), "demo": demo_user() is not None},
+        )
     tables = Table.objects.owned_by(request.user).prefetch_related("seats")
     return render(
         request,
@@ -282,16 +287,68 @@ def table_names(request, pk: int):
     )
 
 
-@login_required
-def rules_page(request, game: str):
-    if not registry.is_game(game):
-        raise Http404("No such game.")
+def _rules(request, game: str, table: Table | None = None, seat: Seat | None = None):
+    """A game's rules: its defaults, or, opened from a table or a seat, that table's own
+    options and players (the numbers in the text are the table's)."""
     kit = registry.kit(game)
+    known = kit.referee.options
+    defaults = {name: option.default for name, option in known.items()}
+    options = {**defaults, **((table.options or {}) if table is not None else {})}
+    rows = [
+        {
+            "name": name,
+            "label": kit.option_labels.get(name, known[name].help or name),
+            "value": options[name],
+            "default": defaults[name],
+            "is_bool": isinstance(defaults[name], bool),
+            "changed": options[name] != defaults[name],
+        }
+        for name in defaults
+    ]
     return render(
         request,
         kit.rules_template,
-        {"game": game, "components": kit.components is not None, "page_sizes": PAGE_SIZES},
+        {
+            "game": game,
+            "kit": kit,
+            "credit": kit.credit.line(),
+            "table": table,
+            "seat": seat,
+            "opt": options,
+            "option_rows": rows,
+            "players": table.players if table is not None else [],
+            "components": kit.components is not None,
+            "page_sizes": PAGE_SIZES,
+        },
     )
+
+
+@require_safe
+def rules_page(request, game: str):
+    """The rules with the game's defaults: public, so anyone can read them before signing up."""
+    if not registry.is_game(game):
+        raise Http404("No such game.")
+    return _rules(request, game)
+
+
+@login_required
+@require_safe
+def table_rules(request, pk: int):
+    """The rules as this table plays them, for whoever may see the table."""
+    table = _my_table(request, pk)
+    if not registry.is_game(table.game):
+        raise Http404("No such game.")
+    return _rules(request, table.game, table)
+
+
+@require_safe
+@guards_secret(SEAT_LINKS, "token")
+def seat_rules(request, token: str):
+    """The same, for whoever holds one of the table's seat links (any game's seat)."""
+    seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
+    if not registry.is_game(seat.table.game):
+        raise Http404("No such game.")
+    return _rules(request, seat.table.game, seat.table, seat)
 
 
 def components_pdf(request, game: str):

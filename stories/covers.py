@@ -190,7 +190,7 @@ def _cover_key(book: Book) -> str:
     drawer = _drawer(book)
     raw = repr(
         (
-            4,
+            5,  # 5: the Amnesia drift is set in whole words
             getattr(drawer, "__module__", ""),
             getattr(drawer, "__qualname__", type(drawer).__qualname__),
             book.story.pk,

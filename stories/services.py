@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from amnesia_site.accounts.models import display_name
 from games import registry
 from games import services as game_services
 from games.aliases import Aliases, aliases_of
@@ -51,6 +52,9 @@ class Book:
     finished: bool
     editable_seqs: set[int] = field(default_factory=set)
     hash: str = ""
+    # The game's designer as its rules text names them (the kit's credit), in the book's
+    # language.
+    game_credit: str = ""
 
     @property
     def html_lang(self) -> str:
@@ -103,8 +107,8 @@ class Book:
 
 
 def game_master_name(story: Story) -> str:
-    owner = story.table.owner
-    return owner.get_full_name() or owner.get_username()
+    """The owner as they chose to be printed (their display name), never their login."""
+    return display_name(story.table.owner)
 
 
 def make_book(story: Story) -> Book:
@@ -135,13 +139,14 @@ def _make_book(story: Story) -> Book:
         finished_at=table.finished_at,
         finished=table.status == table.Status.FINISHED,
         editable_seqs={m.seq for m in texts.moves},
+        game_credit=registry.kit(table.game).credit.line() if registry.is_game(table.game) else "",
     )
     book.hash = content_hash(
         {
             "format": BOOK_FORMAT,
             "design": design_hash(),
             "meta": [book.title, book.subtitle, book.blurb, book.language, book.tags],
-            "people": [book.players, book.game_master],
+            "people": [book.players, book.game_master, book.game_credit],
             "cover": story.cover.name if story.cover else "",
             "dates": [book.started_at, book.finished_at],
             "chapters": [asdict(c) for c in chapters],
@@ -254,13 +259,13 @@ def history(story: Story, seq: int) -> list[Version]:
     move = _live_move(story, seq)
     aliases = aliases_of(story.table)
     typed_by = (
-        move.entered_by.get_username()
+        display_name(move.entered_by)
         if move.entered_by
         else aliases.name(move.payload.get("by", ""))
     )
     versions = [Version(aliases.text(move.text), typed_by, move.at, None)]
     for edit in NarrationEdit.objects.filter(story=story, move_seq=seq).select_related("editor"):
-        who = edit.editor.get_username() if edit.editor else _("someone")
+        who = display_name(edit.editor) if edit.editor else _("someone")
         versions.append(Version(aliases.text(edit.text), who, edit.created_at, edit))
     versions[-1].current = True
     return list(reversed(versions))

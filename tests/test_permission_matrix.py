@@ -319,6 +319,15 @@ ROWS: list[Row] = [
     Row("password_reset_confirm", EVERYONE, lambda w, a: ["MQ", "set-password"]),
     Row("password_reset_complete", EVERYONE),
     Row("set_language", (302,) * 5),
+    Row(
+        "profile",
+        LOGGED_IN,
+        post=LOGGED_IN_POST,
+        data=lambda w: {"display_name": "Vandal"},
+        owner_changes=True,
+    ),
+    # A POST that logs in as the demo account; this world has none, so it answers 404.
+    Row("demo_login", (405,) * 5, post=(404,) * 5),
     # -- the table engine --
     Row("games:home", EVERYONE),
     Row("games:table_new", LOGGED_IN, post=LOGGED_IN_POST),
@@ -366,7 +375,10 @@ ROWS: list[Row] = [
     Row("games:narrative", OWNER, pk("amnesia")),
     Row("games:picture", OWNER, lambda w, a: [w.laptop.pk, *picture(w, a)]),
     Row("games:seat_picture", TOKEN, lambda w, a: [w.token(w.laptop, a), *picture(w, a)]),
-    Row("games:rules", LOGGED_IN, lambda w, a: ["amnesia"]),
+    # The rules are public; a table's own rules follow the table, a seat's its link.
+    Row("games:rules", EVERYONE, lambda w, a: ["amnesia"]),
+    Row("games:table_rules", OWNER, pk("contest")),
+    Row("games:seat_rules", TOKEN, lambda w, a: [w.token(w.contest, a)]),
     # The print-and-play sheets are public, like the rules they go with.
     Row("games:components", EVERYONE, lambda w, a: ["amnesia"]),
     # -- Amnesia Stories --
@@ -613,6 +625,7 @@ ROWS: list[Row] = [
 ADMIN_MODELS = (
     "auth.group",
     "auth.user",
+    "accounts.profile",
     "games.table",
     "games.seat",
     "games.move",

@@ -65,10 +65,34 @@ def _dispute(challenge: dict[str, Any], suggestion: dict | None, texts: MoveText
     }
 
 
+def _told_at(entry: dict[str, Any], texts: MoveTexts) -> dict[int, int]:
+    """Where each narration of the scene belongs in the reading order, by its move.
+
+    At the table the narrator usually pays for the scene with nothing typed, tells it aloud
+    while the others suggest, and types it into the box that ends the scene. That text is the
+    scene itself: the suggestions answered it, so it opens the chapter, before them. Text
+    typed with the opening move, or on accepting a paid suggestion, stays where it was played.
+    """
+    opening = entry["moves"][0]
+    parts = [part["move"] for part in entry["narration"]]
+    if opening in parts:
+        return {move: move for move in parts}
+    return {
+        move: opening if texts.moves[move].payload.get("do") == "end_scene" else move
+        for move in parts
+    }
+
+
 def _scene_items(entry: dict[str, Any], texts: MoveTexts) -> list[dict[str, Any]]:
-    """The scene's narration, suggestions and disputes in the order they were played."""
+    """The scene's narration, suggestions and disputes in reading order: as they were played,
+    except that a scene typed when it ended comes before what was said during it."""
+    told_at = _told_at(entry, texts)
     items: list[dict[str, Any]] = [
-        {"type": "text", "at": part["move"], "passage": _passage(texts, part["move"], part["by"])}
+        {
+            "type": "text",
+            "at": told_at[part["move"]],
+            "passage": _passage(texts, part["move"], part["by"]),
+        }
         for part in entry["narration"]
     ]
     refused = [s for s in entry["suggestions"] if s["outcome"] == "refused"]
@@ -86,6 +110,7 @@ def _scene_items(entry: dict[str, Any], texts: MoveTexts) -> list[dict[str, Any]
         )
     for i, challenge in enumerate(entry["challenges"]):
         items.append(_dispute(challenge, refused[i] if i < len(refused) else None, texts))
+    # Stable: at the same place, the scene's own text (listed first) stays first.
     items.sort(key=lambda item: item["at"])
     return items
 

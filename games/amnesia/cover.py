@@ -5,11 +5,43 @@ turned in its disputes along the foot."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from stories import covers
 from stories.services import Book
+
+
+@dataclass(frozen=True)
+class DriftLine:
+    x: int  # where the line starts (it may start off the left edge)
+    text: str
+
+
+def drift_lines(
+    drift: str, measure: Callable[[str], float], width: int, rnd: random.Random
+) -> Iterator[DriftLine]:
+    """The background's lines, endlessly: each is whole words (characters, for Japanese)
+    taken in order from where the last line's second third began, long enough to run past
+    the right edge; at the end of the drift it starts again after a dot.
+
+    Cutting fixed runs of characters and doubling them, as this once did, glued the end of a
+    cut to its own start mid-word ("the door,She wakes", "keyeone")."""
+    spaced_words = len(drift.split()) > 1 or not covers.needs_japanese(drift)
+    units = [*drift.split(), "·"] if spaced_words else [*drift, "・"]
+    joiner = " " if spaced_words else ""
+    start = 0
+    while True:
+        x = rnd.randint(-140, 20)
+        line: list[str] = []
+        index = start
+        while not line or measure(joiner.join(line)) < width - x + 40:
+            line.append(units[index % len(units)])
+            index += 1
+        start = (start + max(1, len(line) * 2 // 3)) % len(units)
+        yield DriftLine(x, joiner.join(line))
 
 
 def draw(book: Book, size: tuple[int, int] = covers.COVER_SIZE) -> Image.Image:
@@ -29,12 +61,11 @@ def draw(book: Book, size: tuple[int, int] = covers.COVER_SIZE) -> Image.Image:
     japanese_drift = covers.needs_japanese(drift)
     line_font = covers.font(34, japanese=japanese_drift, italic=not japanese_drift)
     y = 70
-    offset = 0
-    while y < height * 0.62:
-        chunk = drift[offset : offset + 90] or drift[:90]
-        offset = (offset + 61) % max(1, len(drift))
+    for line in drift_lines(drift, lambda text: tdraw.textlength(text, font=line_font), width, rnd):
+        if y >= height * 0.62:
+            break
         shade = max(18, int(120 * (1 - y / (height * 0.62))))
-        tdraw.text((rnd.randint(-140, 20), y), chunk * 2, font=line_font, fill=shade)
+        tdraw.text((line.x, y), line.text, font=line_font, fill=shade)
         y += 52
     blurred = text_layer.filter(ImageFilter.GaussianBlur(1.6))
     mask = Image.linear_gradient("L").resize(size).point(lambda v: 255 - v)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.amnesia import book, components, cover, demo, page, playtest
 from games.amnesia.rules import GAME
-from games.registry import GameKit, PlaytestParts
+from games.registry import Credit, GameKit, PlaytestParts
 
 KIT = GameKit(
     slug="amnesia",
@@ -31,4 +31,6 @@ KIT = GameKit(
     ),
     option_labels=page.OPTION_LABELS,
     rulesets=page.RULESETS,
+    credit=Credit(work=_("the second version of its rules, written in Portuguese")),
+    emblem="amnesia/emblem.svg",
 )

@@ -10,7 +10,7 @@ from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
 from games.amnesia_stories.rules import GAME
 from games.amnesia_stories.start import START
-from games.registry import GameKit, PlaytestParts
+from games.registry import Credit, GameKit, PlaytestParts
 
 KIT = GameKit(
     slug="amnesia_stories",
@@ -42,4 +42,6 @@ KIT = GameKit(
     start_method=START,
     urls="games.amnesia_stories.urls",
     picture=decks.table_picture,
+    credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
+    emblem="amnesia_stories/emblem.svg",
 )

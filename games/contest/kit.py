@@ -8,7 +8,7 @@ from games.contest import book, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
-from games.registry import GameKit, PlaytestParts
+from games.registry import Credit, GameKit, PlaytestParts
 
 KIT = GameKit(
     slug="contest",
@@ -37,4 +37,8 @@ KIT = GameKit(
     start_method=START,
     urls="games.contest.urls",
     nav=(("contest:characters", _("Characters")),),
+    # The rules text is signed: its author gives his name in its opening lines.
+    credit=Credit(designer="Phillip Foster"),
+    emblem="contest/emblem.svg",
+    seat_page="contest:seat",
 )

@@ -224,10 +224,11 @@ def test_an_imported_draw_that_makes_no_sense_is_not_shown(gm, gm_client):
 
 def test_the_rules_pages_say_how_each_game_chooses_who_starts(gm_client):
     stories = gm_client.get(reverse("games:rules", args=["amnesia_stories"])).content.decode()
-    assert "whoever gets the one marked S is the first bard" in stories
+    assert "whoever gets the S starts" in stories
+    assert "deal them for you (virtual deck)" in stories
     assert "nobody’s answer is sent or cut short" in stories
     contest = gm_client.get(reverse("games:rules", args=["contest"])).content.decode()
-    assert "players tied for the highest draw again" in contest
+    assert "Players tied for the highest draw again" in contest
     assert "clock stands still while a contest is being played" in contest
 
 

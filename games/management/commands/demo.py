@@ -22,14 +22,25 @@ DEMO_PASSWORD = "demo-table"
 class Command(BaseCommand):
     help = "Create the demo user and its demo tables (skipped when they exist)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--designer",
+            action="store_true",
+            help="also put the demo user in the designers group (its dashboard then shows the "
+            "demo games; the home page's demo button is hidden, since anyone pressing it would "
+            "see every designer's reports)",
+        )
+
     def handle(self, *args, **opts):
         users = get_user_model().objects
         user, created = users.get_or_create(username=DEMO_USER)
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-        # The demo user is a designer too, so the playtest dashboard has the demo games.
-        user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+        # The home page logs any visitor in as the demo user with one click, so by default it
+        # sees nothing but its own tables: a designer sees other people's playtest reports.
+        if opts.get("designer"):
+            user.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
         existing = set(user.tables.values_list("name", flat=True))
         now = timezone.now()
         names = []

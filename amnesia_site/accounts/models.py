@@ -1,0 +1,45 @@
+"""What a person sets about themselves: the name the site prints for them.
+
+The username is a login (``gm_alice``), chosen once and often for a machine; books, covers and
+edit histories print the display name instead, which the person may change at any time. No
+row is needed: a user without a profile, or with an empty display name, is printed by their
+username.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+DISPLAY_NAME_MAX = 60
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(
+        _("display name"),
+        max_length=DISPLAY_NAME_MAX,
+        blank=True,
+        default="",
+        help_text=_(
+            "How the site prints your name: on the books and covers of your tables and in "
+            "edit histories. Leave it empty to be shown by your username."
+        ),
+    )
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+def display_name(user) -> str:
+    """The name to print for ``user``: their display name, or their username."""
+    if user is None:
+        return ""
+    try:
+        chosen = user.profile.display_name
+    except (Profile.DoesNotExist, AttributeError):
+        chosen = ""
+    return " ".join(chosen.split()) or user.get_username()
