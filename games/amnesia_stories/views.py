@@ -13,7 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
 from games import services, uploads
@@ -28,7 +29,7 @@ from games.amnesia_stories.decks import (
     import_deck,
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.answers import answer_move
+from games.answers import answer_move, table_page, write_url
 from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
@@ -66,6 +67,7 @@ def area_image(request, card_id: str, size: str):
 
 # -- the projector -----------------------------------------------------------------------------
 @login_required
+@never_cache  # Back shows the slots as they are now
 def projector(request, pk: int):
     """The selection slots, big, and nothing else: safe to show the room at any moment."""
     table = _stories_table(request, pk)
@@ -206,7 +208,7 @@ def _picks_from(data, prefix: str, questions: int) -> list:
 
 # -- physical number cards, entered after the reveal -------------------------------------------
 @login_required
-@require_POST
+@write_url(table_page)
 def revealed(request, pk: int):
     """Everyone's revealed number cards in one form: one answer move per player, in order,
     all or nothing (``services.play_many``)."""
@@ -306,7 +308,7 @@ def deck_picture(request, pk: int, card: int, size: str):
 
 
 @login_required
-@require_POST
+@write_url(lambda pk: reverse("amnesia_stories:deck", args=[pk]))
 def deck_delete(request, pk: int):
     deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
     name = deck.name

@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
-from games.answers import answer_move
+from games.answers import answer_move, keep_address, table_page, write_url
 from games.contest import characters
 from games.contest import page as page
 from games.contest.models import Character
@@ -58,7 +58,12 @@ def _render(
     if pending is not None:
         context.update(page.pending_context(table, snap.state, pending, context["names"], text))
     template = "contest/table.html" + ("#panel" if request.htmx else "")
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # A move being tapped in keeps its own address (a reload shows it again), else the table.
+    if pending is not None:
+        url = reverse("contest:build", args=[table.pk])
+        return keep_address(request, response, f"{url}?{urlencode({'move': json.dumps(pending)})}")
+    return keep_address(request, response, table)
 
 
 def _done(request, table: Table):
@@ -155,7 +160,7 @@ def build(request, pk: int):
 
 # -- characters at the table ----------------------------------------------------------------
 @login_required
-@require_POST
+@write_url(table_page)
 def character(request, pk: int):
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
@@ -175,7 +180,7 @@ def character(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def bring(request, pk: int):
     table = _table(request, pk)
     raw = request.POST.get("character") or ""
@@ -196,7 +201,7 @@ def bring(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def display(request, pk: int):
     """How the page names drinks ("penalty points" for a table that plays sober)."""
     table = _table(request, pk)
@@ -312,7 +317,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
 
 def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
     template = "contest/seat.html" + ("#panel" if request.htmx else "")
-    return render(request, template, seat_context(seat, error), status=status)
+    response = render(request, template, seat_context(seat, error), status=status)
+    return keep_address(request, response, reverse("contest:seat", args=[seat.token]))
 
 
 @require_GET
@@ -325,7 +331,7 @@ def seat_page(request, token: str):
     return _render_seat(request, seat)
 
 
-@require_POST
+@write_url(lambda token: reverse("contest:seat", args=[token]))
 @guards_secret(SEAT_LINKS, "token")
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
@@ -347,4 +353,5 @@ def seat_move(request, token: str):
         play,
         render=draw,
         then=lambda: redirect("contest:seat", token=seat.token),
+        page_url=reverse("contest:seat", args=[seat.token]),
     )
