@@ -462,11 +462,25 @@ def _after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> 
         signals.finished_changed.send(sender=kit, table=table, before=before, after=after)
 
 
-def save_draft(table: Table, text: str) -> None:
-    """Keep the narration being typed; IllegalMove for text no move could hold either."""
+def save_draft(table: Table, text: str, seen_seq: int | None = None) -> bool:
+    """Keep the narration being typed; IllegalMove for text no move could hold either.
+
+    ``seen_seq`` is the move the typing page showed. A save a narrated move has overtaken
+    since (typed, then sent with a move before the save arrived) is dropped: kept, it would
+    put the stored narration back in the box, to be stored again with the next move. Under
+    the table's lock, so a move and a save never cross. False when dropped.
+    """
     if "\x00" in text:
         raise IllegalMove("bad_argument", N_("The narration cannot hold a NUL character."))
-    Table.objects.filter(pk=table.pk).update(draft=text[:MAX_TEXT])
+    if seen_seq is None:
+        Table.objects.filter(pk=table.pk).update(draft=text[:MAX_TEXT])
+        return True
+    with transaction.atomic():
+        locked = _lock(table)
+        if locked.moves.filter(seq__gt=seen_seq).exclude(text="").exists():
+            return False
+        Table.objects.filter(pk=locked.pk).update(draft=text[:MAX_TEXT])
+    return True
 
 
 def _refresh(table: Table, locked: Table) -> None:
