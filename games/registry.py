@@ -118,6 +118,10 @@ class GameKit:
     # e.g. a custom deck's card) or None. The picture views ask it after checking who may see
     # the table (its owner, a seat's link, a reader of its story): see :func:`picture`.
     picture: Callable[[Any, int, str], Any] | None = None
+    # (move payload) -> one sentence saying what the move did ("Ana continues the story."),
+    # for the screen reader's announcement after a move and the undo's confirmation; ""
+    # (or no hook) falls back to a generic sentence naming the move's number and player.
+    describe_move: Callable[[dict[str, Any]], str] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

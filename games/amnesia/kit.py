@@ -31,4 +31,5 @@ KIT = GameKit(
     ),
     option_labels=page.OPTION_LABELS,
     rulesets=page.RULESETS,
+    describe_move=page.describe_move,
 )

@@ -40,4 +40,5 @@ KIT = GameKit(
     new_table=NewTable(),
     urls="games.amnesia_stories.urls",
     picture=decks.table_picture,
+    describe_move=page.describe_move,
 )
