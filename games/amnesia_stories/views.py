@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
@@ -281,7 +282,11 @@ def deck_upload(request):
             else:
                 messages.success(
                     request,
-                    _("Deck “%(name)s” imported: %(n)s cards.")
+                    ngettext(
+                        "Deck “%(name)s” imported: %(n)s card.",
+                        "Deck “%(name)s” imported: %(n)s cards.",
+                        deck.cards.count(),
+                    )
                     % {"name": deck.name, "n": deck.cards.count()},
                 )
                 return redirect("amnesia_stories:deck", deck.pk)

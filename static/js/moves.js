@@ -85,7 +85,8 @@
   }
 
   function firstMove(root) {
-    var scope = root.querySelector(".actions") || root;
+    // The game over, there is no move left: the way on (the book, the impressions) instead.
+    var scope = root.querySelector("[data-next-steps]") || root.querySelector(".actions") || root;
     var controls = scope.querySelectorAll(
       "textarea, select, button, input:not([type=hidden]), a[href]"
     );
