@@ -107,6 +107,7 @@
     byHand = !isPoll(ev.detail.elt);
   });
 
+  // Once settled: htmx has made the new panel's forms live by then.
   document.addEventListener("htmx:afterSettle", function (ev) {
     var root = panel();
     if (!root || !ev.detail.xhr) return;
