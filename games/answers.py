@@ -42,6 +42,8 @@ Renderer = Callable[..., HttpResponse]
 def render_table(request, table: Table, *, error: str = "", status: int = 200) -> HttpResponse:
     """The table page of the table's game (its ``panel`` partial for htmx)."""
     context = presenters.table_context(Snapshot(table), error=error)
+    if status == 409:  # moved on meanwhile: the alert links to the page as it is now
+        context["reload_url"] = table.get_absolute_url()
     template = registry.kit(table.game).table_template
     if request.htmx:
         template += "#panel"

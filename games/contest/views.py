@@ -55,6 +55,8 @@ def _render(
 ):
     snap = Snapshot(table)
     context = presenters.table_context(snap, error=error)
+    if status == 409:  # moved on meanwhile: the alert links to the page as it is now
+        context["reload_url"] = table.get_absolute_url()
     if pending is not None:
         context.update(page.pending_context(table, snap.state, pending, context["names"], text))
     template = "contest/table.html" + ("#panel" if request.htmx else "")
@@ -317,8 +319,12 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
 
 def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
     template = "contest/seat.html" + ("#panel" if request.htmx else "")
-    response = render(request, template, seat_context(seat, error), status=status)
-    return keep_address(request, response, reverse("contest:seat", args=[seat.token]))
+    context = seat_context(seat, error)
+    url = reverse("contest:seat", args=[seat.token])
+    if status == 409:
+        context["reload_url"] = url
+    response = render(request, template, context, status=status)
+    return keep_address(request, response, url)
 
 
 @require_GET

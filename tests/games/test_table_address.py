@@ -75,6 +75,8 @@ def test_htmx_answers_keep_the_tables_address_played_or_refused(gm_client, amnes
     stale = gm_client.post(url, {"by": "Ana", "do": "end_scene", "expected_seq": 0}, **HTMX)
     assert stale.status_code == 409
     assert stale["HX-Replace-Url"] == amnesia.get_absolute_url()
+    # The message's way on is the table's own address, which answers a GET.
+    assert f'<a href="{amnesia.get_absolute_url()}" hx-boost="false">' in stale.content.decode()
     refused = gm_client.post(url, {"by": "Bruno", "do": "end_scene", "expected_seq": 1}, **HTMX)
     assert refused.status_code == 400
     assert refused["HX-Replace-Url"] == amnesia.get_absolute_url()
