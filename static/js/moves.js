@@ -98,20 +98,19 @@
     return null;
   }
 
-  var seqBefore = null;
-  var byHand = false;
-
+  // Kept on each request (a poll may run while a move is on its way).
   document.addEventListener("htmx:beforeRequest", function (ev) {
     var root = panel();
-    seqBefore = root ? root.dataset.seq : null;
-    byHand = !isPoll(ev.detail.elt);
+    if (ev.detail.xhr) ev.detail.xhr.seqBefore = root ? root.dataset.seq : null;
   });
 
   // Once settled: htmx has made the new panel's forms live by then.
   document.addEventListener("htmx:afterSettle", function (ev) {
     var root = panel();
-    if (!root || !ev.detail.xhr) return;
-    var moved = root.dataset.seq !== seqBefore;
+    var xhr = ev.detail.xhr;
+    if (!root || !xhr) return;
+    var byHand = !isPoll(ev.detail.elt);
+    var moved = root.dataset.seq !== xhr.seqBefore;
     var said = root.querySelector("[data-announce]");
     var alert = root.querySelector("[role=alert]");
     var live = announcer();
@@ -127,7 +126,6 @@
       var target = firstMove(root);
       if (target) target.focus();
     }
-    byHand = false;
   });
 
   document.addEventListener("DOMContentLoaded", announcer);
