@@ -110,6 +110,8 @@ def build(request, pk: int):
     table = _table(request, pk)
     data = request.POST if request.method == "POST" else request.GET
     move = _pending_move(data)
+    if move is None and request.method != "POST":
+        return redirect(table)  # an address without its move (cut short): the table
     if move is None:
         return HttpResponseBadRequest(_("That is not a move this page can build."))
     if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
@@ -143,9 +145,11 @@ def build(request, pk: int):
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
         back = page.drop_pick(move) if pick else move
+        # A reload of a move's address the table has moved past since: the table, as it is.
+        status = 400 if request.method == "POST" else 200
         if page.evaluate(state, back)[0] != "more":
-            return _render(request, table, error=message, status=400)
-        return _render(request, table, error=message, status=400, pending=back, text=text)
+            return _render(request, table, error=message, status=status)
+        return _render(request, table, error=message, status=status, pending=back, text=text)
     if request.method == "POST":
         if text.strip():
             try:

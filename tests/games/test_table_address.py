@@ -125,3 +125,16 @@ def test_every_page_names_its_icon_and_the_old_address_finds_it(client):
     assert 'rel="icon"' in client.get("/").content.decode()
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def test_a_reload_of_a_move_being_tapped_in_shows_the_table_even_when_moved_past(
+    gm, gm_client, contest
+):
+    build = reverse("contest:build", args=[contest.pk])
+    move = json.dumps({"by": "Bo", "do": "take_control", "with": "face_card"})
+    # Ana challenged meanwhile: taking control is no longer a move; the page still answers.
+    challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
+    services.play(contest, {"by": "Ana", **challenge, "named": True}, None, gm)
+    assert gm_client.get(build, {"move": move}).status_code == 200
+    response = gm_client.get(build)  # the address cut short
+    assert response.status_code == 302 and response["Location"] == contest.get_absolute_url()
