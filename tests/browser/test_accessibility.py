@@ -87,7 +87,14 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
     amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=1)
     services.play(amnesia, {"by": "Ana", "do": "continue"}, 0, gm)  # the narration box shows
+    challenge = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1, deck_mode="physical")
+    for move in ({"do": "continue"}, {"do": "insist", "text": "No."}, {"do": "refuse"}):
+        by = "Bruno" if move["do"] == "insist" else "Ana"
+        services.play(challenge, {"by": by, **move}, None, gm)  # the card grid shows
     stories = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    told = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    journey = services.state_of(told)["journey"]
+    services.play(told, {"by": "Ana", "do": "tell", "story": journey[:3], "text": "Off."}, 0, gm)
     contest = contest_after_a_contest(gm)
     finished = services.import_script(sample_script("en"), gm, name="Room 714")
     page.goto(reverse("stories:for_table", args=[finished.pk]))
@@ -99,7 +106,10 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
             "/",
             "/tables/new/?game=amnesia",
             amnesia.get_absolute_url(),
+            challenge.get_absolute_url(),
             stories.get_absolute_url(),
+            reverse("amnesia_stories:answer", args=[told.pk, 0]),  # pass the laptop
+            reverse("amnesia_stories:projector", args=[told.pk]),
             contest.get_absolute_url(),
             reverse("contest:seat", args=[contest.seats.get(name="Ana").token]),
             story,
