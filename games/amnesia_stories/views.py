@@ -166,7 +166,12 @@ def answer(request, pk: int, position: int):
         )
 
     return answer_move(
-        request, table, play, render=screen, then=lambda: redirect(_next_screen(table))
+        request,
+        table,
+        play,
+        render=screen,
+        then=lambda: redirect(_next_screen(table)),
+        page_url=reverse("amnesia_stories:answer", args=[table.pk, position]),
     )
 
 
