@@ -354,3 +354,36 @@ def test_amnesia_stories_every_move_and_screen_reloads(page, django_user_model) 
     panel.get_by_role("button", name=re.compile("Undo last move")).click()
     expect(heading).to_have_text("Everyone answers in secret")
     reload_shows(page, path, lambda: expect(heading).to_have_text("Everyone answers in secret"))
+
+
+def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_model) -> None:
+    """The challenged player's other answers (refuse, forfeit) take the narration typed before
+    them too, and leave the box empty; each line is stored once."""
+    gm = log_in(page, django_user_model)
+    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=5)
+    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
+        move = {"by": by, "do": "character", "name": name}
+        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
+    panel = page.locator("#table-panel")
+    box = panel.locator("#narration")
+    told = []
+    for answer, label in (("refuse", "2 drinks"), ("forfeit", "a drink")):
+        table.refresh_from_db()
+        services.play(table, {"by": "Ana", **challenge, "named": True}, table.last_seq)
+        page.goto(table.get_absolute_url())
+        line = f"Yum answers the challenge: {answer}."
+        box.fill(line)
+        told.append(line)
+        row = panel.locator(".move-row", has_text=re.compile(answer.capitalize()))
+        seq = panel.get_attribute("data-seq")
+        row.get_by_role("button", name=label, exact=True).click()
+        expect(panel).not_to_have_attribute("data-seq", seq)
+        page.wait_for_timeout(1000)  # past the draft autosave's pause
+        if box.count():
+            expect(box).to_have_value("")
+        page.reload()
+        if box.count():
+            expect(box).to_have_value("")
+    texts = [m.text for m in services.live_moves(table) if m.text]
+    assert texts == told
