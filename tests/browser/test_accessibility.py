@@ -18,6 +18,7 @@ from games.playtests.models import DESIGNERS_GROUP
 from games.rules import get_game
 from stories.samples import sample_script
 from tests.browser.helpers import log_in
+from tests.playtests.conftest import builtin, many_reports
 
 BLOCKING = {"critical", "serious"}
 AXE = Axe()
@@ -120,4 +121,7 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
 def test_the_designers_dashboard(page, django_user_model) -> None:
     designer = log_in(page, django_user_model, username="designer")
     designer.groups.add(Group.objects.create(name=DESIGNERS_GROUP))
-    check(page, [reverse("playtests:dashboard", args=["amnesia"])])
+    owner = django_user_model.objects.create_user(username="host")
+    # Reports to chart: the dashboard with its figures, charts and impressions drawn.
+    many_reports(owner, 4, [builtin("amnesia_stories", "Amnesia Stories draft 4")])
+    check(page, [reverse("playtests:dashboard", args=["amnesia_stories"])])
