@@ -72,8 +72,11 @@ class StaleMove(Exception):
         self.expected = expected
         self.actual = actual
         super().__init__(
-            f"The table has moved on (you saw move {expected}, it is at move {actual}). "
-            "Reload to see what changed; nothing was applied."
+            gettext(
+                "The table has moved on (you saw move %(expected)s, it is at move %(actual)s). "
+                "Reload to see what changed; nothing was applied."
+            )
+            % {"expected": expected, "actual": actual}
         )
 
 
