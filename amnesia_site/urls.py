@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from games import registry
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico on pages that name no icon (base.html names it).
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("amnesia_site.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

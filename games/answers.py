@@ -10,16 +10,24 @@ plays; the outcome becomes the response the same way everywhere:
 
 "The page" is the table page unless the view passes its own ``render`` (a seat's page, the
 pass-the-laptop screen).
+
+The address bar always shows the page, never the write URL: an htmx answer says which address
+to keep (``HX-Replace-Url``: replaced, so moves pile up no history entries), and a write URL
+opened with GET (a reload, a bookmark, an address an older page left in the bar) is sent on to
+its page (``write_url``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django_htmx.http import replace_url
 
 from games import presenters, registry, services
 from games.messages import referee_message
@@ -34,10 +42,46 @@ Renderer = Callable[..., HttpResponse]
 def render_table(request, table: Table, *, error: str = "", status: int = 200) -> HttpResponse:
     """The table page of the table's game (its ``panel`` partial for htmx)."""
     context = presenters.table_context(Snapshot(table), error=error)
+    if status == 409:  # moved on meanwhile: the alert links to the page as it is now
+        context["reload_url"] = table.get_absolute_url()
     template = registry.kit(table.game).table_template
     if request.htmx:
         template += "#panel"
-    return render(request, template, context, status=status)
+    return keep_address(request, render(request, template, context, status=status), table)
+
+
+def keep_address(request, response: HttpResponse, page: Table | str) -> HttpResponse:
+    """Tell htmx which address the page it swapped in lives at (``page``: a URL, or a table
+    for its page). A boosted form would otherwise push the URL it posted to, which answers
+    no GET, and add a history entry per move (htmx 2 ignores ``hx-push-url="false"`` on
+    boosted elements); the header wins over both."""
+    if request.htmx and "HX-Redirect" not in response:
+        replace_url(response, page if isinstance(page, str) else page.get_absolute_url())
+    return response
+
+
+def write_url(page: Callable[..., str]) -> Callable:
+    """Decorate a view that only writes (POST). A GET or HEAD is redirected to
+    ``page(**kwargs)``, the page the write belongs to (which checks who may see it), rather
+    than answered 405: whatever address a browser ends up holding shows the page."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                return redirect(page(*args, **kwargs))
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def table_page(pk: int, **_kwargs: Any) -> str:
+    """The address of table ``pk``'s page (for ``write_url``; no query: the page checks)."""
+    return reverse("games:table", args=[pk])
 
 
 def wants_json(request) -> bool:
@@ -52,13 +96,20 @@ def answer_move(
     render: Renderer | None = None,
     then: Callable[[], HttpResponse] | None = None,
     explain: Callable[[IllegalMove], str] = referee_message,
+    page_url: str | None = None,
 ) -> HttpResponse:
     """Run ``play`` (a call into ``games.services``) and answer with its outcome.
 
     ``render(error=..., status=...)`` draws the page (default: the table page); ``then()`` is
     the answer to a plain form post that worked (default: a redirect to the table);
-    ``explain(exc)`` is the sentence for a refusal (default: the referee's, translated).
+    ``explain(exc)`` is the sentence for a refusal (default: the referee's, translated);
+    ``page_url`` the address htmx keeps in the bar (default: the table's page).
     """
+    response = _answer(request, table, play, render, then, explain)
+    return keep_address(request, response, page_url or table)
+
+
+def _answer(request, table, play, render, then, explain) -> HttpResponse:
     if render is None:
 
         def render(error: str = "", status: int = 200) -> HttpResponse:

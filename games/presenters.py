@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
@@ -45,6 +47,26 @@ def who_may(legal: dict[str, dict[str, dict]], verb: str) -> list[str]:
     return [name for name, verbs in legal.items() if verb in verbs]
 
 
+def shown_value(key: str, value: Any) -> Any:
+    """A move field as a page shows it: card codes as the cards ("6C" as "6♣"), as
+    everywhere else on the page; anything else as it is."""
+    if isinstance(value, list):
+        return ",".join(str(shown_value(key, v)) for v in value)
+    if "card" in key and isinstance(value, str) and _is_card(value):
+        return cards.label(value)
+    return value
+
+
+def _is_card(code: str) -> bool:
+    if code in cards.JOKERS:
+        return True
+    try:
+        rank, suit = cards.split(code)
+    except (ValueError, KeyError, IndexError):
+        return False
+    return rank in cards.RANKS and suit in cards.SUITS
+
+
 def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
     rows = list(table.moves.order_by("-seq")[:limit])
     return [
@@ -54,11 +76,7 @@ def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
             "undoes": m.undoes,
             "by": m.payload.get("by"),
             "do": m.payload.get("do"),
-            "fields": {
-                k: ",".join(map(str, v)) if isinstance(v, list) else v
-                for k, v in m.payload.items()
-                if k not in ("by", "do")
-            },
+            "fields": {k: shown_value(k, v) for k, v in m.payload.items() if k not in ("by", "do")},
             "text": m.text,
             "at": m.at,
         }
@@ -80,9 +98,36 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "error": error,
         "log": recent_log(table),
         "can_undo": bool(snap.moves),
+        "undo_names": undo_names(snap),
+        "announce": announce(snap),
         "story": snap.narrative(),
         # How the start player was drawn, if the table drew (games/_start_draw.html).
         "start_draw": start_draw_lines(snap.kit.start_method, table.extra),
     }
     context.update(snap.kit.page_context(snap))
     return context
+
+
+def move_sentence(snap: Snapshot, move: Any) -> str:
+    """What a stored move did, in one sentence (the game's own words when it has them)."""
+    describe = snap.kit.describe_move
+    said = describe(move.payload) if describe is not None else ""
+    if said:
+        return str(said)
+    return _("Move %(seq)s, by %(by)s.") % {"seq": move.seq, "by": move.payload.get("by", "")}
+
+
+def undo_names(snap: Snapshot) -> str:
+    """The move an undo would take back (the undo button's confirmation names it)."""
+    return move_sentence(snap, snap.moves[-1]) if snap.moves else ""
+
+
+def announce(snap: Snapshot) -> str:
+    """What just happened at the table, for the live region a screen reader reads out
+    after a move (``static/js/moves.js``)."""
+    last = snap.table.moves.order_by("-seq").first()
+    if last is None:
+        return ""
+    if last.kind == last.Kind.UNDO:
+        return _("Move %(n)s was taken back.") % {"n": last.undoes}
+    return move_sentence(snap, last)

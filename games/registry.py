@@ -153,6 +153,10 @@ class GameKit:
     # How the game's own text chooses the first player (a draw the new-table form offers,
     # made by the app with a virtual deck and entered by the game master at a physical one).
     start_method: StartMethod | None = None
+    # (move payload) -> one sentence saying what the move did ("Ana continues the story."),
+    # for the screen reader's announcement after a move and the undo's confirmation; ""
+    # (or no hook) falls back to a generic sentence naming the move's number and player.
+    describe_move: Callable[[dict[str, Any]], str] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

@@ -72,8 +72,11 @@ class StaleMove(Exception):
         self.expected = expected
         self.actual = actual
         super().__init__(
-            f"The table has moved on (you saw move {expected}, it is at move {actual}). "
-            "Reload to see what changed; nothing was applied."
+            gettext(
+                "The table has moved on (you saw move %(expected)s, it is at move %(actual)s). "
+                "Reload to see what changed; nothing was applied."
+            )
+            % {"expected": expected, "actual": actual}
         )
 
 
@@ -462,11 +465,25 @@ def _after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> 
         signals.finished_changed.send(sender=kit, table=table, before=before, after=after)
 
 
-def save_draft(table: Table, text: str) -> None:
-    """Keep the narration being typed; IllegalMove for text no move could hold either."""
+def save_draft(table: Table, text: str, seen_seq: int | None = None) -> bool:
+    """Keep the narration being typed; IllegalMove for text no move could hold either.
+
+    ``seen_seq`` is the move the typing page showed. A save a narrated move has overtaken
+    since (typed, then sent with a move before the save arrived) is dropped: kept, it would
+    put the stored narration back in the box, to be stored again with the next move. Under
+    the table's lock, so a move and a save never cross. False when dropped.
+    """
     if "\x00" in text:
         raise IllegalMove("bad_argument", N_("The narration cannot hold a NUL character."))
-    Table.objects.filter(pk=table.pk).update(draft=text[:MAX_TEXT])
+    if seen_seq is None:
+        Table.objects.filter(pk=table.pk).update(draft=text[:MAX_TEXT])
+        return True
+    with transaction.atomic():
+        locked = _lock(table)
+        if locked.moves.filter(seq__gt=seen_seq).exclude(text="").exists():
+            return False
+        Table.objects.filter(pk=locked.pk).update(draft=text[:MAX_TEXT])
+    return True
 
 
 def _refresh(table: Table, locked: Table) -> None:

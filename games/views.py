@@ -17,13 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.accounts.views import demo_user
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, registry, services, uploads
-from games.answers import answer_move, render_table
+from games.answers import answer_move, render_table, table_page, write_url
 from games.components import (
     DEFAULT_SIZE,
     PAGE_SIZES,
@@ -113,12 +114,13 @@ def table_new(request):
 
 
 @login_required
+@never_cache  # Back and Forward show the table as it is now, never a copy of an older move
 def table_detail(request, pk: int):
     return render_table(request, _my_table(request, pk))
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def table_move(request, pk: int):
     table = _my_table(request, pk)
 
@@ -132,7 +134,7 @@ def table_move(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def table_undo(request, pk: int):
     table = _my_table(request, pk)
 
@@ -151,15 +153,18 @@ def table_undo(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def table_draft(request, pk: int):
     """Autosave of the narration being typed (so a reload or a lost connection keeps it)."""
     table = _my_table(request, pk)
+    raw_seq = request.POST.get("seq", "")
+    seen = int(raw_seq) if raw_seq.isdigit() and len(raw_seq) < 10 else None
     try:
-        services.save_draft(table, request.POST.get("text", ""))
+        kept = services.save_draft(table, request.POST.get("text", ""), seen)
     except IllegalMove as exc:
         return HttpResponseBadRequest(referee_message(exc))
-    return HttpResponse(status=204)
+    # 409: a narrated move overtook this save; the page that sent it is out of date.
+    return HttpResponse(status=204 if kept else 409)
 
 
 @login_required

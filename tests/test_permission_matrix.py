@@ -72,6 +72,9 @@ OWNER_OR_DESIGNER = (LOGIN, 404, LOGIN, 200, 200)
 TOKEN = (404, 404, 200, 200, 404)
 STAFF = (ADMIN,) * 5
 POST_ONLY = (LOGIN, 405, LOGIN, 405, 405)  # a GET of a view that only takes POST
+# A GET of a URL that only writes (a move, an undo...): sent on to the page it writes to, which
+# then decides who may see it (games.answers.write_url), so an address left in the bar works.
+SENT_ON = (LOGIN, 302, LOGIN, 302, 302)
 # What a POST from someone who may not gets.
 OWNER_POST = (LOGIN, 404, LOGIN, X, 404)
 TOKEN_POST = (404, 404, X, X, 404)
@@ -308,6 +311,7 @@ IMPRESSION = {
     "change": "Vandalised",
 }
 ROWS: list[Row] = [
+    Row("favicon.ico", (301,) * 5, path=lambda w, a: "/favicon.ico"),
     # -- accounts and languages --
     Row("signup", (200, 302, 200, 302, 302)),
     Row("login", EVERYONE),
@@ -341,7 +345,7 @@ ROWS: list[Row] = [
     Row("games:table", OWNER, pk("amnesia")),
     Row(
         "games:move",
-        POST_ONLY,
+        SENT_ON,
         pk("amnesia"),
         post=OWNER_POST,
         data=amnesia_move,
@@ -349,7 +353,7 @@ ROWS: list[Row] = [
     ),
     Row(
         "games:undo",
-        POST_ONLY,
+        SENT_ON,
         pk("amnesia"),
         post=OWNER_POST,
         data=expected_seq(lambda w: w.amnesia),
@@ -357,7 +361,7 @@ ROWS: list[Row] = [
     ),
     Row(
         "games:draft",
-        POST_ONLY,
+        SENT_ON,
         pk("amnesia"),
         post=OWNER_POST,
         data=lambda w: {"text": "Vandalised"},
@@ -392,7 +396,7 @@ ROWS: list[Row] = [
         data=lambda w: {"pick-1": 1, "pick-2": 2, "expected_seq": w.laptop.last_seq},
         owner_changes=True,
     ),
-    Row("amnesia_stories:revealed", POST_ONLY, pk("laptop"), post=OWNER_POST),
+    Row("amnesia_stories:revealed", SENT_ON, pk("laptop"), post=OWNER_POST),
     # Opening a step of the reveal: the owner's; a GET opens nothing and shows the table.
     Row(
         "amnesia_stories:reveal",
@@ -403,7 +407,7 @@ ROWS: list[Row] = [
     ),
     Row(
         "amnesia_stories:timer",
-        POST_ONLY,
+        SENT_ON,
         pk("laptop"),
         post=OWNER_POST,
         data=lambda w: {"seconds": 30, "action": "set"},
@@ -414,7 +418,7 @@ ROWS: list[Row] = [
     Row("amnesia_stories:deck", OWNER, pk("deck")),
     Row(
         "amnesia_stories:deck_delete",
-        POST_ONLY,
+        SENT_ON,
         pk("deck"),
         post=OWNER_POST,
         owner_changes=True,
@@ -428,17 +432,17 @@ ROWS: list[Row] = [
         query=lambda w: {"move": json.dumps({"by": "Ada", "do": "play"})},
         post=OWNER_POST,
     ),
-    Row("contest:table_character", POST_ONLY, pk("contest"), post=OWNER_POST),
+    Row("contest:table_character", SENT_ON, pk("contest"), post=OWNER_POST),
     Row(
         "contest:bring",
-        POST_ONLY,
+        SENT_ON,
         pk("contest"),
         post=OWNER_POST,
         data=lambda w: {"by": "Ada", "character": w.character.pk},
     ),
     Row(
         "contest:display",
-        POST_ONLY,
+        SENT_ON,
         pk("contest"),
         post=OWNER_POST,
         data=lambda w: {"drinks_as": "penalty_points"},
@@ -449,7 +453,7 @@ ROWS: list[Row] = [
     Row("contest:seat", TOKEN, lambda w, a: [w.token(w.contest, a)]),
     Row(
         "contest:seat_move",
-        (405,) * 5,
+        (302,) * 5,
         lambda w, a: [w.token(w.contest, a)],
         post=TOKEN_POST,
     ),
@@ -472,7 +476,7 @@ ROWS: list[Row] = [
     ),
     Row(
         "contest:character_spend",
-        POST_ONLY,
+        SENT_ON,
         pk("character"),
         post=OWNER_POST,
         data=lambda w: {"attribute": "brains"},

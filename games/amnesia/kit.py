@@ -33,4 +33,5 @@ KIT = GameKit(
     rulesets=page.RULESETS,
     credit=Credit(work=_("the second version of its rules, written in Portuguese")),
     emblem="amnesia/emblem.svg",
+    describe_move=page.describe_move,
 )

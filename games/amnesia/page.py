@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.amnesia.rules import GAME
 from games.models import Table
-from games.presenters import card_grid, card_info, who_may
+from games.presenters import card_grid, card_info, shown_value, who_may
 from games.snapshot import Snapshot
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
@@ -86,3 +86,36 @@ RULESETS = (
         "exceeds twice the players, a tie in a challenge loses.",
     },
 )
+
+
+def describe_move(move: dict[str, Any]) -> str:
+    """One sentence for what a move did (the live region's announcement, the undo's
+    question); "" for a verb this page does not know (the generic sentence then)."""
+    by = move.get("by", "")
+    do = move.get("do")
+    card = move.get("card")
+    sentences = {
+        "continue": _("%(by)s continues the story and narrates a scene."),
+        "flashback": _("%(by)s tells a memory."),
+        "room_flashback": _("%(by)s remembers the room: the finale opens."),
+        "pass": _("%(by)s passes."),
+        "end_story": _("The story ends."),
+        "suggest": _("%(by)s makes a suggestion."),
+        "insist": _("%(by)s pays to insist on a suggestion."),
+        "end_scene": _("%(by)s ends the scene."),
+        "accept": _("%(by)s accepts the suggestion."),
+        "refuse": _("%(by)s refuses: a challenge."),
+        "stake": _("%(by)s states the stakes."),
+        "join": _("%(by)s joins the challenge."),
+        "open": _("%(by)s turns the first card."),
+        "higher": _("%(by)s guesses higher."),
+        "lower": _("%(by)s guesses lower."),
+        "quit": _("%(by)s quits the challenge."),
+    }
+    sentence = sentences.get(do)
+    if sentence is None:
+        return ""
+    said = str(sentence) % {"by": by}
+    if isinstance(card, str) and card:
+        said += " " + _("Card: %(card)s.") % {"card": shown_value("card", card)}
+    return said

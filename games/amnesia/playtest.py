@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.playtests import charts as svg
 from games.playtests import stats
@@ -152,7 +153,12 @@ def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         (_("Flashbacks (the room included)"), str(f["flashbacks"])),
         (
             _("Passes"),
-            _("%(n)s (taking %(t)s tokens)") % {"n": f["passes"], "t": f["tokens_taken"]},
+            ngettext(
+                "%(n)s (taking %(t)s token)",
+                "%(n)s (taking %(t)s tokens)",
+                f["tokens_taken"],
+            )
+            % {"n": f["passes"], "t": f["tokens_taken"]},
         ),
         (_("Free suggestions"), str(f["free_suggestions"])),
         (_("Paid suggestions"), str(f["paid_suggestions"])),

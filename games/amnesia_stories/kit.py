@@ -44,4 +44,5 @@ KIT = GameKit(
     picture=decks.table_picture,
     credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
     emblem="amnesia_stories/emblem.svg",
+    describe_move=page.describe_move,
 )

@@ -516,3 +516,15 @@ RULESETS = (
         "everyone starts with 5 VP (was 0), and no red card for a step nobody matched.",
     },
 )
+
+
+def describe_move(move: dict[str, Any]) -> str:
+    """One sentence for what a move did (the live region, the undo's question). It names
+    no pick and no point: the reveal shows those step by step."""
+    sentences = {
+        "deal": _("The journey cards are on the table."),
+        "tell": _("%(by)s tells the journey."),
+        "answer": _("%(by)s has answered."),
+    }
+    sentence = sentences.get(move.get("do"))
+    return str(sentence) % {"by": move.get("by", "")} if sentence is not None else ""

@@ -15,7 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 from django_htmx.http import replace_url
 
@@ -33,7 +35,7 @@ from games.amnesia_stories.decks import (
     import_deck,
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.answers import answer_move, render_table
+from games.answers import answer_move, render_table, table_page, write_url
 from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
 from games.messages import referee_message
 from games.models import Table
@@ -73,6 +75,7 @@ def area_image(request, card_id: str, size: str):
 
 # -- the projector -----------------------------------------------------------------------------
 @login_required
+@never_cache  # Back shows the slots as they are now
 def projector(request, pk: int):
     """The selection slots, big, and during a reveal the steps the table has opened: safe to
     show the room at any moment (never a pending pick, never a step not opened yet)."""
@@ -141,7 +144,7 @@ def reveal_step(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def timer(request, pk: int):
     """The table's answer timer: its length (0: none), or started again for this turn."""
     table = _stories_table(request, pk)
@@ -243,7 +246,12 @@ def answer(request, pk: int, position: int):
         )
 
     return answer_move(
-        request, table, play, render=screen, then=lambda: redirect(_next_screen(table))
+        request,
+        table,
+        play,
+        render=screen,
+        then=lambda: redirect(_next_screen(table)),
+        page_url=reverse("amnesia_stories:answer", args=[table.pk, position]),
     )
 
 
@@ -287,7 +295,7 @@ def _picks_from(data, prefix: str, questions: int) -> list:
 
 # -- physical number cards, entered after the reveal -------------------------------------------
 @login_required
-@require_POST
+@write_url(table_page)
 def revealed(request, pk: int):
     """Everyone's revealed number cards in one form: one answer move per player, in order,
     all or nothing (``services.play_many``)."""
@@ -360,7 +368,11 @@ def deck_upload(request):
             else:
                 messages.success(
                     request,
-                    _("Deck “%(name)s” imported: %(n)s cards.")
+                    ngettext(
+                        "Deck “%(name)s” imported: %(n)s card.",
+                        "Deck “%(name)s” imported: %(n)s cards.",
+                        deck.cards.count(),
+                    )
                     % {"name": deck.name, "n": deck.cards.count()},
                 )
                 return redirect("amnesia_stories:deck", deck.pk)
@@ -387,7 +399,7 @@ def deck_picture(request, pk: int, card: int, size: str):
 
 
 @login_required
-@require_POST
+@write_url(lambda pk: reverse("amnesia_stories:deck", args=[pk]))
 def deck_delete(request, pk: int):
     deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
     name = deck.name

@@ -7,10 +7,12 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
+from games.answers import write_url
 from games.contest.characters import (
     ATTRIBUTES,
     attribute_labels,
@@ -157,7 +159,7 @@ def character_detail(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(lambda pk: reverse("contest:character", args=[pk]))
 def character_spend(request, pk: int):
     """Spend one won point on an attribute (before the character's next game)."""
     character = _mine(request, pk)

@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
-from games.answers import answer_move
+from games.answers import answer_move, keep_address, table_page, write_url
 from games.contest import characters
 from games.contest import page as page
 from games.contest import seat as contest_seat
@@ -56,10 +56,17 @@ def _render(
 ):
     snap = Snapshot(table)
     context = presenters.table_context(snap, error=error)
+    if status == 409:  # moved on meanwhile: the alert links to the page as it is now
+        context["reload_url"] = table.get_absolute_url()
     if pending is not None:
         context.update(page.pending_context(table, snap.state, pending, context["names"], text))
     template = "contest/table.html" + ("#panel" if request.htmx else "")
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # A move being tapped in keeps its own address (a reload shows it again), else the table.
+    if pending is not None:
+        url = reverse("contest:build", args=[table.pk])
+        return keep_address(request, response, f"{url}?{urlencode({'move': json.dumps(pending)})}")
+    return keep_address(request, response, table)
 
 
 def _done(request, table: Table):
@@ -104,6 +111,8 @@ def build(request, pk: int):
     table = _table(request, pk)
     data = request.POST if request.method == "POST" else request.GET
     move = _pending_move(data)
+    if move is None and request.method != "POST":
+        return redirect(table)  # an address without its move (cut short): the table
     if move is None:
         return HttpResponseBadRequest(_("That is not a move this page can build."))
     if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
@@ -137,9 +146,11 @@ def build(request, pk: int):
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
         back = page.drop_pick(move) if pick else move
+        # A reload of a move's address the table has moved past since: the table, as it is.
+        status = 400 if request.method == "POST" else 200
         if page.evaluate(state, back)[0] != "more":
-            return _render(request, table, error=message, status=400)
-        return _render(request, table, error=message, status=400, pending=back, text=text)
+            return _render(request, table, error=message, status=status)
+        return _render(request, table, error=message, status=status, pending=back, text=text)
     if request.method == "POST":
         if text.strip():
             try:
@@ -156,7 +167,7 @@ def build(request, pk: int):
 
 # -- characters at the table ----------------------------------------------------------------
 @login_required
-@require_POST
+@write_url(table_page)
 def character(request, pk: int):
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
@@ -188,7 +199,7 @@ def character(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def bring(request, pk: int):
     table = _table(request, pk)
     raw = request.POST.get("character") or ""
@@ -209,7 +220,7 @@ def bring(request, pk: int):
 
 
 @login_required
-@require_POST
+@write_url(table_page)
 def display(request, pk: int):
     """How the page names drinks ("penalty points" for a table that plays sober)."""
     table = _table(request, pk)
@@ -330,7 +341,12 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
 
 def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
     template = "contest/seat.html" + ("#panel" if request.htmx else "")
-    return render(request, template, seat_context(seat, error), status=status)
+    context = seat_context(seat, error)
+    url = reverse("contest:seat", args=[seat.token])
+    if status == 409:
+        context["reload_url"] = url
+    response = render(request, template, context, status=status)
+    return keep_address(request, response, url)
 
 
 @require_GET
@@ -343,7 +359,7 @@ def seat_page(request, token: str):
     return _render_seat(request, seat)
 
 
-@require_POST
+@write_url(lambda token: reverse("contest:seat", args=[token]))
 @guards_secret(SEAT_LINKS, "token")
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
@@ -365,4 +381,5 @@ def seat_move(request, token: str):
         play,
         render=draw,
         then=lambda: redirect("contest:seat", token=seat.token),
+        page_url=reverse("contest:seat", args=[seat.token]),
     )

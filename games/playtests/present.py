@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import registry
 from games.playtests import charts
@@ -56,7 +57,10 @@ def summary_charts(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 "title": title,
                 "svg": charts.bar_chart(
                     title,
-                    [_("%(n)s players") % {"n": n} for n, _q in by_players],
+                    [
+                        ngettext("%(n)s player", "%(n)s players", n) % {"n": n}
+                        for n, _q in by_players
+                    ],
                     {_("median minutes"): [q["median"] for _n, q in by_players]},
                     ranges={_("median minutes"): [(q["q1"], q["q3"]) for _n, q in by_players]},
                     y_label=_("minutes"),
@@ -64,7 +68,11 @@ def summary_charts(summary: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     for row in summary["seat_wins"]:
-        title = _("Wins by seat, %(n)s players (%(g)s games)") % {
+        title = ngettext(
+            "Wins by seat, %(n)s players (%(g)s game)",
+            "Wins by seat, %(n)s players (%(g)s games)",
+            row["games"],
+        ) % {
             "n": row["players"],
             "g": row["games"],
         }
@@ -82,7 +90,10 @@ def summary_charts(summary: dict[str, Any]) -> list[dict[str, Any]]:
         )
     averages = summary["impressions"]["averages"]
     if summary["impressions"]["count"]:
-        title = _("Impressions (average of %(n)s answers)") % {"n": summary["impressions"]["count"]}
+        count = summary["impressions"]["count"]
+        title = ngettext(
+            "Impressions (average of %(n)s answer)", "Impressions (average of %(n)s answers)", count
+        ) % {"n": count}
         out.append(
             {
                 "title": title,

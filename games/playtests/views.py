@@ -31,6 +31,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.aliases import Aliases
@@ -348,7 +349,8 @@ def _summary_rows(summary: dict) -> list[tuple[str, str]]:
         (
             _("Player counts"),
             ", ".join(
-                _("%(n)s players: %(c)s") % {"n": n, "c": c} for n, c in summary["player_counts"]
+                ngettext("%(n)s player: %(c)s", "%(n)s players: %(c)s", n) % {"n": n, "c": c}
+                for n, c in summary["player_counts"]
             )
             or "—",
         ),

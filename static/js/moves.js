@@ -42,3 +42,91 @@
     }
   });
 })();
+
+// After a move the panel is drawn anew, and the button that was pressed is gone: without this
+// the keyboard would fall back to <body>, ten Tabs away from the moves, and a screen reader
+// would hear nothing. The keyboard goes to the first legal move or the narration box; a live
+// region, which stays on the page while panels come and go, reads what just happened (each
+// panel says it in its [data-announce] element). A poll that brought someone else's move
+// announces it too, but leaves the keyboard where it is.
+(function () {
+  "use strict";
+
+  var PANELS = ["table-panel", "seat-panel"];
+
+  function announcer() {
+    var el = document.getElementById("move-announcer");
+    if (!el && document.body) {
+      el = document.createElement("div");
+      el.id = "move-announcer";
+      el.className = "visually-hidden";
+      el.setAttribute("role", "status");
+      el.setAttribute("aria-live", "polite");
+      document.body.appendChild(el);
+    }
+    return el;
+  }
+
+  function panel() {
+    for (var i = 0; i < PANELS.length; i++) {
+      var el = document.getElementById(PANELS[i]);
+      if (el) return el;
+    }
+    return null;
+  }
+
+  function isPoll(elt) {
+    var trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
+    return !!trigger && /^\s*every\s/.test(trigger);
+  }
+
+  function shown(el) {
+    return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+  }
+
+  function firstMove(root) {
+    // The game over, there is no move left: the way on (the book, the impressions) instead.
+    var scope = root.querySelector("[data-next-steps]") || root.querySelector(".actions") || root;
+    var controls = scope.querySelectorAll(
+      "textarea, select, button, input:not([type=hidden]), a[href]"
+    );
+    for (var i = 0; i < controls.length; i++) {
+      var el = controls[i];
+      if (el.disabled || el.closest("header, [hidden]") || !shown(el)) continue;
+      return el;
+    }
+    return null;
+  }
+
+  // Kept on each request (a poll may run while a move is on its way).
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var root = panel();
+    if (ev.detail.xhr) ev.detail.xhr.seqBefore = root ? root.dataset.seq : null;
+  });
+
+  // Once settled: htmx has made the new panel's forms live by then.
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var root = panel();
+    var xhr = ev.detail.xhr;
+    if (!root || !xhr) return;
+    var byHand = !isPoll(ev.detail.elt);
+    var moved = root.dataset.seq !== xhr.seqBefore;
+    var said = root.querySelector("[data-announce]");
+    var alert = root.querySelector("[role=alert]");
+    var live = announcer();
+    if (live && (moved || alert)) {
+      // Emptied first, so that the same sentence twice is read twice.
+      live.textContent = "";
+      var text = alert ? alert.textContent.trim() : said ? said.textContent.trim() : "";
+      window.setTimeout(function () { live.textContent = text; }, 50);
+    }
+    var lost = !document.activeElement || document.activeElement === document.body ||
+      !document.activeElement.isConnected;
+    if (byHand && lost) {
+      var target = firstMove(root);
+      if (target) target.focus();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", announcer);
+})();

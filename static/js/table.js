@@ -3,8 +3,13 @@
 (function () {
   "use strict";
 
+  // Where a letter is text: a radio or a checkbox (the keyboard may sit on one after a move)
+  // takes no letters, so the shortcuts still work there.
+  var NOT_TEXT = /^(radio|checkbox|button|submit|reset|range|color|file)$/;
   function typing(el) {
-    return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
+    if (!el) return false;
+    if (el.tagName === "INPUT") return !NOT_TEXT.test(el.type);
+    return el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable;
   }
 
   function visible(el) {
@@ -36,7 +41,24 @@
     }
   });
 
-  var timers = new WeakMap();
+  // A draft save still waiting (or on its way) when a move is sent would put the narration
+  // the move just stored back into the box, and it would go out again with the next move:
+  // a move cancels them, and each save says which move its page showed, so that the server
+  // drops one that a narrated move has overtaken (games.services.save_draft).
+  var pending = [];
+  var inFlight = [];
+
+  function cancelDrafts() {
+    pending.forEach(clearTimeout);
+    pending = [];
+    inFlight.forEach(function (c) { c.abort(); });
+    inFlight = [];
+  }
+
+  function pageSeq() {
+    var panel = document.getElementById("table-panel");
+    return panel ? panel.dataset.seq || "" : "";
+  }
 
   function setupDraft(area) {
     if (area.dataset.draftReady) return;
@@ -48,32 +70,52 @@
     if (saved && saved.length > area.value.length) area.value = saved;
     area.addEventListener("input", function () {
       try { window.localStorage.setItem(key, area.value); } catch (e) { /* full or private */ }
-      clearTimeout(timers.get(area));
-      timers.set(area, setTimeout(function () { pushDraft(area, status); }, 800));
+      var seq = pageSeq();
+      cancelDrafts();
+      pending.push(setTimeout(function () { pushDraft(area, status, seq); }, 800));
     });
-    if (area.form) {
-      area.form.addEventListener("htmx:afterRequest", function (ev) {
-        if (ev.detail.successful) {
-          try { window.localStorage.removeItem(key); } catch (e) { /* ignore */ }
-        }
-      });
-    }
   }
 
-  function pushDraft(area, status) {
+  // A move that carried the box's text (from any control): the browser's copy goes too.
+  var sent = [];
+  document.addEventListener("htmx:configRequest", function (ev) {
+    if (ev.detail.verb === "get") return;
+    cancelDrafts();
+    var text = ev.detail.parameters && ev.detail.parameters.text;
+    sent = [];
+    document.querySelectorAll("textarea[data-draft-key]").forEach(function (area) {
+      if (text && area.value.trim() && String(text).trim() === area.value.trim()) {
+        sent.push(area.dataset.draftKey);
+      }
+    });
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (!ev.detail.successful || ev.detail.requestConfig && ev.detail.requestConfig.verb === "get") return;
+    sent.forEach(function (key) {
+      try { window.localStorage.removeItem(key); } catch (e) { /* ignore */ }
+    });
+    sent = [];
+  });
+
+  function pushDraft(area, status, seq) {
     var url = area.dataset.draftUrl;
-    if (!url) return;
+    if (!url || !area.isConnected) return;
     var token = document.querySelector("[name=csrfmiddlewaretoken]");
     var body = new FormData();
     body.append("text", area.value);
+    body.append("seq", seq);
+    var control = window.AbortController ? new AbortController() : null;
+    if (control) inFlight.push(control);
     fetch(url, {
       method: "POST",
       body: body,
       headers: { "X-CSRFToken": token ? token.value : "" },
       credentials: "same-origin",
+      signal: control ? control.signal : undefined,
     }).then(function (r) {
       if (status) status.textContent = r.ok ? status.dataset.saved || "Draft saved." : "";
-    }).catch(function () {
+    }).catch(function (e) {
+      if (e && e.name === "AbortError") return;
       if (status) status.textContent = "Offline: the draft is kept in this browser.";
     });
   }
@@ -84,6 +126,12 @@
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (ev) { init(ev.target); });
+
+  // Back or Forward that brings this page out of the browser's memory would show the table as
+  // it was when the page was left: ask the server for it as it is now.
+  window.addEventListener("pageshow", function (ev) {
+    if (ev.persisted) window.location.reload();
+  });
 })();
 
 // Projector view: big type, nothing but the table; remembered per browser.

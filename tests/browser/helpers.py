@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
@@ -35,3 +36,24 @@ def wait_for(page, predicate: str, arg=None, timeout_ms: int = TIMEOUT_MS) -> No
         if time.monotonic() > deadline:
             raise AssertionError(f"Still false after {timeout_ms} ms: {predicate}")
         page.wait_for_timeout(50)
+
+
+def reload_shows(page, path: str, check) -> None:
+    """The address bar holds the page ``path`` (never the URL a move was posted to); a
+    reload answers 200 and the page still passes ``check()`` (a few ``expect`` calls)."""
+    assert urlsplit(page.url).path == path, f"the address bar holds {page.url}"
+    response = page.reload()
+    assert response is not None and response.status == 200, response
+    check()
+
+
+def back_and_forward(page, before: str, path: str, check) -> None:
+    """Back leaves the table for the page ``before`` it (moves added no history entries),
+    Forward comes back to it as it is now, each answered 200 (or from memory, reloaded)."""
+    response = page.go_back()
+    assert urlsplit(page.url).path == before, f"Back went to {page.url}"
+    assert response is None or response.status == 200, response
+    response = page.go_forward()
+    assert urlsplit(page.url).path == path, f"Forward went to {page.url}"
+    assert response is None or response.status == 200, response
+    check()

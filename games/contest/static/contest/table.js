@@ -72,26 +72,53 @@
     if (!("text" in ev.detail.parameters) || !ev.detail.parameters.text) {
       ev.detail.parameters.text = box.value;
     }
+    sentText = box.value;
     kept = "";
   });
 
-  document.addEventListener("htmx:afterSwap", function () {
+  var sentText = "";
+  document.addEventListener("htmx:afterSwap", function (ev) {
     var box = narration();
+    // A refused move stored nothing: what was typed comes back to the box.
+    var refused = ev.detail.xhr && ev.detail.xhr.status >= 400;
+    if (refused && sentText) kept = sentText;
     if (box && kept && box.value.length < kept.length) box.value = kept;
     kept = null;
+    sentText = "";
   });
 
+  // The draft is saved a moment after typing stops. A move sent meanwhile cancels that save
+  // (and one on its way): late, it would put the narration the move just stored back into
+  // the box, to go out again with the next move. Each save names the move its page showed,
+  // so the server drops one that a narrated move overtook all the same.
   var timer = null;
+  var saving = null;
+  function cancelDraft() {
+    window.clearTimeout(timer);
+    timer = null;
+    if (saving) saving.abort();
+    saving = null;
+  }
+  document.addEventListener("htmx:configRequest", function (ev) {
+    if (ev.detail.verb !== "get") cancelDraft();
+  }, true);
   document.addEventListener("input", function (ev) {
     if (ev.target.id !== "narration" || !ev.target.dataset.draftUrl) return;
-    window.clearTimeout(timer);
+    var box = ev.target;
+    var panel = box.closest(".table-panel");
+    var seq = panel ? panel.dataset.seq || "" : "";
+    cancelDraft();
     timer = window.setTimeout(function () {
+      if (!box.isConnected) return;
       var token = document.querySelector("[name=csrfmiddlewaretoken]");
       var body = new FormData();
-      body.append("text", ev.target.value);
-      fetch(ev.target.dataset.draftUrl, {
+      body.append("text", box.value);
+      body.append("seq", seq);
+      saving = window.AbortController ? new AbortController() : null;
+      fetch(box.dataset.draftUrl, {
         method: "POST", body: body, credentials: "same-origin",
         headers: { "X-CSRFToken": token ? token.value : "" },
+        signal: saving ? saving.signal : undefined,
       }).catch(function () { /* offline: the box keeps it */ });
     }, 700);
   });

@@ -1,0 +1,127 @@
+"""axe-core over the site's main pages, in Chromium: no critical and no serious violation.
+
+axe comes bundled with ``axe-playwright-python`` (no network). Each page is checked as a
+visitor first sees it; the tables are mid-game, so their moves, forms and boards are on the
+page. Run on its own after a merge: ``pytest -n 0 tests/browser/test_accessibility.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import Group
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from games import services
+from games.playtests.models import DESIGNERS_GROUP
+from games.rules import get_game
+from stories.samples import sample_script
+from tests.browser.helpers import log_in
+from tests.playtests.conftest import builtin, many_reports
+
+BLOCKING = {"critical", "serious"}
+AXE = Axe()
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.STORY_CACHE_DIR = str(tmp_path / "cache")
+
+
+def blocking(page, url: str) -> list[str]:
+    """The critical and serious violations axe finds on ``url``, one line per element, in
+    the dark palette (the default) and the light one (a device that asks for it)."""
+    lines = []
+    for scheme in ("dark", "light"):
+        # Set before the page loads: switched on a drawn page, colours would be caught
+        # half-way through their CSS transitions.
+        page.emulate_media(color_scheme=scheme)
+        response = page.goto(url)
+        assert response is not None and response.status == 200, (url, response)
+        page.wait_for_load_state("networkidle")
+        found = AXE.run(page).response["violations"]
+        lines += [
+            f"{url} ({scheme}): {v['id']} ({v['impact']}): {v['help']} at {node['target']}"
+            f" — {node.get('failureSummary', '')}"
+            for v in found
+            if v["impact"] in BLOCKING
+            for node in v["nodes"]
+        ]
+    return lines
+
+
+def check(page, urls: list[str]) -> None:
+    problems = [line for url in urls for line in blocking(page, url)]
+    assert not problems, "\n".join(["axe found:", *problems])
+
+
+def test_pages_anyone_may_open(page) -> None:
+    check(page, ["/", "/stories/", reverse("playtests:public_report", args=["amnesia"])])
+
+
+def contest_after_a_contest(gm):
+    """A contest table in its penalties: the board shows who won and who lost."""
+    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=3)
+    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
+        move = {"by": by, "do": "character", "name": name}
+        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
+    services.play(table, {"by": "Ana", **challenge, "named": True}, None)
+    services.play(table, {"by": "Bo", "do": "accept", "attribute": "coolness"}, None)
+    referee = get_game("contest")
+    while services.state_of(table)["phase"] == "contest":
+        state = services.state_of(table)
+        name, play = next(
+            (n, m)
+            for n in ("Ana", "Bo")
+            for m in referee.legal_moves(state, n)
+            if m["do"] == "play"
+        )
+        services.play(table, {"by": name, "do": "play", "card": play["choices"]["card"][0]}, None)
+    assert services.state_of(table)["phase"] == "penalty"
+    return table
+
+
+def test_a_game_masters_pages(page, django_user_model) -> None:
+    gm = log_in(page, django_user_model)
+    amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=1)
+    services.play(amnesia, {"by": "Ana", "do": "continue"}, 0, gm)  # the narration box shows
+    challenge = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1, deck_mode="physical")
+    for move in ({"do": "continue"}, {"do": "insist", "text": "No."}, {"do": "refuse"}):
+        by = "Bruno" if move["do"] == "insist" else "Ana"
+        services.play(challenge, {"by": by, **move}, None, gm)  # the card grid shows
+    stories = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    told = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    journey = services.state_of(told)["journey"]
+    services.play(told, {"by": "Ana", "do": "tell", "story": journey[:3], "text": "Off."}, 0, gm)
+    contest = contest_after_a_contest(gm)
+    finished = services.import_script(sample_script("en"), gm, name="Room 714")
+    page.goto(reverse("stories:for_table", args=[finished.pk]))
+    expect(page.locator(".book-title")).to_have_text("Room 714")
+    story = page.url
+    check(
+        page,
+        [
+            "/",
+            "/tables/new/?game=amnesia",
+            amnesia.get_absolute_url(),
+            challenge.get_absolute_url(),
+            stories.get_absolute_url(),
+            reverse("amnesia_stories:answer", args=[told.pk, 0]),  # pass the laptop
+            reverse("amnesia_stories:projector", args=[told.pk]),
+            contest.get_absolute_url(),
+            reverse("contest:seat", args=[contest.seats.get(name="Ana").token]),
+            story,
+        ],
+    )
+
+
+def test_the_designers_dashboard(page, django_user_model) -> None:
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.create(name=DESIGNERS_GROUP))
+    owner = django_user_model.objects.create_user(username="host")
+    # Reports to chart: the dashboard with its figures, charts and impressions drawn.
+    many_reports(owner, 4, [builtin("amnesia_stories", "Amnesia Stories draft 4")])
+    check(page, [reverse("playtests:dashboard", args=["amnesia_stories"])])
