@@ -118,6 +118,10 @@ class GameKit:
     # e.g. a custom deck's card) or None. The picture views ask it after checking who may see
     # the table (its owner, a seat's link, a reader of its story): see :func:`picture`.
     picture: Callable[[Any, int, str], Any] | None = None
+    # The URL name of a seat's private page (one argument: the seat's token), for a game
+    # whose players follow the table on their own phones; the "join this table" screen shows
+    # one QR code of it per seat. None: the game has no seat pages.
+    seat_page: str | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

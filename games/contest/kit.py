@@ -35,4 +35,5 @@ KIT = GameKit(
     new_table=NewTable(),
     urls="games.contest.urls",
     nav=(("contest:characters", _("Characters")),),
+    seat_page="contest:seat",
 )

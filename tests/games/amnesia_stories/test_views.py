@@ -378,7 +378,8 @@ def test_projector_shows_only_the_slots_and_polls_cheaply(gm_client):
     page = gm_client.get(url).content.decode()
     state = seen(table)
     assert page.count('class="slot"') == 5
-    assert 'hx-trigger="every 3s"' in page and 'http-equiv="refresh"' in page
+    assert 'hx-trigger="table-changed"' in page and 'http-equiv="refresh"' in page
+    assert f'data-poll="{reverse("games:poll", args=[table.pk])}"' in page
     assert "A secret journey text" not in page and "Tell the story" not in page
     for card in state["journey"]:
         assert f"/areas/{card}/" not in page or card in state["selection"].values()

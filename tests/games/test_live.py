@@ -1,0 +1,213 @@
+"""Live pages: the table's version, the polls that compare against it, the join screen and the
+links made for phones."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from amnesia_site import addresses
+from games import services
+from games.models import Table
+
+PLAYERS = ["Ana", "Bruno", "Caio"]
+WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+@pytest.fixture
+def table(make_table):
+    return make_table("amnesia", PLAYERS)
+
+
+def poll(client: Client, table: Table, since) -> object:
+    return client.get(reverse("games:poll", args=[table.pk]), {"since": since})
+
+
+def test_the_version_starts_at_0_and_counts_every_move_and_undo(table, gm):
+    assert table.version == 0
+    services.play(table, {"by": "Ana", "do": "continue", "text": "It begins."}, 0, gm)
+    assert table.version == 1
+    services.undo(table, 1, gm)
+    assert table.version == 2
+    table.refresh_from_db()
+    assert table.version == 2 and table.last_seq == 2
+
+
+def test_a_refused_move_leaves_the_version_alone(table, gm):
+    with pytest.raises(services.StaleMove):
+        services.play(table, {"by": "Ana", "do": "continue"}, 5, gm)
+    table.refresh_from_db()
+    assert table.version == 0
+
+
+def test_bump_version_adds_one_in_the_database(table):
+    stale = Table.objects.get(pk=table.pk)
+    services.bump_version(table)
+    services.bump_version(stale)  # a copy that never saw the first bump still adds one
+    table.refresh_from_db()
+    assert table.version == 2
+
+
+def test_the_poll_answers_204_until_a_move_then_200_with_the_new_version(table, gm, gm_client):
+    assert poll(gm_client, table, 0).status_code == 204
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    moved = poll(gm_client, table, 0)
+    assert moved.status_code == 200
+    assert moved.json() == {"version": 1}
+    assert moved["HX-Trigger"] == "table-changed"
+    assert moved["Cache-Control"] == "no-store"
+    assert poll(gm_client, table, 1).status_code == 204
+
+
+def test_the_poll_answers_200_after_an_undo(table, gm, gm_client):
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    assert poll(gm_client, table, 1).status_code == 204
+    services.undo(table, 1, gm)
+    assert poll(gm_client, table, 1).status_code == 200
+    assert poll(gm_client, table, 2).status_code == 204
+
+
+def test_a_missing_or_odd_since_is_told_the_version(table, gm_client):
+    assert poll(gm_client, table, "").json() == {"version": 0}
+    assert gm_client.get(reverse("games:poll", args=[table.pk])).json() == {"version": 0}
+
+
+def test_only_the_owner_may_poll_a_table(table, other_client):
+    assert poll(other_client, table, 0).status_code == 404
+    assert poll(Client(), table, 0).status_code == 404
+    assert other_client.get(reverse("games:poll", args=[99999]), {"since": 0}).status_code == 404
+
+
+def test_a_session_from_before_a_password_change_polls_nothing(table, gm, gm_client):
+    assert poll(gm_client, table, 0).status_code == 204
+    gm.set_password("a-new-password-entirely")
+    gm.save()
+    assert poll(gm_client, table, 0).status_code == 404
+    gm_client.force_login(gm)
+    assert poll(gm_client, table, 0).status_code == 204
+    gm.is_active = False
+    gm.save()
+    assert poll(gm_client, table, 0).status_code == 404
+
+
+def test_a_poll_with_nothing_new_reads_once_and_writes_nothing(table, gm, gm_client):
+    poll(gm_client, table, 0)  # the first request of a session may set cookies; not this one
+    with CaptureQueriesContext(connection) as queries:
+        response = poll(gm_client, table, 0)
+    assert response.status_code == 204
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not [q for q in sql if WRITES.match(q)], sql
+    # The session, read to know who asks, and one read of the table by its primary key (the
+    # version, with the owner's row joined to check the session against).
+    assert len(sql) == 2, sql
+    assert "django_session" in sql[0] and "games_table" in sql[1], sql
+    assert not response.cookies, "a poll must not save the session or set a cookie"
+
+
+def test_the_seat_poll_is_guarded_by_the_seat_token(table, gm):
+    seat = table.seats.first()
+    url = reverse("games:seat_poll", args=[seat.token])
+    phone = Client()
+    assert phone.get(url, {"since": 0}).status_code == 204
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    moved = phone.get(url, {"since": 0})
+    assert moved.status_code == 200 and moved.json() == {"version": 1}
+    assert phone.get(reverse("games:seat_poll", args=["not-a-token"])).status_code == 404
+    with CaptureQueriesContext(connection) as queries:
+        assert phone.get(url, {"since": 1}).status_code == 204
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 1 and not WRITES.match(sql[0]), sql
+
+
+def test_wrong_seat_poll_tokens_count_as_guesses(table, settings):
+    settings.SECRET_LINK_FAILURES = 3
+    phone = Client()
+    for i in range(3):
+        assert phone.get(reverse("games:seat_poll", args=[f"wrong-{i}"])).status_code == 404
+    seat = table.seats.first()
+    assert phone.get(reverse("games:seat_poll", args=[seat.token])).status_code == 429
+
+
+# -- links for phones -----------------------------------------------------------------------
+def _request(rf, host: str, **meta):
+    return rf.get("/", HTTP_HOST=host, **meta)
+
+
+def test_a_phone_link_never_says_loopback_when_the_laptop_has_an_address(rf, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.PUBLIC_URL = ""
+    settings.LAN_ADDRESSES = ["192.168.1.20", "10.0.0.5"]
+    for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000"):
+        url = addresses.phone_url(_request(rf, host), "/seat/abc/")
+        assert url == "http://192.168.1.20:8000/seat/abc/"
+    chosen = addresses.phone_url(_request(rf, "127.0.0.1:8000"), "/seat/abc/", via="10.0.0.5")
+    assert chosen == "http://10.0.0.5:8000/seat/abc/"
+    # An address that is not the laptop's is never put in a code.
+    odd = addresses.phone_url(_request(rf, "127.0.0.1:8000"), "/seat/abc/", via="6.6.6.6")
+    assert odd == "http://192.168.1.20:8000/seat/abc/"
+
+
+def test_a_phone_link_keeps_the_address_the_page_was_asked_on(rf, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.PUBLIC_URL = ""
+    settings.LAN_ADDRESSES = ["192.168.1.20"]
+    url = addresses.phone_url(_request(rf, "laptop.local:8000"), "/seat/abc/")
+    assert url == "http://laptop.local:8000/seat/abc/"
+    assert addresses.address_choices(_request(rf, "laptop.local:8000")) == []
+
+
+def test_public_url_wins(rf, settings):
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.PUBLIC_URL = "https://table.example.com"
+    settings.LAN_ADDRESSES = ["192.168.1.20"]
+    url = addresses.phone_url(_request(rf, "127.0.0.1:8000"), "seat/abc/")
+    assert url == "https://table.example.com/seat/abc/"
+
+
+def test_private_addresses_are_private_ipv4_only():
+    assert addresses.is_private_ipv4("192.168.1.20")
+    assert addresses.is_private_ipv4("10.1.2.3") and addresses.is_private_ipv4("172.16.0.9")
+    for raw in ("127.0.0.1", "169.254.3.4", "8.8.8.8", "fe80::1", "0.0.0.0", "nonsense"):
+        assert not addresses.is_private_ipv4(raw), raw
+    # What this machine has is its own business; whatever it lists is private IPv4.
+    assert all(addresses.is_private_ipv4(a) for a in addresses.private_addresses())
+
+
+def test_loopback_names():
+    for host in ("localhost", "127.0.0.1", "127.0.1.1", "[::1]", "::1", "0.0.0.0", "a.localhost"):
+        assert addresses.is_loopback(host), host
+    for host in ("192.168.1.20", "laptop.local", "example.com"):
+        assert not addresses.is_loopback(host), host
+
+
+# -- the join screen ------------------------------------------------------------------------
+def test_the_join_screen_shows_one_code_per_seat_with_the_laptops_address(
+    make_table, gm_client, other_client, settings
+):
+    settings.PUBLIC_URL = ""
+    settings.LAN_ADDRESSES = ["192.168.1.20", "10.0.0.5"]
+    table = make_table("contest", ["Ana", "Bo", "Cy"], deck_mode="virtual")
+    url = reverse("games:join", args=[table.pk])
+    page = gm_client.get(url, HTTP_HOST="127.0.0.1:8000").content.decode()
+    for seat in table.seats.all():
+        assert f"http://192.168.1.20:8000/seat/{seat.token}/" in page
+        assert reverse("games:join_qr", args=[table.pk, seat.position]) + "?via=192.168.1.20" in page
+    assert "127.0.0.1" not in page
+    assert 'name="via"' in page  # two networks: the game master picks
+    picked = gm_client.get(url, {"via": "10.0.0.5"}, HTTP_HOST="127.0.0.1:8000")
+    assert f"http://10.0.0.5:8000/seat/{table.seats.first().token}/" in picked.content.decode()
+    qr = gm_client.get(reverse("games:join_qr", args=[table.pk, 0]), {"via": "10.0.0.5"})
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+    assert qr.content.lstrip().startswith(b"<?xml") or qr.content.lstrip().startswith(b"<svg")
+    assert other_client.get(url).status_code == 404
+    assert other_client.get(reverse("games:join_qr", args=[table.pk, 0])).status_code == 404
+    assert Client().get(url).status_code == 404
+
+
+def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client):
+    assert gm_client.get(reverse("games:join", args=[table.pk])).status_code == 404
