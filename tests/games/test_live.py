@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from amnesia_site import addresses
 from games import services
+from games.live import poll_key
 from games.models import Table
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
@@ -109,6 +110,78 @@ def test_a_poll_with_nothing_new_reads_once_and_writes_nothing(table, gm, gm_cli
     assert not response.cookies, "a poll must not save the session or set a cookie"
 
 
+def keyed(client: Client, table: Table, since, key: str | None = None):
+    table.owner.refresh_from_db()
+    key = key if key is not None else poll_key(table.pk, table.owner.password)
+    return client.get(reverse("games:poll", args=[table.pk]), {"since": since, "key": key})
+
+
+def test_the_keyed_poll_reads_once_and_never_the_session(table, gm):
+    phone = Client()  # no session at all: the key is the credential
+    assert keyed(phone, table, 0).status_code == 204
+    with CaptureQueriesContext(connection) as queries:
+        response = keyed(phone, table, 0)
+    sql = [q["sql"] for q in queries.captured_queries if "auth_user" not in q["sql"][:30]]
+    # (refresh_from_db in keyed() reads the user row; the poll itself is the one query left)
+    assert len(sql) == 1 and not WRITES.match(sql[0]) and "django_session" not in sql[0], sql
+    assert response.status_code == 204 and not response.cookies
+    assert "Cookie" not in response.get("Vary", "")
+    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    assert keyed(phone, table, 0).json() == {"version": 1}
+
+
+def test_a_wrong_or_old_key_polls_nothing(table, gm):
+    phone = Client()
+    assert keyed(phone, table, 0, key="0" * 32).status_code == 404
+    old = poll_key(table.pk, gm.password)
+    gm.set_password("a-new-password-entirely")
+    gm.save()
+    assert keyed(phone, table, 0, key=old).status_code == 404
+    assert keyed(phone, table, 0).status_code == 204
+    # A key is for its own table only.
+    assert (
+        phone.get(reverse("games:poll", args=[table.pk + 1]), {"since": 0, "key": old}).status_code
+        == 404
+    )
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's trace of every statement")
+def test_the_database_itself_runs_one_select_for_a_keyed_poll(table):
+    """Below Django: every statement SQLite runs for the poll request (nothing hidden from
+    the query log by the driver's own cursor)."""
+    key = poll_key(table.pk, table.owner.password)
+    url = reverse("games:poll", args=[table.pk])
+    phone = Client()
+    phone.get(url, {"since": 0, "key": key})
+    connection.ensure_connection()
+    ran: list[str] = []
+    connection.connection.set_trace_callback(ran.append)
+    try:
+        assert phone.get(url, {"since": 0, "key": key}).status_code == 204
+    finally:
+        connection.connection.set_trace_callback(None)
+    statements = [s for s in ran if not s.startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(statements) == 1 and statements[0].lstrip().upper().startswith("SELECT"), ran
+
+
+def test_the_owners_page_carries_the_keyed_poll_url(table, gm, gm_client, rf):
+    from django.template import Context, Template
+
+    request = rf.get("/")
+    request.user = gm
+    rendered = Template("{% load polls %}{% poll_url table %}").render(
+        Context({"table": table, "request": request})
+    )
+    assert rendered == reverse("games:poll", args=[table.pk]) + "?key=" + poll_key(
+        table.pk, gm.password
+    )
+    request.user = type("Anon", (), {"is_authenticated": False})()
+    plain = Template("{% load polls %}{% poll_url table %}").render(
+        Context({"table": table, "request": request})
+    )
+    assert plain == reverse("games:poll", args=[table.pk])
+
+
 def test_the_seat_poll_is_guarded_by_the_seat_token(table, gm):
     seat = table.seats.first()
     url = reverse("games:seat_poll", args=[seat.token])
@@ -196,7 +269,9 @@ def test_the_join_screen_shows_one_code_per_seat_with_the_laptops_address(
     page = gm_client.get(url, HTTP_HOST="127.0.0.1:8000").content.decode()
     for seat in table.seats.all():
         assert f"http://192.168.1.20:8000/seat/{seat.token}/" in page
-        assert reverse("games:join_qr", args=[table.pk, seat.position]) + "?via=192.168.1.20" in page
+        assert (
+            reverse("games:join_qr", args=[table.pk, seat.position]) + "?via=192.168.1.20" in page
+        )
     assert "127.0.0.1" not in page
     assert 'name="via"' in page  # two networks: the game master picks
     picked = gm_client.get(url, {"via": "10.0.0.5"}, HTTP_HOST="127.0.0.1:8000")
