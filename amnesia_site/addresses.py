@@ -33,7 +33,7 @@ def is_loopback(host: str) -> bool:
         address = ipaddress.ip_address(host)
     except ValueError:
         return False
-    return address.is_loopback or address.is_unspecified
+    return address.is_loopback
 
 
 def is_private_ipv4(raw: str) -> bool:

@@ -18,6 +18,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -92,11 +93,15 @@ SECRET_KEY_FILE = os.environ.get("SECRET_KEY_FILE", "").strip()
 if not SECRET_KEY and SECRET_KEY_FILE:
     try:
         SECRET_KEY = Path(SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        pass  # not made yet (the serve command makes it before the server starts)
     except OSError as exc:
         raise ImproperlyConfigured(f"SECRET_KEY_FILE={SECRET_KEY_FILE!r}: {exc}") from None
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (or SECRET_KEY_FILE name a file holding it)."
+        )
     SECRET_KEY = "django-insecure-local-development-only-never-use-this-key-in-production"
 
 # Where phones reach the site (amnesia_site.addresses): PUBLIC_URL, the address a proxy or a
@@ -229,6 +234,9 @@ MEDIA_URL = "/media/"
 # compressed copy), so WhiteNoise can tell browsers to keep it for a year: a changed file is
 # a new name. Without it (development, tests) names stay plain and runserver serves them.
 SERVE_STATIC = env_bool("SERVE_STATIC", False)
+# The bundled fonts are large and mostly for the PDFs: compressing them (gzip and Brotli) makes
+# collectstatic slow for little gain on the page.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "otf", "ttf"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -252,9 +252,10 @@ def test_private_addresses_are_private_ipv4_only():
 
 
 def test_loopback_names():
-    for host in ("localhost", "127.0.0.1", "127.0.1.1", "[::1]", "::1", "0.0.0.0", "a.localhost"):
+    for host in ("localhost", "127.0.0.1", "127.0.1.1", "[::1]", "::1", "a.localhost"):
         assert addresses.is_loopback(host), host
-    for host in ("192.168.1.20", "laptop.local", "example.com"):
+    # 0.0.0.0, as the address a server binds, is every interface: the network.
+    for host in ("192.168.1.20", "laptop.local", "example.com", "0.0.0.0"):
         assert not addresses.is_loopback(host), host
 
 

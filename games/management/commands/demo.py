@@ -21,8 +21,23 @@ DEMO_PASSWORD = "demo-table"
 class Command(BaseCommand):
     help = "Create the demo user and its demo tables (skipped when they exist)."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--retire",
+            action="store_true",
+            help="switch the demo account off (no password, cannot log in; its tables stay)",
+        )
+
     def handle(self, *args, **opts):
         users = get_user_model().objects
+        if opts["retire"]:
+            # Kept, not deleted: this command would make it again, with the published password.
+            retired = users.filter(username=DEMO_USER).first() or users.create(username=DEMO_USER)
+            retired.set_unusable_password()
+            retired.is_active = False
+            retired.save()
+            self.stdout.write(f"The {DEMO_USER} account is switched off.")
+            return
         user, created = users.get_or_create(username=DEMO_USER)
         if created:
             user.set_password(DEMO_PASSWORD)
@@ -37,4 +52,5 @@ class Command(BaseCommand):
                     continue
                 import_script(script, user, name)
                 self.stdout.write(f"Demo table created: {name}")
-        self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")
+        if user.is_active and user.check_password(DEMO_PASSWORD):
+            self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")
