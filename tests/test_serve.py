@@ -190,6 +190,42 @@ def test_two_servers_on_one_database_keep_one_log_whole(server_env, tmp_path, gm
     assert services.rebuild_state(fresh) == fresh.state
 
 
+def _redis_answers(url: str) -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.mark.skipif(not _redis_answers(REDIS_URL), reason="no Redis at 127.0.0.1:6379")
+def test_two_servers_with_redis_count_wrong_seat_links_together(server_env, tmp_path, make_table):
+    """With REDIS_URL the throttles' counters are shared: wrong links tried through one server
+    count on the other too (each process's own memory would forget them)."""
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    env = {
+        **server_env,
+        "REDIS_URL": REDIS_URL,
+        "CACHE_KEY_PREFIX": f"serve-test-{uuid.uuid4().hex}",  # this test's counters only
+        "SECRET_LINK_FAILURES": "3",
+    }
+    servers = [start_server(env, tmp_path / f"redis-{i}.log") for i in range(2)]
+    try:
+        one, two = (Phone(s.port) for s in servers)
+        assert one.get("/seat/wrong-1/poll/")[0] == 404
+        assert one.get("/seat/wrong-2/poll/")[0] == 404
+        assert two.get(f"/seat/{table.seats.first().token}/poll/?since=0")[0] == 204
+        assert two.get("/seat/wrong-3/poll/")[0] == 404  # the third, through the other server
+        assert one.get(f"/seat/{table.seats.first().token}/poll/?since=0")[0] == 429
+    finally:
+        for running in servers:
+            running.stop()
+
+
 # -- the command's own checks (in this process) ------------------------------------------
 def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
     demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
