@@ -4,8 +4,12 @@ servers on one PostgreSQL database keeping one table's log whole."""
 
 from __future__ import annotations
 
+import http.client
 import re
+import shutil
+import ssl
 import stat
+import subprocess
 import threading
 import uuid
 from pathlib import Path
@@ -188,6 +192,33 @@ def test_two_servers_on_one_database_keep_one_log_whole(server_env, tmp_path, gm
     fresh = Table.objects.get(pk=table.pk)
     assert fresh.last_seq == len(moves) and fresh.version == len(moves)
     assert services.rebuild_state(fresh) == fresh.state
+
+
+@pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test certificate")
+def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_env, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        + ["-subj", "/CN=amnesia-table", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key)}
+    running = start_server(env, tmp_path / "https.log", "--https")
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # the certificate names no address: phones warn once
+        connection = http.client.HTTPSConnection("127.0.0.1", running.port, context=context)
+        connection.request("GET", "/accounts/login/", headers={"Host": f"{PHONE_ADDRESS}:1"})
+        response = connection.getresponse()
+        response.read()
+        cookies = response.headers.get_all("Set-Cookie") or []
+        connection.close()
+    finally:
+        running.stop()
+    assert response.status == 200, running.log()
+    assert cookies and all("secure" in c.lower() for c in cookies)
+    assert response.getheader("Strict-Transport-Security") is None  # never HSTS here
 
 
 def _redis_answers(url: str) -> bool:
