@@ -29,6 +29,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.addresses import phone_url
 from games.aliases import aliases_of
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
@@ -139,7 +140,7 @@ def table_report(request, pk: int):
     context["place_form"] = form
     context["is_owner"] = table.owner_id == request.user.pk
     context["seat_links"] = [
-        request.build_absolute_uri(reverse("playtests:seat_impression", args=[s.token]))
+        phone_url(request, reverse("playtests:seat_impression", args=[s.token]))
         for s in table.seats.all()
     ]
     return render(request, "playtests/table_report.html", context)
@@ -403,7 +404,7 @@ def dashboard(request, game: str):
         "pending": pending,
         "recent": sorted(entries, key=lambda e: e["date"], reverse=True)[:20],
         "ratings": RATINGS,
-        "public_url": request.build_absolute_uri(reverse("playtests:public_report", args=[game])),
+        "public_url": phone_url(request, reverse("playtests:public_report", args=[game])),
     }
     template = "playtests/dashboard.html"
     if request.htmx and request.htmx.target == "comparison":
