@@ -17,6 +17,7 @@ import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -174,6 +175,8 @@ def _joinable(request: HttpRequest, pk: int) -> tuple[Table, str]:
     return table, seat_page
 
 
+@login_required
+@require_safe
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     """One large QR code per seat, for the projector or for printing (the owner only: each
     code is that seat's secret link)."""
@@ -195,6 +198,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/join.html", context)
 
 
+@login_required
 @require_safe
 def join_qr(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     table, seat_page = _joinable(request, pk)

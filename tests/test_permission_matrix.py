@@ -353,6 +353,12 @@ ROWS: list[Row] = [
     Row("games:narrative", OWNER, pk("amnesia")),
     Row("games:picture", OWNER, lambda w, a: [w.laptop.pk, *picture(w, a)]),
     Row("games:seat_picture", TOKEN, lambda w, a: [w.token(w.laptop, a), *picture(w, a)]),
+    # A poll answers 404, never a redirect to the login page, to whoever may not follow the
+    # table: what would an htmx page do with a login form?
+    Row("games:poll", (404, 404, 404, 200, 404), pk("amnesia")),
+    Row("games:seat_poll", TOKEN, lambda w, a: [w.token(w.contest, a)]),
+    Row("games:join", OWNER, pk("contest")),
+    Row("games:join_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
     Row("games:rules", LOGGED_IN, lambda w, a: ["amnesia"]),
     # The print-and-play sheets are public, like the rules they go with.
     Row("games:components", EVERYONE, lambda w, a: ["amnesia"]),
