@@ -5,11 +5,14 @@ servers on one PostgreSQL database keeping one table's log whole."""
 from __future__ import annotations
 
 import http.client
+import os
 import re
+import secrets
 import shutil
 import ssl
 import stat
 import subprocess
+import sys
 import threading
 import uuid
 from pathlib import Path
@@ -28,6 +31,7 @@ from games.models import Move, Table
 from tests.conftest import PASSWORD
 from tests.serving import (
     PHONE_ADDRESS,
+    ROOT,
     Phone,
     collect_static,
     database_url,
@@ -255,6 +259,36 @@ def test_two_servers_with_redis_count_wrong_seat_links_together(server_env, tmp_
     finally:
         for running in servers:
             running.stop()
+
+
+def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
+    """WhiteNoise and a PUBLIC_URL behind a TLS proxy: the HTTPS settings stay on (only the
+    serve command turns them off, for plain HTTP) and ``check --deploy`` has nothing to say."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}
+        and not k.startswith(("SECURE_", "SESSION_", "CSRF_", "DJANGO_"))
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SERVE_STATIC="1",
+        PUBLIC_URL="https://table.example.com",
+        LAN_ADDRESSES="192.168.1.20",
+        SECURE_PROXY_SSL_HEADER="1",
+        STATIC_ROOT=str(tmp_path),
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
 
 
 # -- the command's own checks (in this process) ------------------------------------------
