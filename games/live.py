@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -25,7 +26,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_safe
 
-from amnesia_site.addresses import address_choices, phone_url
+from amnesia_site.addresses import address_choices, is_loopback, phone_url
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import registry
 from games.models import Seat, Table
@@ -194,7 +195,10 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for seat in table.seats.all()
     ]
-    context = {"table": table, "seats": seats, "choices": choices, "via": via}
+    # No network at all: the only address there is would be the laptop's own, which no phone
+    # can open. The screen says so instead of showing codes that lead nowhere.
+    offline = is_loopback(urlsplit(phone_url(request, "/")).hostname or "")
+    context = {"table": table, "seats": seats, "choices": choices, "via": via, "offline": offline}
     return render(request, "games/join.html", context)
 
 

@@ -285,5 +285,17 @@ def test_the_join_screen_shows_one_code_per_seat_with_the_laptops_address(
     assert Client().get(url).status_code == 302  # to the login page
 
 
+def test_the_join_screen_says_so_when_there_is_no_network(
+    make_table, gm_client, settings, monkeypatch
+):
+    settings.PUBLIC_URL = ""
+    settings.LAN_ADDRESSES = []
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [])
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    page = gm_client.get(reverse("games:join", args=[table.pk]), HTTP_HOST="127.0.0.1:8000")
+    text = page.content.decode()
+    assert "on no network" in text and "qr.svg" not in text
+
+
 def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client):
     assert gm_client.get(reverse("games:join", args=[table.pk])).status_code == 404
