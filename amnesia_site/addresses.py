@@ -52,21 +52,31 @@ def is_private_ipv4(raw: str) -> bool:
     )
 
 
+# Interfaces no phone is on (containers, virtual machines, VPN tunnels): their addresses are
+# still offered, but after the others, so the first one (the terminal's QR code, the join
+# screen's default) is the Wi-Fi's or the cable's.
+VIRTUAL_INTERFACES = (
+    *("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "lxc", "lxd", "podman", "cni"),
+    *("flannel", "tun", "tap", "utun", "wg", "tailscale", "zt", "vethernet", "hyper-v"),
+)
+
+
 def private_addresses() -> list[str]:
-    """The private IPv4 addresses on this machine's interfaces that are up, in the order the
-    system lists them (psutil reads them on Linux, macOS and Windows alike)."""
+    """The private IPv4 addresses on this machine's interfaces that are up (psutil reads them
+    on Linux, macOS and Windows alike), in the system's order, virtual interfaces last."""
     import psutil  # imported here: only the serve command and an unset LAN_ADDRESSES need it
 
-    found: list[str] = []
+    found: list[tuple[bool, str]] = []
     stats = psutil.net_if_stats()
     for name, entries in psutil.net_if_addrs().items():
         if name in stats and not stats[name].isup:
             continue
+        virtual = name.lower().startswith(VIRTUAL_INTERFACES)
         for entry in entries:
             if entry.family == socket.AF_INET and is_private_ipv4(entry.address):
-                if entry.address not in found:
-                    found.append(entry.address)
-    return found
+                if entry.address not in [a for _v, a in found]:
+                    found.append((virtual, entry.address))
+    return [address for _virtual, address in sorted(found, key=lambda f: f[0])]
 
 
 @lru_cache(maxsize=1)

@@ -251,6 +251,37 @@ def test_private_addresses_are_private_ipv4_only():
     assert all(addresses.is_private_ipv4(a) for a in addresses.private_addresses())
 
 
+def test_the_wifis_address_comes_before_a_containers_and_down_interfaces_are_left_out(
+    monkeypatch,
+):
+    import socket
+    from types import SimpleNamespace
+
+    import psutil
+
+    def nic(*ips):
+        return [SimpleNamespace(family=socket.AF_INET, address=ip) for ip in ips]
+
+    monkeypatch.setattr(
+        psutil,
+        "net_if_addrs",
+        lambda: {
+            "lo": nic("127.0.0.1"),
+            "docker0": nic("172.17.0.1"),
+            "wlan0": nic("192.168.1.20", "169.254.1.1"),
+            "eth1": nic("10.0.0.7"),
+            "wwan0": nic("100.100.1.1", "8.8.4.4"),
+        },
+    )
+    up = SimpleNamespace(isup=True)
+    monkeypatch.setattr(
+        psutil,
+        "net_if_stats",
+        lambda: {"lo": up, "docker0": up, "wlan0": up, "eth1": SimpleNamespace(isup=False)},
+    )
+    assert addresses.private_addresses() == ["192.168.1.20", "172.17.0.1"]
+
+
 def test_loopback_names():
     for host in ("localhost", "127.0.0.1", "127.0.1.1", "[::1]", "::1", "a.localhost"):
         assert addresses.is_loopback(host), host
