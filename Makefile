@@ -17,10 +17,14 @@ PYTEST := $(PY) -m pytest -n $(TEST_WORKERS)
 BACKUP_DIR ?= backups
 BACKUP_KEEP ?= 14
 
-.PHONY: help setup run test test-sqlite test-postgres lint format bench backup
+# make serve listens on every interface unless HOST is given (make run: this machine only).
+SERVE_HOST := $(if $(filter file,$(origin HOST)),0.0.0.0,$(HOST))
+
+.PHONY: help setup run serve test test-sqlite test-postgres lint format bench backup
 
 help:
 	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
+	@echo "make serve   set up, migrate, load the demo, serve the phones on $(SERVE_HOST):$(PORT) (Granian)"
 	@echo "make test    set up, check migrations and lint, run the tests on SQLite and PostgreSQL"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
@@ -35,6 +39,11 @@ run: setup
 	$(MANAGE) generate_area_cards
 	$(MANAGE) demo
 	DEBUG=$${DEBUG:-1} $(MANAGE) runserver $(HOST):$(PORT)
+
+# The logic is the serve command's (games/management/commands/serve.py): set-up, checks, the
+# secret key, the addresses, collectstatic, then Granian.
+serve: setup
+	$(MANAGE) serve --host $(SERVE_HOST) --port $(PORT)
 
 test: setup
 	$(MANAGE) makemigrations --check --dry-run

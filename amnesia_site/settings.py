@@ -12,11 +12,13 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -85,13 +87,39 @@ def database_config(url: str | None, *, conn_max_age: int = 60) -> dict[str, Any
 DEBUG = env_bool("DEBUG", True)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+# A file holding the key instead (``manage.py serve`` makes one, outside git, when no key is
+# given), so the key is in no process's environment and survives restarts.
+SECRET_KEY_FILE = os.environ.get("SECRET_KEY_FILE", "").strip()
+if not SECRET_KEY and SECRET_KEY_FILE:
+    try:
+        SECRET_KEY = Path(SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        pass  # not made yet (the serve command makes it before the server starts)
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY_FILE={SECRET_KEY_FILE!r}: {exc}") from None
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (or SECRET_KEY_FILE name a file holding it)."
+        )
     SECRET_KEY = "django-insecure-local-development-only-never-use-this-key-in-production"
 
+# Where phones reach the site (amnesia_site.addresses): PUBLIC_URL, the address a proxy or a
+# name in front of the site answers on (say https://table.example.com); LAN_ADDRESSES, the
+# laptop's private IPv4 addresses (``manage.py serve`` sets them from the interfaces up when it
+# starts). Both are allowed hosts, and PUBLIC_URL a trusted origin for forms.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+LAN_ADDRESSES = env_list("LAN_ADDRESSES", [])
+_public_host = urlsplit(PUBLIC_URL).hostname if PUBLIC_URL else None
+if PUBLIC_URL and not (PUBLIC_URL.startswith(("http://", "https://")) and _public_host):
+    raise ImproperlyConfigured(f"PUBLIC_URL={PUBLIC_URL!r} is not an http:// or https:// URL.")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+ALLOWED_HOSTS += [host for host in [*LAN_ADDRESSES, _public_host] if host]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+if PUBLIC_URL:
+    _public = urlsplit(PUBLIC_URL)
+    CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
 
 
 INSTALLED_APPS = [
@@ -115,6 +143,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # SERVE_STATIC (on under ``manage.py serve``): the app serves its own static files.
+    *(["whitenoise.middleware.WhiteNoiseMiddleware"] if env_bool("SERVE_STATIC", False) else []),
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -201,6 +231,23 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
+# With SERVE_STATIC, collectstatic writes each file under a name holding its hash (and a
+# compressed copy), so WhiteNoise can tell browsers to keep it for a year: a changed file is
+# a new name. Without it (development, tests) names stay plain and runserver serves them.
+SERVE_STATIC = env_bool("SERVE_STATIC", False)
+# The bundled fonts are large and mostly for the PDFs: compressing them (gzip and Brotli) makes
+# collectstatic slow for little gain on the page.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "otf", "ttf"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if SERVE_STATIC
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 
@@ -242,9 +289,20 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
 
-# Counters for the throttles live in Django's cache: in each process's memory for now, in a
-# shared cache (Redis) once one is configured here.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# What several processes must share lives in Django's cache: the secret-link throttles'
+# counters, above all. One process (make run, the tests): its own memory. Several (make serve
+# with WORKERS > 1, or more than one machine): Redis at REDIS_URL, e.g. redis://127.0.0.1:6379/0.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "amnesia"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 # Logins and guessing. django-axes counts failed logins in its own tables (so every worker

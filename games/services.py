@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -257,6 +258,20 @@ def _store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> Non
     locked.save(
         update_fields=["state", "state_seq", "last_seq", "started_at", "status", "finished_at"]
     )
+    bump_version(locked)
+
+
+def bump_version(table: Table) -> None:
+    """Tell the pages that follow ``table`` to refresh: one more on its version.
+
+    Every move and undo comes here through ``_store``; any other change people must see (a
+    reveal step, a revoked seat link...) calls it too, in the transaction of that change. The
+    database adds the one (an F() update), so two writers never lose a step; ``table.version``
+    is set to the new value when the caller holds the row's lock (the write path does), and
+    is a best guess otherwise.
+    """
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.version = (table.version or 0) + 1
 
 
 def play(
@@ -487,7 +502,15 @@ def save_draft(table: Table, text: str, seen_seq: int | None = None) -> bool:
 
 
 def _refresh(table: Table, locked: Table) -> None:
-    for field in ("state", "state_seq", "last_seq", "status", "started_at", "finished_at"):
+    for field in (
+        "state",
+        "state_seq",
+        "last_seq",
+        "status",
+        "started_at",
+        "finished_at",
+        "version",
+    ):
         setattr(table, field, getattr(locked, field))
 
 
@@ -641,6 +664,7 @@ __all__ = [
     "Played",
     "StaleMove",
     "StaleTurn",
+    "bump_version",
     "create_table",
     "import_script",
     "live_moves",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import live, views
 
 app_name = "games"
 
@@ -29,6 +29,11 @@ urlpatterns = [
     path("tables/<int:pk>/names/", views.table_names, name="names"),
     path("tables/<int:pk>/rules/", views.table_rules, name="table_rules"),
     path("seat/<str:token>/rules/", views.seat_rules, name="seat_rules"),
+    # What live pages ask every few seconds, and the screen phones join from (games.live).
+    path("tables/<int:pk>/poll/", live.table_poll, name="poll"),
+    path("seat/<str:token>/poll/", live.seat_poll, name="seat_poll"),
+    path("tables/<int:pk>/join/", live.join, name="join"),
+    path("tables/<int:pk>/join/<int:position>/qr.svg", live.join_qr, name="join_qr"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
     path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.addresses import phone_url
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from games import registry, uploads
 from games.models import Move, Table
@@ -113,7 +114,7 @@ def _reading_page(request, story: Story, *, shared: bool = False):
         "can_edit": story.is_author(request.user),
         "cover_src": base + "cover/",
         "pdf_links": [(size, label, f"{base}pdf/?size={size}") for size, label in SIZE_LABELS],
-        "share_url": request.build_absolute_uri(reverse("stories:shared", args=[story.secret])),
+        "share_url": phone_url(request, reverse("stories:shared", args=[story.secret])),
         "shared": shared,
     }
     return render(request, "stories/story_detail.html", context)

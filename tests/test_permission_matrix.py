@@ -383,6 +383,12 @@ ROWS: list[Row] = [
     Row("games:rules", EVERYONE, lambda w, a: ["amnesia"]),
     Row("games:table_rules", OWNER, pk("contest")),
     Row("games:seat_rules", TOKEN, lambda w, a: [w.token(w.contest, a)]),
+    # A poll answers 404, never a redirect to the login page, to whoever may not follow the
+    # table: what would an htmx page do with a login form?
+    Row("games:poll", (404, 404, 404, 200, 404), pk("amnesia")),
+    Row("games:seat_poll", TOKEN, lambda w, a: [w.token(w.contest, a)]),
+    Row("games:join", OWNER, pk("contest")),
+    Row("games:join_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
     # The print-and-play sheets are public, like the rules they go with.
     Row("games:components", EVERYONE, lambda w, a: ["amnesia"]),
     # -- Amnesia Stories --

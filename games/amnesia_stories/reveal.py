@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
+from games import services
 from games.amnesia_stories.models import RevealProgress
 from games.amnesia_stories.rules import judge_step
 from games.models import Table
@@ -88,20 +89,9 @@ def open_step(table: Table, turn: dict[str, Any], step: int) -> int:
     if step > row.opened:
         row.opened = step
         row.save(update_fields=["opened", "updated_at"])
+        services.bump_version(table)  # every screen that follows the table opens it too
         step_opened.send(Table, table=table, turn=turn["turn_number"], opened=row.opened)
     return row.opened
-
-
-def version(table: Table) -> str:
-    """Changes whenever what the room's screens show may change: a move, or a step opened.
-    Cheap (no replay): the projector's poll compares it."""
-    latest = (
-        RevealProgress.objects.filter(table=table)
-        .order_by("-updated_at", "-pk")
-        .values_list("turn", "opened")
-        .first()
-    )
-    return f"{table.last_seq}" if latest is None else f"{table.last_seq}-{latest[0]}-{latest[1]}"
 
 
 # -- what may be shown ---------------------------------------------------------------------

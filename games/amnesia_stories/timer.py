@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import services
 from games.amnesia_stories.models import AnswerTimer
 from games.models import Move, Table
 
@@ -32,6 +33,7 @@ def set_seconds(table: Table, seconds: int) -> AnswerTimer:
     if not 0 <= seconds <= MAX_SECONDS:
         raise ValueError(seconds)
     row, _created = AnswerTimer.objects.update_or_create(table=table, defaults={"seconds": seconds})
+    services.bump_version(table)  # every screen draws the new length
     return row
 
 
@@ -40,6 +42,7 @@ def restart(table: Table, turn_number: int) -> AnswerTimer:
     row, _created = AnswerTimer.objects.update_or_create(
         table=table, defaults={"restarted_turn": turn_number, "restarted_at": timezone.now()}
     )
+    services.bump_version(table)  # every screen starts counting again
     return row
 
 

@@ -80,14 +80,11 @@ def projector(request, pk: int):
     """The selection slots, big, and during a reveal the steps the table has opened: safe to
     show the room at any moment (never a pending pick, never a step not opened yet)."""
     table = _stories_table(request, pk)
-    version = reveal_state.version(table)
+    # The page's live poll (games.live) says when to fetch this again: a move, an opened
+    # step and a restarted answer timer each add one to the table's version.
     snap = Snapshot(table)
-    # The answer timer is drawn again when it is started again, not only after a move.
     live = services.live_moves(table) if snap.view["phase"] == "answer" else []
     clock = answer_timer.info(table, snap.view, live)
-    since = f"{version}.{clock['key']}" if clock else version
-    if request.htmx and request.GET.get("since") == since:
-        return HttpResponse(status=204)  # nothing moved: keep the pictures on screen as they are
     judged = reveal_state.on_screen(snap.view)
     opened = reveal_state.opened(table, judged)
     seen = reveal_state.shown_view(snap.view, opened)
@@ -102,10 +99,8 @@ def projector(request, pk: int):
         slots = page.marked_slots(selection, shown, card)
     context = {
         "table": table,
-        "since": since,
         "answer_timer": clock,
         "seen": seen,
-        "version": version,
         "reveal": shown,
         # while a physical deal is being entered, the old slots are no longer on the table
         "slots": slots,

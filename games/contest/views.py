@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from amnesia_site.addresses import phone_url
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
 from games.answers import answer_move, keep_address, table_page, write_url
@@ -250,7 +251,8 @@ def seat_qr(request, pk: int, position: int):
     """The QR code of a seat's private page, as SVG (made here, no outside service)."""
     table = _table(request, pk)
     seat = get_object_or_404(Seat, table=table, position=position)
-    url = request.build_absolute_uri(reverse("contest:seat", args=[seat.token]))
+    # Never 127.0.0.1: the phone that reads it is another machine (amnesia_site.addresses).
+    url = phone_url(request, reverse("contest:seat", args=[seat.token]), request.GET.get("via"))
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     response = HttpResponse(image.to_string(encoding="unicode"), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=3600"

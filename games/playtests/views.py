@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.addresses import phone_url
 from games.aliases import Aliases
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
@@ -151,7 +152,7 @@ def table_report(request, pk: int):
     context["place_form"] = form
     context["is_owner"] = table.owner_id == request.user.pk
     context["seat_links"] = [
-        request.build_absolute_uri(reverse("playtests:seat_impression", args=[s.token]))
+        phone_url(request, reverse("playtests:seat_impression", args=[s.token]))
         for s in table.seats.all()
     ]
     return render(request, "playtests/table_report.html", context)
@@ -447,7 +448,7 @@ def dashboard(request, game: str):
         "pending": pending,
         "recent": sorted(entries, key=lambda e: e["date"], reverse=True)[:20],
         "ratings": RATINGS,
-        "public_url": request.build_absolute_uri(reverse("playtests:public_report", args=[game])),
+        "public_url": phone_url(request, reverse("playtests:public_report", args=[game])),
     }
     template = "playtests/dashboard.html"
     if request.htmx and request.htmx.target == "comparison":

@@ -22,7 +22,7 @@ DEMO_PASSWORD = "demo-table"
 class Command(BaseCommand):
     help = "Create the demo user and its demo tables (skipped when they exist)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument(
             "--designer",
             action="store_true",
@@ -30,9 +30,22 @@ class Command(BaseCommand):
             "demo games; the home page's demo button is hidden, since anyone pressing it would "
             "see every designer's reports)",
         )
+        parser.add_argument(
+            "--retire",
+            action="store_true",
+            help="switch the demo account off (no password, cannot log in; its tables stay)",
+        )
 
     def handle(self, *args, **opts):
         users = get_user_model().objects
+        if opts["retire"]:
+            # Kept, not deleted: this command would make it again, with the published password.
+            retired = users.filter(username=DEMO_USER).first() or users.create(username=DEMO_USER)
+            retired.set_unusable_password()
+            retired.is_active = False
+            retired.save()
+            self.stdout.write(f"The {DEMO_USER} account is switched off.")
+            return
         user, created = users.get_or_create(username=DEMO_USER)
         if created:
             user.set_password(DEMO_PASSWORD)
@@ -54,4 +67,5 @@ class Command(BaseCommand):
         # The demo shows the designer's side too, so its tables (made-up players) share their
         # reports, by name; only the demo's own tables, not what visitors play on the account.
         user.tables.filter(name__in=names).update(report_sharing=Table.ReportSharing.NAMES)
-        self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")
+        if user.is_active and user.check_password(DEMO_PASSWORD):
+            self.stdout.write(f"Log in as {DEMO_USER} / {DEMO_PASSWORD} to see the demo tables.")

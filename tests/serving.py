@@ -1,0 +1,186 @@
+"""Starting ``manage.py serve`` for real (a Granian process on a free loopback port) and
+talking to it over plain HTTP, as a phone would: for tests/test_serve.py and bench/load.py."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+# The address the servers are told phones use: not this machine's, so nothing depends on it.
+PHONE_ADDRESS = "192.168.1.20"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """The URL of the database a test runs on (its test database), for another process."""
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+def serve_env(database: str, static_root: Path, media_root: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST_", "COV_"))}
+    env.update(
+        DATABASE_URL=database,
+        STATIC_ROOT=str(static_root),
+        MEDIA_ROOT=str(media_root),
+        SECRET_KEY="serve-test-" + "k" * 50,
+        LOG_LEVEL="ERROR",
+    )
+    env.update(extra)
+    return env
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """collectstatic as the serve command runs it (hashed, compressed names)."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env={**env, "DEBUG": "0", "SERVE_STATIC": "1"},
+        check=True,
+    )
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    port: int
+    output: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def log(self) -> str:
+        return self.output.read_text(errors="replace") if self.output.exists() else ""
+
+
+def start_server(env: dict[str, str], output: Path, *args: str, port: int | None = None) -> Server:
+    """``manage.py serve`` on 127.0.0.1 (no set-up, static collected already), once it answers."""
+    port = port or free_port()
+    command = [
+        sys.executable,
+        "manage.py",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--addresses",
+        PHONE_ADDRESS,
+        "--no-setup",
+        "--no-collectstatic",
+        *args,
+    ]
+    with output.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    server = Server(process, port, output)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"serve exited with {process.returncode}:\n{server.log()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.stop()
+    raise RuntimeError(f"serve did not answer on port {port}:\n{server.log()}")
+
+
+@dataclass
+class Phone:
+    """A browser over plain HTTP: its own cookies, and the Host a phone on the Wi-Fi sends."""
+
+    port: int
+    host: str = PHONE_ADDRESS
+    cookies: dict[str, str] = field(default_factory=dict)
+    timeout: float = 30
+
+    @property
+    def origin(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+    ) -> tuple[int, dict[str, str], bytes, list[str]]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        sent = {"Host": f"{self.host}:{self.port}", **(headers or {})}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        try:
+            connection.request(method, path, body=body, headers=sent)
+            response = connection.getresponse()
+            data = response.read()
+            set_cookies = response.headers.get_all("Set-Cookie") or []
+            for line in set_cookies:
+                name, _, rest = line.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+            return (
+                response.status,
+                {k.lower(): v for k, v in response.getheaders()},
+                data,
+                set_cookies,
+            )
+        finally:
+            connection.close()
+
+    def get(self, path: str, **headers: str):
+        return self.request("GET", path, headers=headers)
+
+    def post_form(self, path: str, fields: dict[str, Any]):
+        return self.request(
+            "POST",
+            path,
+            urlencode(fields).encode(),
+            {"Content-Type": "application/x-www-form-urlencoded", "Origin": self.origin},
+        )
+
+    def post_json(self, path: str, payload: dict[str, Any]):
+        return self.request(
+            "POST",
+            path,
+            json.dumps(payload).encode(),
+            {
+                "Content-Type": "application/json",
+                "Origin": self.origin,
+                "X-CSRFToken": self.cookies.get("csrftoken", ""),
+            },
+        )
+
+    def log_in(self, username: str, password: str) -> None:
+        status, _headers, body, _cookies = self.get("/accounts/login/")
+        assert status == 200, status
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        status, headers, body, _cookies = self.post_form(
+            "/accounts/login/",
+            {"username": username, "password": password, "csrfmiddlewaretoken": token.decode()},
+        )
+        assert status == 302, (status, body[:2000])
+        assert "sessionid" in self.cookies
