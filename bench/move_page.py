@@ -68,7 +68,7 @@ def median_seconds(action, runs: int = 9) -> float:
 
 def in_play(moves: int) -> dict:
     """A script of about ``moves`` moves, cut where a scene is open (anyone may suggest)."""
-    script = long_script(max(10, moves // 2 + 10))
+    script = long_script(max(10, min(420, moves * 2 // 5 + 10)))
     setup, parsed = parse_script(script)
     plain = [rules_part(m) for m in parsed]
     for cut in range(min(moves, len(plain)), 0, -1):
