@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.rules.base import Game, IllegalMove, Setup
+from games.rules.base import Game, IllegalMove, Narrator, Setup, Story
 
 
 def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -19,18 +19,22 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
     narrator), ``pretzel``, ``out``, ``end`` and so on. An illegal move ends the list with an
     ``error`` entry.
     """
-    state = game.initial_state(setup)
-    entries: list[dict[str, Any]] = []
-    for index, move in enumerate(moves):
-        try:
-            state = game.apply(state, move)
-        except IllegalMove as exc:
-            entries.append(
-                {"index": index, "type": "error", "code": exc.code, "summary": exc.message}
-            )
-            break
+    return ContestNarrator(game, setup).tell(moves)
+
+
+class ContestNarrator(Narrator):
+    """Every entry is told once and never changed: no cursor, nothing left open."""
+
+    def step(
+        self,
+        story: Story,
+        index: int,
+        move: dict[str, Any],
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
         by, verb = move.get("by"), move.get("do")
-        entries.append(
+        story.append(
             {
                 "index": index,
                 "type": "move",
@@ -41,6 +45,8 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
                 "summary": f"{by}: {verb}",
             }
         )
-        for ev in state.get("events", []):
-            entries.append({"index": index, **copy.deepcopy(ev)})
-    return entries
+        for ev in after.get("events", []):
+            story.append({"index": index, **copy.deepcopy(ev)})
+
+    def refused(self, story: Story, index: int, move: dict[str, Any], exc: IllegalMove) -> None:
+        story.append({"index": index, "type": "error", "code": exc.code, "summary": exc.message})
