@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
@@ -65,6 +67,13 @@ def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
     ]
 
 
+def story_earlier_url(table: Table, part) -> str:
+    """The address of the entries before ``part`` ("" when it starts at the beginning)."""
+    if not part.has_earlier:
+        return ""
+    return reverse("games:story", args=[table.pk]) + f"?before={part.start}"
+
+
 def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
     """Everything a table page shows: the shared parts, then the game's own."""
     table = snap.table
@@ -78,8 +87,10 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "new_client_id": new_client_id,
         "error": error,
         "log": recent_log(table),
-        "can_undo": bool(snap.moves),
-        "story": snap.narrative(),
+        "can_undo": snap.can_undo,
+        # The last scenes; the earlier ones come on demand (games.views.table_story).
+        "story": snap.story_tail.entries,
+        "story_earlier": story_earlier_url(table, snap.story_tail),
     }
     context.update(snap.kit.page_context(snap))
     return context

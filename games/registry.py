@@ -119,6 +119,11 @@ class GameKit:
     # the table (its owner, a seat's link, a reader of its story): see :func:`picture`.
     picture: Callable[[Any, int, str], Any] | None = None
 
+    # The story so far's template part and (snapshot, entries) -> its context: the table page
+    # shows the last scenes and loads the earlier ones through these (``games.views``).
+    story_template: str = ""
+    story_part: Callable[[Any, list[dict[str, Any]]], dict[str, Any]] | None = None
+
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:
             raise ValueError(f"kit {self.slug!r} carries the referee of {self.referee.name!r}")

@@ -42,6 +42,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
 from games import registry, signals
+from games import story as kept_story
 from games.models import Move, Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.base import N_, Setup
@@ -252,7 +253,17 @@ def _store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> Non
         locked.status = Table.Status.ACTIVE
         locked.finished_at = None
     locked.save(
-        update_fields=["state", "state_seq", "last_seq", "started_at", "status", "finished_at"]
+        update_fields=[
+            "state",
+            "state_seq",
+            "last_seq",
+            "started_at",
+            "status",
+            "finished_at",
+            # the kept story so far, told by the same write (games.story)
+            "story_cursor",
+            "story_seq",
+        ]
     )
 
 
@@ -332,9 +343,17 @@ def play_many(
             )
             for i, (payload, text, after) in enumerate(judged, start=1)
         ]
+        befores = [first] + [after for _payload, _text, after in judged[:-1]]
+        kept_story.advance(
+            locked,
+            [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
+            setup,
+            lambda: live_moves(locked),
+        )
         if locked.draft and any(text for _payload, text, _after in judged):
             locked.draft = ""
             locked.save(update_fields=["draft"])
+        # The one place a move is committed: the log's new rows, the state, the story.
         _store(locked, state, locked.last_seq + len(judged), now)
         _after_move(locked, first, state)
     _refresh(table, locked)
@@ -444,7 +463,10 @@ def undo(
             undoes=moves[-1].seq,
             client_id=client_id,
         )
-        state = rebuild_state(locked)
+        live = moves[:-1]
+        state = rebuild_state(locked, live)
+        # An undo tells the story again from the log (the narrator only goes forward).
+        kept_story.retell(locked, setup_of(locked), live, seq, save=False)
         _store(locked, state, seq, now)
         _after_move(locked, before, state)
         if not moves[:-1]:
@@ -470,8 +492,30 @@ def save_draft(table: Table, text: str) -> None:
 
 
 def _refresh(table: Table, locked: Table) -> None:
-    for field in ("state", "state_seq", "last_seq", "status", "started_at", "finished_at"):
+    for field in (
+        "state",
+        "state_seq",
+        "last_seq",
+        "status",
+        "started_at",
+        "finished_at",
+        "story_cursor",
+        "story_seq",
+    ):
         setattr(table, field, getattr(locked, field))
+
+
+def current_story(table: Table) -> None:
+    """Make the kept story so far of ``table`` current (a table kept before that cache, or
+    one whose cache was dropped): told again under the table's lock, so that a move made
+    meanwhile is neither lost nor told twice. Nothing to do, and no query, when current."""
+    if kept_story.is_current(table):
+        return
+    with transaction.atomic():
+        locked = _lock(table)
+        if not kept_story.is_current(locked):
+            kept_story.retell(locked, setup_of(locked), live_moves(locked))
+    _refresh(table, locked)
 
 
 def create_table(
@@ -519,7 +563,8 @@ def create_table(
             Seat(table=table, position=i, name=p) for i, p in enumerate(setup.players)
         )
         table.state = get_game(setup.game).initial_state(setup_of(table))
-        table.save(update_fields=["state"])
+        kept_story.retell(table, setup_of(table), [], 0, save=False)
+        table.save(update_fields=["state", "story_cursor", "story_seq"])
     return table
 
 
@@ -625,6 +670,7 @@ __all__ = [
     "StaleMove",
     "StaleTurn",
     "create_table",
+    "current_story",
     "import_script",
     "live_moves",
     "play",

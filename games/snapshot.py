@@ -5,7 +5,14 @@ things (the set-up, the live moves, the state, the legal moves, the readable sto
 ``Snapshot`` loads each of them the first time somebody asks and keeps it, so a request reads
 the log once however many consumers it has; nothing is loaded that nobody asks for.
 
-It only reads: every write goes through ``games.services``. After a write, make a new one.
+It only reads: every write goes through ``games.services``. After a write, make a new one
+(from the table the write path refreshed: its state and story cursor are current, so the
+answer to a move reads neither the log nor a replay).
+
+A page reads the story so far from what the write path keeps (``story_tail``, the last
+entries; ``games.story``) and whether a move may be undone from the kept cursor, so it does
+no work that grows with the log. ``moves`` and ``narrative()`` are the whole log and its full
+replay, for the readers that need all of it (a book, an export).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from games import registry, services
+from games import story as kept_story
 from games.models import Move, Table
 from games.registry import GameKit
 from games.rules import Game, Setup
@@ -77,3 +85,61 @@ class Snapshot:
     def narrative(self) -> list[dict[str, Any]]:
         """The game's readable story; each caller gets its own copy to arrange."""
         return copy.deepcopy(self._narrative)
+
+    # -- the kept story so far (no work proportional to the log) ----------------------------
+    @cached_property
+    def _cursor(self) -> dict[str, Any]:
+        services.current_story(self.table)
+        return self.table.story_cursor or {}
+
+    @cached_property
+    def story_tail(self) -> kept_story.Slice:
+        """The story so far's last entries (``games.story.PAGE``), and where they start."""
+        self._cursor  # noqa: B018 (made current)
+        if not kept_story.keeps_entries(self.table):  # a game without a narrator
+            entries = self._narrative
+            start = max(0, len(entries) - kept_story.PAGE)
+            return kept_story.Slice(copy.deepcopy(entries[start:]), start)
+        return kept_story.tail(self.table)
+
+    def story_before(self, position: int) -> kept_story.Slice:
+        """The entries before ``position`` (a page of them: "show earlier scenes")."""
+        self._cursor  # noqa: B018 (made current)
+        if not kept_story.keeps_entries(self.table):
+            entries = self._narrative
+            position = max(0, min(position, len(entries)))
+            start = max(0, position - kept_story.PAGE)
+            return kept_story.Slice(copy.deepcopy(entries[start:position]), start)
+        return kept_story.earlier(self.table, position)
+
+    def story_of_kind(self, kind: str) -> list[dict[str, Any]]:
+        """Every kept entry of one kind (a fact a page shows from anywhere in the story)."""
+        self._cursor  # noqa: B018
+        if not kept_story.keeps_entries(self.table):
+            return [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
+        return kept_story.all_of_kind(self.table, kind)
+
+    def last_of_kind(self, kind: str) -> tuple[dict[str, Any], Any] | None:
+        """The latest kept entry of one kind and the time of the move that told it."""
+        self._cursor  # noqa: B018
+        if not kept_story.keeps_entries(self.table):
+            found = [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
+            if not found:
+                return None
+            index = found[-1].get("index", found[-1].get("moves", [0])[0])
+            return found[-1], self.moves[index].at if index < len(self.moves) else None
+        row = kept_story.last_of_kind(self.table, kind)
+        return (row.data, row.at) if row is not None else None
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a move is in force (so one may be taken back)."""
+        return bool(self._cursor.get("live"))
+
+    @cached_property
+    def last_move(self) -> Move | None:
+        """The last move in force (one query), or None."""
+        seq = self._cursor.get("last")
+        if seq is None:
+            return None
+        return self.table.moves.filter(seq=seq).first()

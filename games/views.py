@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import aliases, exports, registry, services, uploads
+from games import aliases, exports, presenters, registry, services, uploads
 from games.answers import answer_move, render_table
 from games.components import (
     DEFAULT_SIZE,
@@ -169,6 +169,34 @@ def table_narrative(request, pk: int):
         {"table": table.pk, "game": table.game, "entries": entries},
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+@login_required
+@require_safe
+def table_story(request, pk: int):
+    """The story so far before an entry (``?before=N``): the table page shows the last scenes
+    and links here for the earlier ones. htmx puts them in place above the ones shown; a
+    plain link gets a page of its own."""
+    table = _my_table(request, pk)
+    kit = registry.kit(table.game)
+    if kit.story_part is None:
+        raise Http404("This game has no story so far to page through.")
+    try:
+        before = max(0, int(request.GET.get("before", "")))
+    except ValueError:
+        return HttpResponseBadRequest(_("Which scenes? The address is missing its place."))
+    snap = Snapshot(table)
+    part = snap.story_before(before)
+    context = {
+        "table": table,
+        "story_template": kit.story_template,
+        "story_earlier": presenters.story_earlier_url(table, part),
+        **kit.story_part(snap, part.entries),
+    }
+    template = "games/table_story.html"
+    if request.htmx:
+        template += "#earlier"
+    return render(request, template, context)
 
 
 @login_required

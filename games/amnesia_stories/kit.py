@@ -20,6 +20,8 @@ KIT = GameKit(
     ),
     referee=GAME,
     page_context=page.context,
+    story_template="amnesia_stories/_tales.html",
+    story_part=page.story_part,
     table_template="amnesia_stories/table.html",
     rules_template="amnesia_stories/rules.html",
     book=book.build,

@@ -347,7 +347,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     card = card_lookup(table)
     opts = seen["options"]
     phase = seen["phase"]
-    entries = snap.narrative()
+    entries = snap.story_tail.entries  # the last stories: the page's, and the open turn's
     by_turn = {e["turn"]: e for e in entries}
     last = seen.get("last_turn")
     shown_reveal = None
@@ -395,6 +395,11 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
     }
+
+
+def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Some of the bards' stories, for ``amnesia_stories/_tales.html``."""
+    return {"tales": tales(entries, card_lookup(snap.table))}
 
 
 # The built-in rulesets, each (name, version) seeded once after migrate. A correction is a

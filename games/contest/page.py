@@ -188,14 +188,13 @@ def names_of(view: dict[str, Any]) -> dict[str, str]:
 
 
 def control_info(
-    view: dict[str, Any], entries: list[dict[str, Any]], live: list[Any]
+    view: dict[str, Any], last_control: tuple[dict[str, Any], Any] | None
 ) -> dict[str, Any] | None:
+    """The countdown of the narrator's control, from the latest change of control (the kept
+    entry and the time of its move: ``Snapshot.last_of_kind``)."""
     if not view.get("controller") or view["phase"] in ("characters", "ended"):
         return None
-    since = None
-    for entry in entries:
-        if entry.get("type") == "control" and entry.get("index", 0) < len(live):
-            since = live[entry["index"]].at
+    since = last_control[1] if last_control else None
     seconds = view["options"]["control_seconds"]
     elapsed = int((timezone.now() - since).total_seconds()) if since else seconds
     return {
@@ -439,7 +438,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     names = names_of(view)
     # The presenters' ``legal`` keeps one template per verb; taking control has three.
     public = _public_legal({name: GAME.legal_moves(state, name) for name in view["seats"]}, virtual)
-    entries = snap.narrative()
+    entries = snap.story_tail.entries  # the last of the story; the rest on demand
     options = view["options"]
     phase = view["phase"]
     controller = view.get("controller")
@@ -476,9 +475,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "drinks_mode": mode,
         "names": names,
         "phase_label": PHASES.get(phase, phase),
-        "players": _players(view, public, names, entries),
+        "players": _players(view, public, names, snap.story_of_kind("out")),
         "controller_who": names.get(controller or "", ""),
-        "control": control_info(view, entries, snap.moves),
+        "control": control_info(view, snap.last_of_kind("control")),
         "takers": _takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,
@@ -519,6 +518,13 @@ def context(snap: Snapshot) -> dict[str, Any]:
             if k in OPTION_LABELS and v != GAME.options[k].default and v is not False
         ],
     }
+
+
+def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Some of the story so far, for ``contest/_story.html``."""
+    view = snap.view
+    mode = drinks_as(snap.table)
+    return {"story_blocks": story_blocks(entries, view["players"], names_of(view), mode)}
 
 
 def _json(value: Any) -> str:
