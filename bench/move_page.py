@@ -56,14 +56,21 @@ def floor(request, pk: int):
 urlpatterns = [path("bench/floor/<int:pk>/", floor), path("", include("amnesia_site.urls"))]
 
 
-def median_seconds(action, runs: int = 9) -> float:
-    action()  # warm up (templates, caches)
-    times = []
+def timed(action) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def interleaved(actions: list, runs: int = 15) -> list[float]:
+    """The median seconds of each action, run in turns (a busy machine slows both alike)."""
+    for action in actions:
+        action()  # warm up (templates, caches)
+    times: list[list[float]] = [[] for _ in actions]
     for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        for i, action in enumerate(actions):
+            times[i].append(timed(action))
+    return [statistics.median(t) for t in times]
 
 
 def in_play(moves: int) -> dict:
@@ -78,13 +85,13 @@ def in_play(moves: int) -> dict:
     raise SystemExit("no open scene in the sample game")
 
 
-def measure(client: Client, user, moves: int) -> dict:
+def actions(client: Client, user, moves: int) -> dict:
     table = services.import_script(in_play(moves), user, name=f"Bench {moves}")
     url = table.get_absolute_url()
     move_url = f"{url}move/"
     referee = get_game("amnesia")
 
-    def suggest():
+    def move():
         table.refresh_from_db()
         state = services.state_of(table)
         by = next(n for n in state["seats"] if n != state["narrator"])
@@ -98,19 +105,18 @@ def measure(client: Client, user, moves: int) -> dict:
         assert client.get(url).status_code == 200
 
     floor_url = f"/bench/floor/{table.pk}/"
-    row = {
-        "moves": table.last_seq,
-        "move": median_seconds(suggest),
-        "page": median_seconds(page),
-        "floor": median_seconds(lambda: client.get(floor_url)),
+    return {
+        "table": table,
+        "move": move,
+        "page": page,
+        "floor": lambda: client.get(floor_url),
     }
-    with CaptureQueriesContext(connection) as moved:
-        suggest()
-    with CaptureQueriesContext(connection) as paged:
-        page()
-    row["move_queries"] = len(moved) - 2  # the benchmark's own two reads of the table
-    row["page_queries"] = len(paged)
-    return row
+
+
+def queries(action) -> int:
+    with CaptureQueriesContext(connection) as done:
+        action()
+    return len(done)
 
 
 def main() -> None:
@@ -121,19 +127,19 @@ def main() -> None:
     client = Client()
     client.force_login(user)
     with override_settings(ROOT_URLCONF=__name__):
-        rows = [measure(client, user, short), measure(client, user, long)]
-    a, b = rows
-    print(f"Amnesia tables in play: {a['moves']} and {b['moves']} moves (ms, median)")
-    print(f"{'':12}{a['moves']:>10}{b['moves']:>10}{'ratio':>9}{'queries':>9}")
-    for key in ("move", "page", "floor"):
-        queries = b.get(f"{key}_queries", "")
-        print(
-            f"{key:12}{a[key] * 1000:10.1f}{b[key] * 1000:10.1f}"
-            f"{b[key] / a[key]:9.2f}{queries:>9}"
-        )
+        a, b = actions(client, user, short), actions(client, user, long)
+        figures = {key: interleaved([a[key], b[key]]) for key in ("move", "page", "floor")}
+        # the move's count leaves out the benchmark's own two reads of the table
+        counts = {"move": queries(b["move"]) - 2, "page": queries(b["page"]), "floor": ""}
+    n_a, n_b = a["table"].last_seq, b["table"].last_seq
+    print(f"Amnesia tables in play: about {n_a} and {n_b} moves (ms, median of runs in turns)")
+    print(f"{'':12}{'short':>10}{'long':>10}{'ratio':>9}{'queries':>9}")
+    for key, (x, y) in figures.items():
+        print(f"{key:12}{x * 1000:10.1f}{y * 1000:10.1f}{y / x:9.2f}{counts[key]:>9}")
+    floor = figures["floor"][1]
     print(
-        f"long table against the floor: move {b['move'] / b['floor']:.1f}x, "
-        f"page {b['page'] / b['floor']:.1f}x"
+        f"long table against the floor: move {figures['move'][1] / floor:.1f}x, "
+        f"page {figures['page'][1] / floor:.1f}x"
     )
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
-from games.snapshot import Snapshot
+from games.snapshot import RECENT, Snapshot
 
 SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 
@@ -46,8 +46,13 @@ def who_may(legal: dict[str, dict[str, dict]], verb: str) -> list[str]:
     return [name for name, verbs in legal.items() if verb in verbs]
 
 
-def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
-    rows = list(table.moves.order_by("-seq")[:limit])
+def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]:
+    """The log's last rows for the page (a snapshot's, read once per request)."""
+    if isinstance(table, Snapshot) and limit <= RECENT:
+        rows = table.recent_rows[:limit]
+    else:
+        table = table.table if isinstance(table, Snapshot) else table
+        rows = list(table.moves.order_by("-seq")[:limit])
     return [
         {
             "seq": m.seq,
@@ -86,7 +91,7 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "expected_turn": snap.referee.turn_marker(snap.state),
         "new_client_id": new_client_id,
         "error": error,
-        "log": recent_log(table),
+        "log": recent_log(snap),
         "can_undo": snap.can_undo,
         # The last scenes; the earlier ones come on demand (games.views.table_story).
         "story": snap.story_tail.entries,

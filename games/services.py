@@ -98,10 +98,10 @@ class NothingToUndo(Exception):
 
 
 # -- reading a table ------------------------------------------------------------------------
-def setup_of(table: Table) -> Setup:
+def setup_of(table: Table, players: list[str] | None = None) -> Setup:
     return Setup(
         game=table.game,
-        players=table.players,
+        players=table.players if players is None else players,
         start=table.start_player,
         options=dict(table.options),
         deck_mode=table.deck_mode,
@@ -109,6 +109,15 @@ def setup_of(table: Table) -> Setup:
         deck=list(table.deck) if table.deck is not None else None,
         extra=dict(table.extra),
     )
+
+
+def _setup_for_play(table: Table) -> Setup:
+    """The set-up, its players read from the cached state when it is current (the state's
+    ``seats`` are the seats' names in order, as ``Game.initial_state`` copies them): a move
+    need not read the seats."""
+    if table.state is not None and table.state_seq == table.last_seq and "seats" in table.state:
+        return setup_of(table, players=list(table.state["seats"]))
+    return setup_of(table)
 
 
 def live_moves(table: Table) -> list[Move]:
@@ -306,7 +315,7 @@ def play_many(
     client_id = _check_client_id(client_id)
     with transaction.atomic():
         locked = _lock(table)
-        setup = setup_of(locked)
+        setup = _setup_for_play(locked)
         if client_id is not None:
             stored = _stored_answer(locked, setup, client_id)
             if stored:

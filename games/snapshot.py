@@ -27,6 +27,9 @@ from games.models import Move, Table
 from games.registry import GameKit
 from games.rules import Game, Setup
 
+# How many of the log's last rows a page shows.
+RECENT = 12
+
 
 class Snapshot:
     def __init__(self, table: Table) -> None:
@@ -114,10 +117,10 @@ class Snapshot:
 
     def story_of_kind(self, kind: str) -> list[dict[str, Any]]:
         """Every kept entry of one kind (a fact a page shows from anywhere in the story)."""
-        self._cursor  # noqa: B018
+        self._cursor  # noqa: B018 (made current)
         if not kept_story.keeps_entries(self.table):
             return [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
-        return kept_story.all_of_kind(self.table, kind)
+        return [k.data for k in kept_story.of_kind(self.table, kind)]
 
     def last_of_kind(self, kind: str) -> tuple[dict[str, Any], Any] | None:
         """The latest kept entry of one kind and the time of the move that told it."""
@@ -126,10 +129,11 @@ class Snapshot:
             found = [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
             if not found:
                 return None
-            index = found[-1].get("index", found[-1].get("moves", [0])[0])
-            return found[-1], self.moves[index].at if index < len(self.moves) else None
-        row = kept_story.last_of_kind(self.table, kind)
-        return (row.data, row.at) if row is not None else None
+            seqs = found[-1].get("seqs") or []
+            row = next((m for m in self.moves if seqs and m.seq == seqs[0]), None)
+            return found[-1], row.at if row is not None else None
+        kept = kept_story.last_of_kind(self.table, kind)
+        return (kept.data, kept.at) if kept is not None else None
 
     @property
     def can_undo(self) -> bool:
@@ -137,9 +141,15 @@ class Snapshot:
         return bool(self._cursor.get("live"))
 
     @cached_property
+    def recent_rows(self) -> list[Move]:
+        """The log's last rows, newest first (the move log a page shows)."""
+        return list(self.table.moves.order_by("-seq")[:RECENT])
+
+    @cached_property
     def last_move(self) -> Move | None:
-        """The last move in force (one query), or None."""
+        """The last move in force: among the recent rows, or one query."""
         seq = self._cursor.get("last")
         if seq is None:
             return None
-        return self.table.moves.filter(seq=seq).first()
+        found = next((m for m in self.recent_rows if m.seq == seq), None)
+        return found or self.table.moves.filter(seq=seq).first()

@@ -47,7 +47,8 @@ def _my_table(request, pk: int) -> Table:
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/welcome.html", {"games": game_choices()})
-    tables = Table.objects.owned_by(request.user).prefetch_related("seats")
+    # The kept story so far is no part of a list (games.story).
+    tables = Table.objects.owned_by(request.user).prefetch_related("seats").defer("story_cursor")
     return render(
         request,
         "games/table_list.html",

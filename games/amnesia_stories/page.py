@@ -391,7 +391,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
         "tales": tales(entries, card),
-        "log": safe_log(presenters.recent_log(table)),
+        "log": safe_log(presenters.recent_log(snap)),
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
     }
