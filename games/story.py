@@ -199,8 +199,9 @@ def _from_rows(rows) -> list[Kept]:
     return [Kept(r.position, r.data, r.seq, r.at) for r in rows]
 
 
-def tail(table: Table, count: int = PAGE) -> Slice:
-    """The last ``count`` (at most PAGE) entries: all in the table's row, no query."""
+def tail(table: Table, count: int | None = None) -> Slice:
+    """The last ``count`` (at most PAGE, the default) entries: in the table's row, no query."""
+    count = PAGE if count is None else count
     waiting = _in_cursor(table)
     length = (table.story_cursor or {}).get("length", 0)
     start = max(0, length - count)
@@ -210,8 +211,9 @@ def tail(table: Table, count: int = PAGE) -> Slice:
     return Slice([k.data for k in shown], start)
 
 
-def earlier(table: Table, before: int | None, count: int = PAGE) -> Slice:
-    """The ``count`` entries before position ``before`` (None: the last ones)."""
+def earlier(table: Table, before: int | None, count: int | None = None) -> Slice:
+    """The ``count`` entries (default PAGE) before position ``before`` (None: the last)."""
+    count = PAGE if count is None else count
     rows = StoryEntry.objects.filter(table=table)
     waiting = _in_cursor(table)
     if before is not None:
