@@ -115,25 +115,11 @@ class Snapshot:
             return kept_story.Slice(copy.deepcopy(entries[start:position]), start)
         return kept_story.earlier(self.table, position)
 
-    def story_of_kind(self, kind: str) -> list[dict[str, Any]]:
-        """Every kept entry of one kind (a fact a page shows from anywhere in the story)."""
-        self._cursor  # noqa: B018 (made current)
-        if not kept_story.keeps_entries(self.table):
-            return [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
-        return [k.data for k in kept_story.of_kind(self.table, kind)]
-
-    def last_of_kind(self, kind: str) -> tuple[dict[str, Any], Any] | None:
-        """The latest kept entry of one kind and the time of the move that told it."""
-        self._cursor  # noqa: B018
-        if not kept_story.keeps_entries(self.table):
-            found = [e for e in self.narrative() if (e.get("kind") or e.get("type")) == kind]
-            if not found:
-                return None
-            seqs = found[-1].get("seqs") or []
-            row = next((m for m in self.moves if seqs and m.seq == seqs[0]), None)
-            return found[-1], row.at if row is not None else None
-        kept = kept_story.last_of_kind(self.table, kind)
-        return (kept.data, kept.at) if kept is not None else None
+    @property
+    def story_facts(self) -> dict[str, Any]:
+        """What the game's narrator remembers between moves (its cursor): the facts a page
+        shows from anywhere in the story, without reading it (empty without a narrator)."""
+        return self._cursor.get("narrator") or {}
 
     @property
     def can_undo(self) -> bool:

@@ -225,24 +225,6 @@ def earlier(table: Table, before: int | None, count: int | None = None) -> Slice
     return Slice([k.data for k in found], start)
 
 
-def of_kind(table: Table, kind: str) -> list[Kept]:
-    """Every kept entry of one kind, in order (a fact a page shows from anywhere)."""
-    rows = StoryEntry.objects.filter(table=table, kind=kind).order_by("position")
-    return _from_rows(rows) + [k for k in _in_cursor(table) if _kind(k.data) == kind]
-
-
-def last_of_kind(table: Table, kind: str) -> Kept | None:
-    """The latest kept entry of one kind. Every row is older than the last PAGE entries (it
-    was written out only once older), so one of those found in the cursor needs no query."""
-    length = (table.story_cursor or {}).get("length", 0)
-    waiting = [k for k in _in_cursor(table) if _kind(k.data) == kind]
-    if waiting and waiting[-1].position >= length - PAGE:
-        return waiting[-1]
-    row = StoryEntry.objects.filter(table=table, kind=kind).order_by("-position").first()
-    found = [*waiting[-1:], *([Kept(row.position, row.data, row.seq, row.at)] if row else [])]
-    return max(found, key=lambda k: k.position) if found else None
-
-
 def kept(table: Table) -> list[dict[str, Any]]:
     """Every kept entry, in order (the tests compare it with a full replay)."""
     rows = _from_rows(StoryEntry.objects.filter(table=table).order_by("position"))

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
@@ -187,14 +188,12 @@ def names_of(view: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def control_info(
-    view: dict[str, Any], last_control: tuple[dict[str, Any], Any] | None
-) -> dict[str, Any] | None:
-    """The countdown of the narrator's control, from the latest change of control (the kept
-    entry and the time of its move: ``Snapshot.last_of_kind``)."""
+def control_info(view: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any] | None:
+    """The countdown of the narrator's control, from the time of the latest change of
+    control (the narrator's ``control_at``: ``Snapshot.story_facts``)."""
     if not view.get("controller") or view["phase"] in ("characters", "ended"):
         return None
-    since = last_control[1] if last_control else None
+    since = parse_datetime(facts["control_at"]) if facts.get("control_at") else None
     seconds = view["options"]["control_seconds"]
     elapsed = int((timezone.now() - since).total_seconds()) if since else seconds
     return {
@@ -222,11 +221,10 @@ def _penalty_buttons(by: str, verb: str, verbs: dict[str, Any], words: dict) -> 
     ]
 
 
-def _players(view: dict, public: dict, names: dict, entries: list[dict]) -> list[dict]:
+def _players(view: dict, public: dict, names: dict, out_reasons: dict[str, Any]) -> list[dict]:
     options = view["options"]
     contest = view.get("contest") or {}
     owed = view.get("owed") or {}
-    out_reasons = {e["player"]: e.get("reason") for e in entries if e.get("type") == "out"}
     rows = []
     for name in view["seats"]:
         p = view["players"][name]
@@ -475,9 +473,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "drinks_mode": mode,
         "names": names,
         "phase_label": PHASES.get(phase, phase),
-        "players": _players(view, public, names, snap.story_of_kind("out")),
+        "players": _players(view, public, names, snap.story_facts.get("out", {})),
         "controller_who": names.get(controller or "", ""),
-        "control": control_info(view, snap.last_of_kind("control")),
+        "control": control_info(view, snap.story_facts),
         "takers": _takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,

@@ -23,7 +23,9 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
 
 
 class ContestNarrator(Narrator):
-    """Every entry is told once and never changed: no cursor, nothing left open."""
+    """Every entry is told once and never changed: nothing left open. The cursor keeps the
+    two facts the table page shows from anywhere in the story: why each player went out,
+    and when control last changed hands (the move's time)."""
 
     def step(
         self,
@@ -47,6 +49,10 @@ class ContestNarrator(Narrator):
         )
         for ev in after.get("events", []):
             story.append({"index": index, **copy.deepcopy(ev)})
+            if ev.get("type") == "out":
+                self.cursor.setdefault("out", {})[ev.get("player")] = ev.get("reason")
+            elif ev.get("type") == "control":
+                self.cursor["control_at"] = move.get("at")
 
     def refused(self, story: Story, index: int, move: dict[str, Any], exc: IllegalMove) -> None:
         story.append({"index": index, "type": "error", "code": exc.code, "summary": exc.message})
