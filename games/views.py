@@ -182,12 +182,14 @@ def table_story(request, pk: int):
     kit = registry.kit(table.game)
     if kit.story_part is None:
         raise Http404("This game has no story so far to page through.")
+    raw = request.GET.get("before", "")
     try:
-        before = max(0, int(request.GET.get("before", "")))
+        before = max(0, int(raw)) if raw else None
     except ValueError:
-        return HttpResponseBadRequest(_("Which scenes? The address is missing its place."))
+        return HttpResponseBadRequest(_("Which scenes? The address does not say."))
     snap = Snapshot(table)
-    part = snap.story_before(before)
+    # No place asked for: the last scenes, as the table page shows them.
+    part = snap.story_tail if before is None else snap.story_before(before)
     context = {
         "table": table,
         "story_template": kit.story_template,
