@@ -6,36 +6,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_moves_hold_only_declared_fields'),
+        ("games", "0008_moves_hold_only_declared_fields"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='story_cursor',
+            model_name="table",
+            name="story_cursor",
             field=games.fields.ExactJSONField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='table',
-            name='story_seq',
+            model_name="table",
+            name="story_seq",
             field=models.PositiveIntegerField(default=0, editable=False),
         ),
         migrations.CreateModel(
-            name='StoryEntry',
+            name="StoryEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('kind', models.CharField(blank=True, default='', max_length=32)),
-                ('seq', models.PositiveIntegerField()),
-                ('at', models.DateTimeField()),
-                ('data', games.fields.ExactJSONField()),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='story_entries', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("kind", models.CharField(blank=True, default="", max_length=32)),
+                ("seq", models.PositiveIntegerField()),
+                ("at", models.DateTimeField()),
+                ("data", games.fields.ExactJSONField()),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="story_entries",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'position'), name='story_entry_unique')],
+                "ordering": ["table", "position"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "position"), name="story_entry_unique")
+                ],
             },
         ),
     ]

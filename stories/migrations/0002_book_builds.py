@@ -5,31 +5,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('stories', '0001_initial'),
+        ("stories", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BookBuild',
+            name="BookBuild",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('page_size', models.CharField(max_length=16)),
-                ('language', models.CharField(max_length=8)),
-                ('version', models.CharField(max_length=64)),
-                ('status', models.CharField(choices=[('queued', 'Waiting to be printed'), ('rendering', 'Being printed'), ('ready', 'Ready'), ('failed', 'Could not be printed')], default='queued', max_length=16)),
-                ('error', models.TextField(blank=True, default='')),
-                ('passages', models.PositiveIntegerField(default=0)),
-                ('worker', models.CharField(blank=True, default='', max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('story', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='builds', to='stories.story')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("page_size", models.CharField(max_length=16)),
+                ("language", models.CharField(max_length=8)),
+                ("version", models.CharField(max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Waiting to be printed"),
+                            ("rendering", "Being printed"),
+                            ("ready", "Ready"),
+                            ("failed", "Could not be printed"),
+                        ],
+                        default="queued",
+                        max_length=16,
+                    ),
+                ),
+                ("error", models.TextField(blank=True, default="")),
+                ("passages", models.PositiveIntegerField(default=0)),
+                ("worker", models.CharField(blank=True, default="", max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "story",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="builds",
+                        to="stories.story",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('story', 'page_size', 'language', 'version'), name='book_build_unique')],
+                "ordering": ["created_at", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("story", "page_size", "language", "version"),
+                        name="book_build_unique",
+                    )
+                ],
             },
         ),
     ]
