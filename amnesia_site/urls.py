@@ -14,9 +14,18 @@ from django.views.generic import RedirectView
 
 from games import registry
 
+
+class FaviconRedirect(RedirectView):
+    """The icon's address is asked for at request time, not when the URLs load: with hashed
+    static names (make serve) it exists only once collectstatic has written the manifest."""
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("img/favicon.svg")
+
+
 urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (base.html names it).
-    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    path("favicon.ico", FaviconRedirect.as_view(permanent=True)),
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("amnesia_site.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

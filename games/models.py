@@ -78,6 +78,11 @@ class Table(models.Model):
     # A droppable cache of the referee's state after the log up to state_seq.
     state = ExactJSONField(null=True, blank=True, editable=False)
     state_seq = models.PositiveIntegerField(default=0, editable=False)
+    # Where the kept story so far (StoryEntry rows, games.story) stands: the narrator's cursor,
+    # the count of live moves and entries, and the last live move, as of the log's row
+    # story_seq. Droppable like ``state``: null (or behind last_seq) means "tell it again".
+    story_cursor = ExactJSONField(null=True, blank=True, editable=False)
+    story_seq = models.PositiveIntegerField(default=0, editable=False)
     # The narration being typed for the current scene; not game state, just a draft.
     draft = models.TextField(blank=True, default="")
     # The ruleset version this table plays (null: options of its own, or made before rulesets).
@@ -193,6 +198,31 @@ class Move(models.Model):
             move["text"] = self.text
         move["at"] = self.at.isoformat()
         return move
+
+
+class StoryEntry(models.Model):
+    """One entry of a table's story so far (a scene, a story, an event), as the game's
+    narrator tells it: data (a kind and its parameters, the moves' own text), never a
+    rendered sentence, so every reader sees it in their own language. A cache kept by the
+    write path (``games.story``), dropped and told again from the log whenever in doubt."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="story_entries")
+    position = models.PositiveIntegerField()
+    # The entry's kind (its "kind" or "type"), for the few readers that look one up.
+    kind = models.CharField(max_length=32, blank=True, default="")
+    # The row of the log that told it first, and when that move was made.
+    seq = models.PositiveIntegerField()
+    at = models.DateTimeField()
+    data = ExactJSONField()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="story_entry_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} #{self.position} {self.kind}"
 
 
 class RulesetQuerySet(models.QuerySet):

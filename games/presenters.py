@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
-from games.snapshot import Snapshot
+from games.snapshot import RECENT, Snapshot
 from games.start import lines as start_draw_lines
 
 SUIT_COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
@@ -67,8 +68,13 @@ def _is_card(code: str) -> bool:
     return rank in cards.RANKS and suit in cards.SUITS
 
 
-def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
-    rows = list(table.moves.order_by("-seq")[:limit])
+def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]:
+    """The log's last rows for the page (a snapshot's, read once per request)."""
+    if isinstance(table, Snapshot) and limit <= RECENT:
+        rows = table.recent_rows[:limit]
+    else:
+        table = table.table if isinstance(table, Snapshot) else table
+        rows = list(table.moves.order_by("-seq")[:limit])
     return [
         {
             "seq": m.seq,
@@ -84,6 +90,13 @@ def recent_log(table: Table, limit: int = 12) -> list[dict[str, Any]]:
     ]
 
 
+def story_earlier_url(table: Table, part) -> str:
+    """The address of the entries before ``part`` ("" when it starts at the beginning)."""
+    if not part.has_earlier:
+        return ""
+    return reverse("games:story", args=[table.pk]) + f"?before={part.start}"
+
+
 def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
     """Everything a table page shows: the shared parts, then the game's own."""
     table = snap.table
@@ -96,11 +109,13 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "expected_turn": snap.referee.turn_marker(snap.state),
         "new_client_id": new_client_id,
         "error": error,
-        "log": recent_log(table),
-        "can_undo": bool(snap.moves),
+        "log": recent_log(snap),
+        "can_undo": snap.can_undo,
         "undo_names": undo_names(snap),
         "announce": announce(snap),
-        "story": snap.narrative(),
+        # The last scenes; the earlier ones come on demand (games.views.table_story).
+        "story": snap.story_tail.entries,
+        "story_earlier": story_earlier_url(table, snap.story_tail),
         # How the start player was drawn, if the table drew (games/_start_draw.html).
         "start_draw": start_draw_lines(snap.kit.start_method, table.extra),
     }
@@ -119,13 +134,15 @@ def move_sentence(snap: Snapshot, move: Any) -> str:
 
 def undo_names(snap: Snapshot) -> str:
     """The move an undo would take back (the undo button's confirmation names it)."""
-    return move_sentence(snap, snap.moves[-1]) if snap.moves else ""
+    last = snap.last_move  # the last move in force, without reading the log
+    return move_sentence(snap, last) if last is not None else ""
 
 
 def announce(snap: Snapshot) -> str:
     """What just happened at the table, for the live region a screen reader reads out
     after a move (``static/js/moves.js``)."""
-    last = snap.table.moves.order_by("-seq").first()
+    # the log's newest row, undo rows too (read once per page with the move log)
+    last = snap.recent_rows[0] if snap.recent_rows else None
     if last is None:
         return ""
     if last.kind == last.Kind.UNDO:

@@ -125,6 +125,9 @@ class GameKit:
     credit: Credit = field(default_factory=Credit)
     # The URL name of a seat's own page (it takes the seat's token), if the game has one.
     seat_page: str | None = None
+    # One-to-one rows beside a table that its page reads every time (their related names):
+    # the generic views load them with the table in one query (``table_related``).
+    table_related: tuple[str, ...] = ()
     option_labels: Mapping[str, Any] = field(default_factory=dict)
     # Named option sets (earlier drafts) offered on the new-table form.
     presets: Mapping[str, dict[str, Any]] = field(default_factory=dict)
@@ -157,6 +160,11 @@ class GameKit:
     # for the screen reader's announcement after a move and the undo's confirmation; ""
     # (or no hook) falls back to a generic sentence naming the move's number and player.
     describe_move: Callable[[dict[str, Any]], str] | None = None
+
+    # The story so far's template part and (snapshot, entries) -> its context: the table page
+    # shows the last scenes and loads the earlier ones through these (``games.views``).
+    story_template: str = ""
+    story_part: Callable[[Any, list[dict[str, Any]]], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:
@@ -200,6 +208,12 @@ def kit(slug: str) -> GameKit:
 
 def kits() -> Iterable[GameKit]:
     return list(_KITS.values())
+
+
+def table_related() -> list[str]:
+    """Every game's ``table_related``: a table page loads them with its table (a LEFT JOIN
+    each), so a page costs the same number of queries whatever its game reads beside it."""
+    return sorted({name for k in _KITS.values() for name in k.table_related})
 
 
 def is_game(slug: Any) -> bool:

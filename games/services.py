@@ -43,6 +43,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
 from games import registry, signals
+from games import story as kept_story
 from games.models import Move, Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.base import N_, Setup
@@ -101,10 +102,10 @@ class NothingToUndo(Exception):
 
 
 # -- reading a table ------------------------------------------------------------------------
-def setup_of(table: Table) -> Setup:
+def setup_of(table: Table, players: list[str] | None = None) -> Setup:
     return Setup(
         game=table.game,
-        players=table.players,
+        players=table.players if players is None else players,
         start=table.start_player,
         options=dict(table.options),
         deck_mode=table.deck_mode,
@@ -112,6 +113,15 @@ def setup_of(table: Table) -> Setup:
         deck=list(table.deck) if table.deck is not None else None,
         extra=dict(table.extra),
     )
+
+
+def _setup_for_play(table: Table) -> Setup:
+    """The set-up, its players read from the cached state when it is current (the state's
+    ``seats`` are the seats' names in order, as ``Game.initial_state`` copies them): a move
+    need not read the seats."""
+    if table.state is not None and table.state_seq == table.last_seq and "seats" in table.state:
+        return setup_of(table, players=list(table.state["seats"]))
+    return setup_of(table)
 
 
 def live_moves(table: Table) -> list[Move]:
@@ -255,17 +265,31 @@ def _store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> Non
     else:
         locked.status = Table.Status.ACTIVE
         locked.finished_at = None
+    locked.version = (locked.version or 0) + 1
     locked.save(
-        update_fields=["state", "state_seq", "last_seq", "started_at", "status", "finished_at"]
+        update_fields=[
+            "state",
+            "state_seq",
+            "last_seq",
+            "started_at",
+            "status",
+            "finished_at",
+            # the kept story so far, told by the same write (games.story)
+            "story_cursor",
+            "story_seq",
+            # one more for the pages that follow the table (games.live): the row is locked
+            # here, so the same UPDATE can say it (bump_version is for changes outside moves)
+            "version",
+        ]
     )
-    bump_version(locked)
 
 
 def bump_version(table: Table) -> None:
     """Tell the pages that follow ``table`` to refresh: one more on its version.
 
-    Every move and undo comes here through ``_store``; any other change people must see (a
-    reveal step, a revoked seat link...) calls it too, in the transaction of that change. The
+    Every move and undo adds its one in ``_store``'s own UPDATE; any other change people must
+    see (a reveal step, a restarted timer, a revoked seat link...) calls this, in the
+    transaction of that change. The
     database adds the one (an F() update), so two writers never lose a step; ``table.version``
     is set to the new value when the caller holds the row's lock (the write path does), and
     is a best guess otherwise.
@@ -313,7 +337,7 @@ def play_many(
     client_id = _check_client_id(client_id)
     with transaction.atomic():
         locked = _lock(table)
-        setup = setup_of(locked)
+        setup = _setup_for_play(locked)
         if client_id is not None:
             stored = _stored_answer(locked, setup, client_id)
             if stored:
@@ -350,9 +374,17 @@ def play_many(
             )
             for i, (payload, text, after) in enumerate(judged, start=1)
         ]
+        befores = [first] + [after for _payload, _text, after in judged[:-1]]
+        kept_story.advance(
+            locked,
+            [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
+            setup,
+            lambda: live_moves(locked),
+        )
         if locked.draft and any(text for _payload, text, _after in judged):
             locked.draft = ""
             locked.save(update_fields=["draft"])
+        # The one place a move is committed: the log's new rows, the state, the story.
         _store(locked, state, locked.last_seq + len(judged), now)
         _after_move(locked, first, state)
     _refresh(table, locked)
@@ -462,7 +494,10 @@ def undo(
             undoes=moves[-1].seq,
             client_id=client_id,
         )
-        state = rebuild_state(locked)
+        live = moves[:-1]
+        state = rebuild_state(locked, live)
+        # An undo tells the story again from the log (the narrator only goes forward).
+        kept_story.retell(locked, setup_of(locked), live, seq, save=False)
         _store(locked, state, seq, now)
         _after_move(locked, before, state)
         if not moves[:-1]:
@@ -510,8 +545,23 @@ def _refresh(table: Table, locked: Table) -> None:
         "started_at",
         "finished_at",
         "version",
+        "story_cursor",
+        "story_seq",
     ):
         setattr(table, field, getattr(locked, field))
+
+
+def current_story(table: Table) -> None:
+    """Make the kept story so far of ``table`` current (a table kept before that cache, or
+    one whose cache was dropped): told again under the table's lock, so that a move made
+    meanwhile is neither lost nor told twice. Nothing to do, and no query, when current."""
+    if kept_story.is_current(table):
+        return
+    with transaction.atomic():
+        locked = _lock(table)
+        if not kept_story.is_current(locked):
+            kept_story.retell(locked, setup_of(locked), live_moves(locked))
+    _refresh(table, locked)
 
 
 def create_table(
@@ -559,7 +609,8 @@ def create_table(
             Seat(table=table, position=i, name=p) for i, p in enumerate(setup.players)
         )
         table.state = get_game(setup.game).initial_state(setup_of(table))
-        table.save(update_fields=["state"])
+        kept_story.retell(table, setup_of(table), [], 0, save=False)
+        table.save(update_fields=["state", "story_cursor", "story_seq"])
     return table
 
 
@@ -666,6 +717,7 @@ __all__ = [
     "StaleTurn",
     "bump_version",
     "create_table",
+    "current_story",
     "import_script",
     "live_moves",
     "play",

@@ -5,7 +5,14 @@ things (the set-up, the live moves, the state, the legal moves, the readable sto
 ``Snapshot`` loads each of them the first time somebody asks and keeps it, so a request reads
 the log once however many consumers it has; nothing is loaded that nobody asks for.
 
-It only reads: every write goes through ``games.services``. After a write, make a new one.
+It only reads: every write goes through ``games.services``. After a write, make a new one
+(from the table the write path refreshed: its state and story cursor are current, so the
+answer to a move reads neither the log nor a replay).
+
+A page reads the story so far from what the write path keeps (``story_tail``, the last
+entries; ``games.story``) and whether a move may be undone from the kept cursor, so it does
+no work that grows with the log. ``moves`` and ``narrative()`` are the whole log and its full
+replay, for the readers that need all of it (a book, an export).
 """
 
 from __future__ import annotations
@@ -15,9 +22,13 @@ from functools import cached_property
 from typing import Any
 
 from games import registry, services
+from games import story as kept_story
 from games.models import Move, Table
 from games.registry import GameKit
 from games.rules import Game, Setup
+
+# How many of the log's last rows a page shows.
+RECENT = 12
 
 
 class Snapshot:
@@ -77,3 +88,54 @@ class Snapshot:
     def narrative(self) -> list[dict[str, Any]]:
         """The game's readable story; each caller gets its own copy to arrange."""
         return copy.deepcopy(self._narrative)
+
+    # -- the kept story so far (no work proportional to the log) ----------------------------
+    @cached_property
+    def _cursor(self) -> dict[str, Any]:
+        services.current_story(self.table)
+        return self.table.story_cursor or {}
+
+    @cached_property
+    def story_tail(self) -> kept_story.Slice:
+        """The story so far's last entries (``games.story.PAGE``), and where they start."""
+        self._cursor  # noqa: B018 (made current)
+        if not kept_story.keeps_entries(self.table):  # a game without a narrator
+            entries = self._narrative
+            start = max(0, len(entries) - kept_story.PAGE)
+            return kept_story.Slice(copy.deepcopy(entries[start:]), start)
+        return kept_story.tail(self.table)
+
+    def story_before(self, position: int) -> kept_story.Slice:
+        """The entries before ``position`` (a page of them: "show earlier scenes")."""
+        self._cursor  # noqa: B018 (made current)
+        if not kept_story.keeps_entries(self.table):
+            entries = self._narrative
+            position = max(0, min(position, len(entries)))
+            start = max(0, position - kept_story.PAGE)
+            return kept_story.Slice(copy.deepcopy(entries[start:position]), start)
+        return kept_story.earlier(self.table, position)
+
+    @property
+    def story_facts(self) -> dict[str, Any]:
+        """What the game's narrator remembers between moves (its cursor): the facts a page
+        shows from anywhere in the story, without reading it (empty without a narrator)."""
+        return self._cursor.get("narrator") or {}
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a move is in force (so one may be taken back)."""
+        return bool(self._cursor.get("live"))
+
+    @cached_property
+    def recent_rows(self) -> list[Move]:
+        """The log's last rows, newest first (the move log a page shows)."""
+        return list(self.table.moves.order_by("-seq")[:RECENT])
+
+    @cached_property
+    def last_move(self) -> Move | None:
+        """The last move in force: among the recent rows, or one query."""
+        seq = self._cursor.get("last")
+        if seq is None:
+            return None
+        found = next((m for m in self.recent_rows if m.seq == seq), None)
+        return found or self.table.moves.filter(seq=seq).first()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("tables/<int:pk>/draft/", views.table_draft, name="draft"),
     path("tables/<int:pk>/export/", views.table_export, name="export"),
     path("tables/<int:pk>/narrative/", views.table_narrative, name="narrative"),
+    path("tables/<int:pk>/story/", views.table_story, name="story"),
     path(
         "tables/<int:pk>/pictures/<int:picture>/<str:size>/",
         views.table_picture,

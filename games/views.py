@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.accounts.views import demo_user
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import aliases, exports, registry, services, uploads
+from games import aliases, exports, presenters, registry, services, uploads
 from games.answers import answer_move, render_table, table_page, write_url
 from games.components import (
     DEFAULT_SIZE,
@@ -44,7 +44,8 @@ from games.start import KEY as START_DRAW_KEY
 
 def _my_table(request, pk: int) -> Table:
     """The table, if the user may run it; 404 for anyone else (no hint that it exists)."""
-    return get_object_or_404(Table.objects.owned_by(request.user), pk=pk)
+    tables = Table.objects.owned_by(request.user).select_related(*registry.table_related())
+    return get_object_or_404(tables, pk=pk)
 
 
 def home(request):
@@ -54,7 +55,8 @@ def home(request):
             "games/welcome.html",
             {"kits": registry.kits(), "demo": demo_user() is not None},
         )
-    tables = Table.objects.owned_by(request.user).prefetch_related("seats")
+    # The kept story so far is no part of a list (games.story).
+    tables = Table.objects.owned_by(request.user).prefetch_related("seats").defer("story_cursor")
     return render(
         request,
         "games/table_list.html",
@@ -187,6 +189,36 @@ def table_narrative(request, pk: int):
         {"table": table.pk, "game": table.game, "entries": entries},
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+@login_required
+@require_safe
+def table_story(request, pk: int):
+    """The story so far before an entry (``?before=N``): the table page shows the last scenes
+    and links here for the earlier ones. htmx puts them in place above the ones shown; a
+    plain link gets a page of its own."""
+    table = _my_table(request, pk)
+    kit = registry.kit(table.game)
+    if kit.story_part is None:
+        raise Http404("This game has no story so far to page through.")
+    raw = request.GET.get("before", "")
+    try:
+        before = max(0, int(raw)) if raw else None
+    except ValueError:
+        return HttpResponseBadRequest(_("Which scenes? The address does not say."))
+    snap = Snapshot(table)
+    # No place asked for: the last scenes, as the table page shows them.
+    part = snap.story_tail if before is None else snap.story_before(before)
+    context = {
+        "table": table,
+        "story_template": kit.story_template,
+        "story_earlier": presenters.story_earlier_url(table, part),
+        **kit.story_part(snap, part.entries),
+    }
+    template = "games/table_story.html"
+    if request.htmx:
+        template += "#earlier"
+    return render(request, template, context)
 
 
 @login_required

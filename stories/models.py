@@ -200,3 +200,42 @@ def story_for(table: Table, language: str | None = None) -> Story:
         table=table, defaults={"title": table.name[:160], "language": lang}
     )
     return story
+
+
+class BookBuild(models.Model):
+    """One build of a story's book: one version of the story (``version``, a hash of what
+    goes into it: ``stories.jobs.version``), in one language and page size. A short book is
+    built in the request that asks for it; a long one by a worker (``stories.jobs``), this
+    row saying where it is, so any web process can answer "is it ready?"."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting to be printed")
+        RENDERING = "rendering", _("Being printed")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Could not be printed")
+
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="builds")
+    page_size = models.CharField(max_length=16)
+    language = models.CharField(max_length=8)
+    version = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # What went wrong, in words for the reader (a failed build).
+    error = models.TextField(blank=True, default="")
+    passages = models.PositiveIntegerField(default=0)
+    # Which process renders it (host:pid:token): a row left "rendering" by a process that
+    # is gone (a restart) is queued again.
+    worker = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["story", "page_size", "language", "version"], name="book_build_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.story_id} {self.page_size} {self.language} {self.status}"

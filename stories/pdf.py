@@ -140,6 +140,11 @@ def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) ->
 
 
 def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
+    return html_to_pdf(book_html(book, page_size), extra=book_resources(book))
+
+
+def book_resources(book: Book) -> dict[str, tuple[bytes, str]]:
+    """The files one book links to besides the static ones: its cover and pictures."""
     extra = {COVER_PATH: cover_image(book)}
     pictures = book.pictures
     if pictures is not None:
@@ -151,7 +156,7 @@ def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
         found = uploads.read(registry.picture(book.story.table, number, "large"))
         if found is not None:
             extra[f"{UPLOAD_PATH}{number}"] = found
-    return html_to_pdf(book_html(book, page_size), extra=extra)
+    return extra
 
 
 def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = None) -> bytes:

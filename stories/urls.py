@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/<int:table_pk>/", views.for_table, name="for_table"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/pdf/", views.pdf, name="pdf"),
+    path("<int:pk>/pdf/status/", views.pdf_status, name="pdf_status"),
     path("<int:pk>/cover/", views.cover, name="cover"),
     path("<int:pk>/pictures/<int:picture>/<str:size>/", views.picture, name="picture"),
     path("<int:pk>/edit/", views.edit, name="edit"),
@@ -18,6 +19,7 @@ urlpatterns = [
     path("<int:pk>/narration/<int:seq>/revert/", views.revert, name="revert"),
     path("s/<str:secret>/", views.shared, name="shared"),
     path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
+    path("s/<str:secret>/pdf/status/", views.shared_pdf_status, name="shared_pdf_status"),
     path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
     path(
         "s/<str:secret>/pictures/<int:picture>/<str:size>/",

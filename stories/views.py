@@ -26,11 +26,19 @@ from amnesia_site.addresses import phone_url
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from games import registry, uploads
 from games.models import Move, Table
-from stories import services
+from stories import jobs, services
 from stories.covers import cover_image
 from stories.forms import SORTS, ArchiveForm, NarrationForm, StoryForm
-from stories.models import NarrationEdit, Story, Tag, is_table_author, new_secret, story_for
-from stories.pdf import DEFAULT_SIZE, PAGE_SIZES, pdf_for
+from stories.models import (
+    BookBuild,
+    NarrationEdit,
+    Story,
+    Tag,
+    is_table_author,
+    new_secret,
+    story_for,
+)
+from stories.pdf import DEFAULT_SIZE, PAGE_SIZES
 
 PER_PAGE = 12
 
@@ -99,21 +107,44 @@ def archive(request):
 
 
 # -- reading ------------------------------------------------------------------------------
+def _base(story: Story, shared: bool) -> str:
+    if shared:
+        return reverse("stories:shared", args=[story.secret])
+    return reverse("stories:detail", args=[story.pk])
+
+
+def _pdf_links(story: Story, book, base: str) -> list[tuple]:
+    """Each size's link: a download when the book is kept or short (printed at once), else
+    the page that waits for the worker; with the phase of a build on its way."""
+    long = sum(len(c.passages) for c in book.chapters) > jobs.LONG
+    builds = {
+        b.page_size: b
+        for b in BookBuild.objects.filter(
+            story=story, language=story.language, version=jobs.version(story)
+        )
+    }
+    links = []
+    for size, label in SIZE_LABELS:
+        build = builds.get(size)
+        ready = build is not None and build.status == BookBuild.Status.READY
+        waiting = long and not ready
+        url = f"{base}pdf/status/?size={size}" if waiting else f"{base}pdf/?size={size}"
+        phase = build.get_status_display() if build is not None and not ready else ""
+        links.append((size, label, url, not waiting, phase))
+    return links
+
+
 def _reading_page(request, story: Story, *, shared: bool = False):
     book = services.make_book(story)
     if story.is_published:
         services.refresh_search_text(story, book)
-    base = (
-        reverse("stories:shared", args=[story.secret])
-        if shared
-        else reverse("stories:detail", args=[story.pk])
-    )
+    base = _base(story, shared)
     context = {
         "story": story,
         "book": book,
         "can_edit": story.is_author(request.user),
         "cover_src": base + "cover/",
-        "pdf_links": [(size, label, f"{base}pdf/?size={size}") for size, label in SIZE_LABELS],
+        "pdf_links": _pdf_links(story, book, base),
         "share_url": phone_url(request, reverse("stories:shared", args=[story.secret])),
         "shared": shared,
     }
@@ -134,11 +165,16 @@ def shared(request, secret: str):
     return _reading_page(request, _shared(request, secret), shared=True)
 
 
-def _pdf_response(request, story: Story):
+def _size(request) -> str:
     size = request.GET.get("size", DEFAULT_SIZE)
-    if size not in PAGE_SIZES:
-        size = DEFAULT_SIZE
-    data = pdf_for(story, size)
+    return size if size in PAGE_SIZES else DEFAULT_SIZE
+
+
+def _pdf_response(request, story: Story, *, shared: bool = False):
+    size = _size(request)
+    data = jobs.pdf_or_build(story, size)
+    if isinstance(data, BookBuild):  # a long book being printed: the page that waits
+        return redirect(f"{_base(story, shared)}pdf/status/?size={size}")
     response = HttpResponse(data, content_type="application/pdf")
     name = slugify(story.title, allow_unicode=True) or f"story-{story.pk}"
     inline = request.GET.get("inline") == "1"
@@ -155,7 +191,56 @@ def pdf(request, pk: int):
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
 def shared_pdf(request, secret: str):
-    return _pdf_response(request, _shared(request, secret))
+    return _pdf_response(request, _shared(request, secret), shared=True)
+
+
+def _pdf_status(request, story: Story, *, shared: bool = False):
+    """Where a long book's printing stands: the page refreshes itself (a meta refresh, no
+    script) until the book is ready, then sends the reader to the download."""
+    size = _size(request)
+    base = _base(story, shared)
+    status_url = f"{base}pdf/status/?size={size}"
+    pdf_url = f"{base}pdf/?size={size}"
+    build = jobs.current(story, size)
+    if request.method == "POST":
+        if build is not None and build.status == BookBuild.Status.FAILED:
+            jobs.retry(build)
+        return redirect(status_url)
+    if build is None or build.status == BookBuild.Status.READY:
+        found = jobs.pdf_or_build(story, size)
+        if not isinstance(found, BookBuild):
+            return redirect(pdf_url)
+        build = found
+    if build.status in (BookBuild.Status.QUEUED, BookBuild.Status.RENDERING):
+        jobs.requeue_stale()
+        jobs.kick()
+        build.refresh_from_db()
+    if build.status == BookBuild.Status.READY:
+        return redirect(pdf_url)
+    waiting = build.status in (BookBuild.Status.QUEUED, BookBuild.Status.RENDERING)
+    return render(
+        request,
+        "stories/book_status.html",
+        {
+            "story": story,
+            "build": build,
+            "waiting": waiting,
+            "story_url": base,
+            "status_url": status_url,
+            "size_label": dict(SIZE_LABELS).get(size, size),
+        },
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def pdf_status(request, pk: int):
+    return _pdf_status(request, _readable(request, pk))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@guards_secret(STORY_LINKS, "secret")
+def shared_pdf_status(request, secret: str):
+    return _pdf_status(request, _shared(request, secret), shared=True)
 
 
 def _cover_response(request, story: Story):

@@ -252,6 +252,11 @@ def story_rows(name: str, by: str, expected: dict[str, tuple], extra: Args | Non
     return rows
 
 
+def redirected(statuses: tuple) -> tuple:
+    """The same people, sent on (302) where the others see the page (200)."""
+    return tuple(302 if status == 200 else status for status in statuses)
+
+
 def guessed_secret_row(name: str, extra: Args | None = None) -> Row:
     def args(w: World, actor: str) -> list:
         return [secrets.token_urlsafe(18), *(extra(w, actor) if extra else [])]
@@ -377,6 +382,7 @@ ROWS: list[Row] = [
         owner_changes=True,
     ),
     Row("games:narrative", OWNER, pk("amnesia")),
+    Row("games:story", OWNER, pk("amnesia")),
     Row("games:picture", OWNER, lambda w, a: [w.laptop.pk, *picture(w, a)]),
     Row("games:seat_picture", TOKEN, lambda w, a: [w.token(w.laptop, a), *picture(w, a)]),
     # The rules are public; a table's own rules follow the table, a seat's its link.
@@ -581,10 +587,14 @@ ROWS: list[Row] = [
     ),
     *story_rows("detail", "pk", BY_ID),
     *story_rows("pdf", "pk", BY_ID),
+    # A short book is printed at once: its waiting page sends the reader to the download.
+    *story_rows("pdf_status", "pk", {k: redirected(v) for k, v in BY_ID.items()}),
     *story_rows("cover", "pk", BY_ID),
     *story_rows("picture", "pk", BY_ID, extra=picture),
     *story_rows("shared", "secret", BY_SECRET),
     *story_rows("shared_pdf", "secret", BY_SECRET),
+    *story_rows("shared_pdf_status", "secret", {k: redirected(v) for k, v in BY_SECRET.items()}),
+    guessed_secret_row("shared_pdf_status"),
     *story_rows("shared_cover", "secret", BY_SECRET),
     *story_rows("shared_picture", "secret", BY_SECRET, extra=picture),
     guessed_secret_row("shared"),

@@ -17,6 +17,8 @@ KIT = GameKit(
     ),
     referee=GAME,
     page_context=page.context,
+    story_template="amnesia/_story.html",
+    story_part=page.story_part,
     table_template="amnesia/table.html",
     rules_template="amnesia/rules.html",
     book=book.build,

@@ -39,7 +39,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         }
         for name in state["seats"]
     ]
-    last = snap.moves[-1] if snap.moves else None
+    last = snap.last_move
     insist_text = ""
     if state.get("insist") and last is not None and last.payload.get("do") == "insist":
         insist_text = last.text
@@ -74,6 +74,11 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "just_settled": just_settled,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
     }
+
+
+def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Some entries of the story so far, for its template part (``amnesia/_story.html``)."""
+    return {"story": entries}
 
 
 # The built-in ruleset: the rules of the Portuguese seed as the app plays them by default.

@@ -95,6 +95,7 @@ class AmnesiaGame(Game):
     # Suggestions in one scene do not depend on each other: several people may offer one at
     # once. (Insisting does: it stops the scene for the narrator's answer.)
     independent_moves = frozenset({"suggest"})
+    narrator_class = story.AmnesiaNarrator
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         # One scene: its phase and the count of scenes and memories told before it.

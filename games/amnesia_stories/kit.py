@@ -21,6 +21,8 @@ KIT = GameKit(
     ),
     referee=GAME,
     page_context=page.context,
+    story_template="amnesia_stories/_tales.html",
+    story_part=page.story_part,
     table_template="amnesia_stories/table.html",
     rules_template="amnesia_stories/rules.html",
     book=book.build,
@@ -45,4 +47,5 @@ KIT = GameKit(
     credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
     emblem="amnesia_stories/emblem.svg",
     describe_move=page.describe_move,
+    table_related=("answer_timer",),
 )

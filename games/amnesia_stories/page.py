@@ -412,7 +412,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
     card = card_lookup(table)
     opts = seen["options"]
     phase = seen["phase"]
-    entries = reveal_state.shown_narrative(snap.narrative(), judged, opened)
+    # the last stories (the page's, and the open turn's), the judged turn's as far as opened
+    entries = reveal_state.shown_narrative(snap.story_tail.entries, judged, opened)
     by_turn = {e["turn"]: e for e in entries}
     shown_reveal = None
     reveal_slots = None
@@ -440,7 +441,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         # the generic page's names for the state and the story, filtered the same way
         "state": seen,
         "story": entries,
-        "answer_timer": answer_timer.info(table, seen, snap.moves),
+        "answer_timer": answer_timer.info(table, seen, snap.story_tail.entries),
         "timer_seconds": answer_timer.seconds_of(table),
         "seen": seen,
         "opts": opts,
@@ -465,10 +466,15 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
         "tales": tales(entries, card),
-        "log": safe_log(presenters.recent_log(table)),
+        "log": safe_log(presenters.recent_log(snap)),
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
     }
+
+
+def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Some of the bards' stories, for ``amnesia_stories/_tales.html``."""
+    return {"tales": tales(entries, card_lookup(snap.table))}
 
 
 # The built-in rulesets, each (name, version) seeded once after migrate. A correction is a

@@ -45,11 +45,12 @@ from games.rules.base import (
     Field,
     Game,
     IllegalMove,
+    Narrator,
     Option,
     Setup,
+    Story,
     optional_text,
 )
-from games.rules.script import replay
 
 HIDDEN_KEYS = ("_deck", "rng")
 
@@ -64,6 +65,52 @@ def cards_needed(options: dict[str, Any]) -> int:
     """The smallest deck a game with these options plays: the first selection and journey.
     Every later journey can come from the refilled discard."""
     return 2 * options["choices"]
+
+
+class StoriesNarrator(Narrator):
+    """Each bard's story, one move at a time: a ``tell`` opens the story's entry, and the
+    judging of its turn (a new row of ``history``) fills in the picks and points. The cursor
+    names the stories told and not judged yet, by turn (the only entries a move may change)."""
+
+    def open_entries(self) -> list[int]:
+        return sorted(self.cursor.get("open", {}).values())
+
+    def step(
+        self,
+        story: Story,
+        index: int,
+        move: dict[str, Any],
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
+        open_turns = self.cursor.setdefault("open", {})
+        if move.get("do") == "tell":
+            custom_texts = self.setup.extra.get("area_texts") or {}
+            entry = {
+                "turn": after["turn_number"],
+                "round": after["round"],
+                "bard": after["bard"],
+                "story": list(after["story"]),
+                "cards": [{"id": c, "texts": _texts_for(c, custom_texts)} for c in after["story"]],
+                "text": move.get("text") or "",
+                "at": move.get("at"),
+                "judged": False,
+                "picks": None,
+                "gains": None,
+                "red_cards": None,
+                "selection": dict(after["selection"]),
+            }
+            open_turns[str(entry["turn"])] = story.append(entry)
+        judged = after.get("history", [])[len(before.get("history", [])) :]
+        for turn in judged:
+            position = open_turns.pop(str(turn["turn_number"]), None)
+            if position is not None:
+                story[position].update(
+                    judged=True,
+                    picks=copy.deepcopy(turn["picks"]),
+                    gains=dict(turn["gains"]),
+                    red_cards=dict(turn["red_cards"]),
+                )
 
 
 class AmnesiaStoriesGame(Game):
@@ -109,6 +156,7 @@ class AmnesiaStoriesGame(Game):
     # Everyone answers the bard's story in secret, in any order and at the same time: the
     # answers of one turn do not depend on each other.
     independent_moves = frozenset({"answer"})
+    narrator_class = StoriesNarrator
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         return f"{state['phase']}/{state['turn_number']}"
@@ -434,40 +482,7 @@ class AmnesiaStoriesGame(Game):
         Until a story is judged, ``judged`` is False and ``picks``, ``gains`` and ``red_cards``
         are None: picks stay secret.
         """
-        result = replay(setup, moves, keep_states=True)
-        custom_texts = setup.extra.get("area_texts") or {}
-        stories: list[dict[str, Any]] = []
-        by_turn: dict[int, dict[str, Any]] = {}
-        for move, state in zip(moves, result.states, strict=False):
-            if move.get("do") == "tell":
-                entry = {
-                    "turn": state["turn_number"],
-                    "round": state["round"],
-                    "bard": state["bard"],
-                    "story": list(state["story"]),
-                    "cards": [
-                        {"id": c, "texts": _texts_for(c, custom_texts)} for c in state["story"]
-                    ],
-                    "text": move.get("text") or "",
-                    "at": move.get("at"),
-                    "judged": False,
-                    "picks": None,
-                    "gains": None,
-                    "red_cards": None,
-                    "selection": dict(state["selection"]),
-                }
-                stories.append(entry)
-                by_turn[entry["turn"]] = entry
-        for turn in result.state["history"]:
-            entry = by_turn.get(turn["turn_number"])
-            if entry is not None:
-                entry.update(
-                    judged=True,
-                    picks=copy.deepcopy(turn["picks"]),
-                    gains=dict(turn["gains"]),
-                    red_cards=dict(turn["red_cards"]),
-                )
-        return stories
+        return StoriesNarrator(self, setup).tell(moves)
 
 
 def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:

@@ -83,8 +83,7 @@ def projector(request, pk: int):
     # The page's live poll (games.live) says when to fetch this again: a move, an opened
     # step and a restarted answer timer each add one to the table's version.
     snap = Snapshot(table)
-    live = services.live_moves(table) if snap.view["phase"] == "answer" else []
-    clock = answer_timer.info(table, snap.view, live)
+    clock = answer_timer.info(table, snap.view, snap.story_tail.entries)
     judged = reveal_state.on_screen(snap.view)
     opened = reveal_state.opened(table, judged)
     seen = reveal_state.shown_view(snap.view, opened)
@@ -270,7 +269,7 @@ def _answer_screen(
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "error": error,
-        "answer_timer": answer_timer.info(table, seen, services.live_moves(table)),
+        "answer_timer": answer_timer.info(table, seen, Snapshot(table).story_tail.entries),
     }
     return _private(render(request, "amnesia_stories/answer.html", context, status=status))
 

@@ -19,6 +19,8 @@ KIT = GameKit(
     ),
     referee=GAME,
     page_context=page.context,
+    story_template="contest/_story.html",
+    story_part=page.story_part,
     table_template="contest/table.html",
     rules_template="contest/rules.html",
     book=book.build,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
@@ -45,7 +45,6 @@ from games.contest.story import (
 )
 from games.models import Table
 from games.rules import cards as C
-from games.rules.script import replay
 from games.snapshot import Snapshot
 
 __all__ = [
@@ -190,27 +189,21 @@ def names_of(view: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def control_info(
-    view: dict[str, Any],
-    entries: list[dict[str, Any]],
-    live: list[Any],
-    phases: Callable[[], list[str]],
-) -> dict[str, Any] | None:
-    """The narrator's countdown: its length, the time counted (contests left out, see
-    ``games.contest.clock``), and whether it stands still for a contest under way."""
+def control_info(view: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any] | None:
+    """The narrator's countdown: its length, the time counted since control last changed
+    hands (contests left out, see ``games.contest.clock``), and whether it stands still for a
+    contest under way. Read from the narrator's kept facts (``Snapshot.story_facts``): the
+    time and phase after each move of this turn of control, so no replay."""
     if not view.get("controller") or view["phase"] in ("characters", "ended"):
         return None
-    since = None
-    for entry in entries:
-        if entry.get("type") == "control" and entry.get("index", 0) < len(live):
-            since = entry["index"]
     seconds = view["options"]["control_seconds"]
-    phases = phases() if since is not None else []
-    if since is None or len(phases) != len(live):
+    turn = facts.get("control_clock") or []
+    times = [parse_datetime(at) if isinstance(at, str) else None for _index, at, _phase in turn]
+    if not turn or None in times:  # no change of control yet, or moves stored without a time
         clock = narration_clock.Clock(elapsed=seconds, paused=False)
     else:
-        times = [m.at for m in live]
-        clock = narration_clock.narration_time(since, phases, times, timezone.now())
+        phases = [phase for _index, _at, phase in turn]
+        clock = narration_clock.narration_time(0, phases, times, timezone.now())
     elapsed = int(clock.elapsed)
     return {
         "seconds": seconds,
@@ -219,7 +212,7 @@ def control_info(
         "open": elapsed >= seconds,
         "paused": clock.paused,
         # One turn of control (an early opening by the game master lasts as long as it).
-        "key": live[since].seq if since is not None else 0,
+        "key": turn[0][0] if turn else 0,
     }
 
 
@@ -240,11 +233,10 @@ def _penalty_buttons(by: str, verb: str, verbs: dict[str, Any], words: dict) -> 
     ]
 
 
-def _players(view: dict, public: dict, names: dict, entries: list[dict]) -> list[dict]:
+def _players(view: dict, public: dict, names: dict, out_reasons: dict[str, Any]) -> list[dict]:
     options = view["options"]
     contest = view.get("contest") or {}
     owed = view.get("owed") or {}
-    out_reasons = {e["player"]: e.get("reason") for e in entries if e.get("type") == "out"}
     rows = []
     for name in view["seats"]:
         p = view["players"][name]
@@ -456,7 +448,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     names = names_of(view)
     # The presenters' ``legal`` keeps one template per verb; taking control has three.
     public = _public_legal({name: GAME.legal_moves(state, name) for name in view["seats"]}, virtual)
-    entries = snap.narrative()
+    entries = snap.story_tail.entries  # the last of the story; the rest on demand
     options = view["options"]
     phase = view["phase"]
     controller = view.get("controller")
@@ -493,9 +485,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "drinks_mode": mode,
         "names": names,
         "phase_label": PHASES.get(phase, phase),
-        "players": _players(view, public, names, entries),
+        "players": _players(view, public, names, snap.story_facts.get("out", {})),
         "controller_who": names.get(controller or "", ""),
-        "control": control_info(view, entries, snap.moves, lambda: _phases(snap)),
+        "control": control_info(view, snap.story_facts),
         "takers": _takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,
@@ -538,10 +530,11 @@ def context(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _phases(snap: Snapshot) -> list[str]:
-    """The phase after each live move (for the narrator's clock)."""
-    result = replay(snap.setup, [m.payload for m in snap.moves], keep_states=True)
-    return [state["phase"] for state in result.states]
+def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Some of the story so far, for ``contest/_story.html``."""
+    view = snap.view
+    mode = drinks_as(snap.table)
+    return {"story_blocks": story_blocks(entries, view["players"], names_of(view), mode)}
 
 
 def _json(value: Any) -> str:

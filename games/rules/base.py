@@ -212,6 +212,86 @@ class Setup:
         return script
 
 
+class Story:
+    """A readable story's entries: all of them, or only those a narrator may still change.
+
+    A narrator (below) reads and writes entries by position. Told whole (a full replay) the
+    story holds every entry; told one move at a time (``games.story`` keeps the entries in the
+    database) it holds only the ones the narrator names as still open, and ``length`` counts
+    the rest. ``touched`` is every position read or written since it was last cleared: what a
+    keeper of the entries must write back."""
+
+    def __init__(self, entries: dict[int, dict[str, Any]] | None = None, length: int = 0) -> None:
+        self.entries: dict[int, dict[str, Any]] = dict(entries or {})
+        self.length = max(length, len(self.entries))
+        self.touched: set[int] = set()
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, position: int) -> dict[str, Any]:
+        self.touched.add(position)
+        return self.entries[position]
+
+    def append(self, entry: dict[str, Any]) -> int:
+        position = self.length
+        self.entries[position] = entry
+        self.length += 1
+        self.touched.add(position)
+        return position
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [self.entries[i] for i in range(self.length)]
+
+
+class Narrator:
+    """Tells a game's readable story one move at a time.
+
+    ``cursor`` is everything the narrator must remember between two moves (which entries a
+    later move may still change, counters), as JSON: a keeper stores it beside the entries and
+    carries on from it at the next move, so a move costs the same at any length of the log.
+    Telling the whole log (``tell``) runs the same ``step`` over every move, so the story told
+    move by move and the story of a full replay are one code path."""
+
+    def __init__(self, game: Game, setup: Setup, cursor: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.setup = setup
+        self.cursor: dict[str, Any] = copy.deepcopy(cursor) if cursor is not None else {}
+
+    def open_entries(self) -> list[int]:
+        """The positions of the entries a later move may still change."""
+        return []
+
+    def step(
+        self,
+        story: Story,
+        index: int,
+        move: dict[str, Any],
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
+        """Tell ``move`` (the ``index``-th live move, ``before`` and ``after`` the states
+        around it) into ``story``."""
+        raise NotImplementedError
+
+    def refused(self, story: Story, index: int, move: dict[str, Any], exc: IllegalMove) -> None:
+        """An illegal move ends the story (a script being checked); default: nothing told."""
+
+    def tell(self, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The whole story of ``moves`` (replayed with the referee; stops at an illegal one)."""
+        story = Story()
+        state = self.game.initial_state(self.setup)
+        for index, move in enumerate(moves):
+            try:
+                after = self.game.apply(state, move)
+            except IllegalMove as exc:
+                self.refused(story, index, move, exc)
+                break
+            self.step(story, index, move, state, after)
+            state = after
+        return story.as_list()
+
+
 class Game:
     """The interface every game implements. Subclasses fill in the class attributes and
     ``setup_state`` and ``handle``; the pipeline in ``apply`` does the checks that are the
@@ -301,10 +381,18 @@ class Game:
         """The moves ``player`` may make now, as templates: ``{"do": verb, ...}``."""
         return []
 
+    # The game's Narrator, when its story can be told one move at a time (``narrative``
+    # then tells it, and the web keeps the entries as the moves come: ``games.story``).
+    narrator_class: type[Narrator] | None = None
+
+    def narrator(self, setup: Setup, cursor: dict[str, Any] | None = None) -> Narrator | None:
+        return self.narrator_class(self, setup, cursor) if self.narrator_class else None
+
     def narrative(self, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The game's readable story (scenes, stories, contests...), built by replaying
         ``moves`` with this referee: data a page, an export or a book can show."""
-        return []
+        narrator = self.narrator(setup)
+        return narrator.tell(moves) if narrator is not None else []
 
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
         """The state as ``player`` may see it (None: a spectator / the game master)."""

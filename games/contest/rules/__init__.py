@@ -95,6 +95,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     # Pretzels fly at the narrator from anyone, at any moment of their turn: one throw does
     # not depend on another (each player throws once per narrator's turn).
     independent_moves = frozenset({"throw_pretzel"})
+    narrator_class = story.ContestNarrator
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         # The narrator's turn: it begins each time control of the story changes hands.

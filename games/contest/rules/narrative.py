@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.rules.base import Game, IllegalMove, Setup
+from games.rules.base import Game, IllegalMove, Narrator, Setup, Story
 
 
 def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -19,18 +19,26 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
     narrator), ``pretzel``, ``out``, ``end`` and so on. An illegal move ends the list with an
     ``error`` entry.
     """
-    state = game.initial_state(setup)
-    entries: list[dict[str, Any]] = []
-    for index, move in enumerate(moves):
-        try:
-            state = game.apply(state, move)
-        except IllegalMove as exc:
-            entries.append(
-                {"index": index, "type": "error", "code": exc.code, "summary": exc.message}
-            )
-            break
+    return ContestNarrator(game, setup).tell(moves)
+
+
+class ContestNarrator(Narrator):
+    """Every entry is told once and never changed: nothing left open. The cursor keeps the
+    facts the table page shows from anywhere in the story: why each player went out, when
+    control last changed hands (the move's time), and the narrator's clock of this turn of
+    control: ``[index, at, phase after]`` for the move that gave control and each move since,
+    so the countdown can leave contests out without a replay (``games.contest.clock``)."""
+
+    def step(
+        self,
+        story: Story,
+        index: int,
+        move: dict[str, Any],
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
         by, verb = move.get("by"), move.get("do")
-        entries.append(
+        story.append(
             {
                 "index": index,
                 "type": "move",
@@ -41,6 +49,19 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
                 "summary": f"{by}: {verb}",
             }
         )
-        for ev in state.get("events", []):
-            entries.append({"index": index, **copy.deepcopy(ev)})
-    return entries
+        control_changed = False
+        for ev in after.get("events", []):
+            story.append({"index": index, **copy.deepcopy(ev)})
+            if ev.get("type") == "out":
+                self.cursor.setdefault("out", {})[ev.get("player")] = ev.get("reason")
+            elif ev.get("type") == "control":
+                self.cursor["control_at"] = move.get("at")
+                control_changed = True
+        tick = [index, move.get("at"), after.get("phase")]
+        if control_changed:
+            self.cursor["control_clock"] = [tick]
+        elif self.cursor.get("control_clock"):
+            self.cursor["control_clock"].append(tick)
+
+    def refused(self, story: Story, index: int, move: dict[str, Any], exc: IllegalMove) -> None:
+        story.append({"index": index, "type": "error", "code": exc.code, "summary": exc.message})

@@ -1,0 +1,61 @@
+"""A move's answer and a table page cost a few queries at any length of the log: at most 10
+each, at 10 and at 1,000 moves, for every game (the answer is the page's htmx panel)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Table
+from games.rules import IllegalMove, get_game
+from tests.games.long_games import _fill, long_game
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 10
+
+
+def next_move(table: Table) -> dict:
+    """A legal move now (the long games' own player picks it)."""
+    referee = get_game(table.game)
+    state = services.state_of(table)
+    rng = random.Random(5)
+    for by in state["seats"]:
+        for template in referee.legal_moves(state, by):
+            move = _fill(table.game, state, by, template, rng)
+            try:
+                referee.apply(state, move)
+            except IllegalMove:
+                continue
+            return move
+    raise AssertionError("no legal move")
+
+
+@pytest.mark.parametrize("moves", [10, 1000])
+@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+def test_a_page_and_a_moves_answer_take_few_queries(
+    game, moves, gm, gm_client, django_assert_max_num_queries
+):
+    table = services.import_script(long_game(game, moves), gm)
+    assert table.last_seq == moves
+    url = reverse("games:table", args=[table.pk])
+    with django_assert_max_num_queries(MAX_QUERIES):
+        page = gm_client.get(url)
+    assert page.status_code == 200
+    move = next_move(table)
+    with django_assert_max_num_queries(MAX_QUERIES):
+        answer = gm_client.post(
+            reverse("games:move", args=[table.pk]),
+            {"move": json.dumps(move), "expected_seq": table.last_seq},
+            HTTP_HX_REQUEST="true",
+        )
+    assert answer.status_code == 200, answer.content[:500]
+    assert b"<html" not in answer.content  # the panel, drawn from the state just written
+    table.refresh_from_db()
+    assert table.last_seq == moves + 1
+    with django_assert_max_num_queries(MAX_QUERIES):
+        assert gm_client.get(url, HTTP_HX_REQUEST="true").status_code == 200

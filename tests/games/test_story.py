@@ -1,0 +1,148 @@
+"""The story so far kept as the moves come (games.story) against the full replay, which stays
+the truth: for every golden script, after an undo and the move played again, rendered in each
+language; and the table page's earlier scenes, page by page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from games import registry, services
+from games import story as kept_story
+from games.models import StoryEntry, Table
+from games.rules import BadScript
+from games.rules.script import parse_script, replay
+from games.snapshot import Snapshot
+from tests.games.long_games import long_game
+
+pytestmark = pytest.mark.django_db
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+FILES = sorted(SCRIPTS.glob("*/*.json"))
+LANGUAGES = ("en", "pt-br", "ja")
+
+
+def legal_prefix(path: Path) -> dict | None:
+    """The golden script's moves up to its first illegal one (None: no set-up to play)."""
+    script = json.loads(path.read_text(encoding="utf-8"))["script"]
+    try:
+        setup, moves = parse_script(script)
+    except BadScript:
+        return None
+    result = replay(setup, moves)
+    end = len(moves) if result.error is None else result.error_index
+    return {**script, "moves": moves[:end]}
+
+
+def full_replay(table: Table) -> list[dict]:
+    return Snapshot(Table.objects.get(pk=table.pk)).narrative()
+
+
+def rendered(table: Table, entries: list[dict], language: str) -> str:
+    kit = registry.kit(table.game)
+    snap = Snapshot(table)
+    with translation.override(language):
+        return render_to_string(kit.story_template, kit.story_part(snap, entries))
+
+
+def assert_kept_is_replay(table: Table) -> None:
+    table = Table.objects.get(pk=table.pk)
+    truth = full_replay(table)
+    assert kept_story.kept(table) == truth
+    tail = Snapshot(table).story_tail
+    assert tail.entries == truth[tail.start :]
+    assert tail.start == max(0, len(truth) - kept_story.PAGE)
+    for language in LANGUAGES:
+        assert rendered(table, tail.entries, language) == rendered(
+            table, truth[-kept_story.PAGE :] if truth else [], language
+        )
+
+
+@pytest.fixture
+def small_pages(monkeypatch):
+    """Two entries a page: every few moves, entries go out of the table's row to rows."""
+    monkeypatch.setattr(kept_story, "PAGE", 2)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+def test_the_kept_story_is_the_full_replay(path, gm, small_pages):
+    script = legal_prefix(path)
+    if script is None:
+        pytest.skip("a malformed script: no table to play it on")
+    table = services.import_script(script, gm)
+    assert_kept_is_replay(table)
+    if not script["moves"]:
+        return
+    undone = table.moves.order_by("-seq").first()
+    services.undo(table, table.last_seq, gm)
+    assert_kept_is_replay(table)
+    # told on from the cursor the undo left (not from a retelling)
+    table.refresh_from_db()
+    move = undone.as_script_move()
+    move.pop("at")
+    services.play(table, move, table.last_seq, gm)
+    assert_kept_is_replay(table)
+
+
+@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows(game, gm):
+    table = services.import_script(long_game(game, 400), gm)
+    assert_kept_is_replay(table)
+    table.refresh_from_db()
+    waiting = len(table.story_cursor["entries"])
+    # only the last page and the open entries wait in the table's row
+    assert waiting <= 2 * kept_story.PAGE + 8
+    assert StoryEntry.objects.filter(table=table).count() + waiting == len(full_replay(table))
+
+
+def test_a_dropped_story_is_told_again_from_the_log(gm):
+    table = services.import_script(long_game("amnesia", 120), gm)
+    before = kept_story.kept(Table.objects.get(pk=table.pk))
+    Table.objects.filter(pk=table.pk).update(story_cursor=None)
+    StoryEntry.objects.filter(table=table).delete()
+    table = Table.objects.get(pk=table.pk)
+    assert Snapshot(table).story_tail.entries == before[-kept_story.PAGE :]
+    assert kept_story.kept(Table.objects.get(pk=table.pk)) == before == full_replay(table)
+
+
+def test_each_move_tells_only_its_own_entries(gm, django_assert_max_num_queries):
+    """A move reads no entry: the open ones wait in the table's row it locks anyway."""
+    table = services.import_script(long_game("amnesia", 300), gm)
+    state = services.state_of(table)
+    by = next(n for n in state["seats"] if n != state["narrator"])
+    with django_assert_max_num_queries(6):  # savepoint, lock, insert, update, release (+1)
+        services.play(table, {"by": by, "do": "suggest", "text": "A key?"}, table.last_seq, gm)
+    assert_kept_is_replay(table)
+
+
+def test_earlier_scenes_page_back_to_the_first(gm, gm_client, small_pages):
+    table = services.import_script(long_game("amnesia", 40), gm)
+    truth = full_replay(table)
+    url = reverse("games:table", args=[table.pk])
+    page = gm_client.get(url).content.decode()
+    assert "Show earlier scenes" in page
+    snap = Snapshot(Table.objects.get(pk=table.pk))
+    part = snap.story_tail
+    pages = [part.entries]
+    while part.has_earlier:
+        link = reverse("games:story", args=[table.pk]) + f"?before={part.start}"
+        plain = gm_client.get(link)
+        assert plain.status_code == 200
+        assert b"<html" in plain.content  # a page of its own without JavaScript
+        htmx = gm_client.get(link, HTTP_HX_REQUEST="true")
+        assert htmx.status_code == 200
+        assert b"<html" not in htmx.content
+        part = snap.story_before(part.start)
+        pages.insert(0, part.entries)
+    assert [e for p in pages for e in p] == truth
+
+
+def test_earlier_scenes_are_the_owners_only(gm, other_client):
+    table = services.import_script(long_game("amnesia", 40), gm)
+    link = reverse("games:story", args=[table.pk]) + "?before=5"
+    assert other_client.get(link).status_code == 404
