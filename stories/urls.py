@@ -1,6 +1,6 @@
 from django.urls import path
 
-from stories import views
+from stories import download_views, views
 
 app_name = "stories"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/pdf/", views.pdf, name="pdf"),
     path("<int:pk>/cover/", views.cover, name="cover"),
+    path("<int:pk>/epub/", download_views.epub, name="epub"),
+    path("<int:pk>/html/", download_views.single_html, name="single_html"),
     path("<int:pk>/pictures/<int:picture>/<str:size>/", views.picture, name="picture"),
     path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/publish/", views.publish, name="publish"),
@@ -19,6 +21,8 @@ urlpatterns = [
     path("s/<str:secret>/", views.shared, name="shared"),
     path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
     path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
+    path("s/<str:secret>/epub/", download_views.shared_epub, name="shared_epub"),
+    path("s/<str:secret>/html/", download_views.shared_single_html, name="shared_single_html"),
     path(
         "s/<str:secret>/pictures/<int:picture>/<str:size>/",
         views.shared_picture,
