@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 STAMP="$VENV/.installed"
 # Chromium and its driver for the browser tests; Pango, HarfBuzz and a couple of fonts for
-# WeasyPrint (and for Chromium to draw text at all).
+# WeasyPrint (and for Chromium to draw text at all); epubcheck and a Java to run it for the
+# EPUB tests (only the tests use them: the site writes EPUBs without either).
 APT_PACKAGES=(chromium chromium-driver libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
-  fonts-dejavu-core fonts-liberation)
+  fonts-dejavu-core fonts-liberation epubcheck default-jre-headless)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
