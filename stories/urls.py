@@ -1,12 +1,15 @@
 from django.urls import path
 
-from stories import download_views, views
+from stories import download_views, plays_views, views
 
 app_name = "stories"
 
 urlpatterns = [
     path("", views.archive, name="archive"),
     path("tables/<int:table_pk>/", views.for_table, name="for_table"),
+    path("tables/<int:table_pk>/play.json", plays_views.table_play, name="table_play"),
+    path("plays.json", plays_views.my_plays, {"fmt": "json"}, name="my_plays_json"),
+    path("plays.csv", plays_views.my_plays, {"fmt": "csv"}, name="my_plays_csv"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/pdf/", views.pdf, name="pdf"),
     path("<int:pk>/cover/", views.cover, name="cover"),
