@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import zipfile
 from dataclasses import dataclass
+from datetime import UTC
 from io import BytesIO
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -166,7 +167,7 @@ def _nav(book: Book, lang: str, chapters: list[tuple[str, str, markup.Element]])
 def _package(book: Book, lang: str, manifest: list[tuple[str, str, str, str]], spine: list[str]):
     story = book.story
     table = story.table
-    modified = timezone.localtime(story.updated_at, timezone.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    modified = timezone.localtime(story.updated_at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     date = story.published_at or table.finished_at or table.started_at or story.created_at
     meta = [
         f'<dc:identifier id="book-id">urn:uuid:{table.uuid}</dc:identifier>',
@@ -195,7 +196,7 @@ def _package(book: Book, lang: str, manifest: list[tuple[str, str, str, str]], s
         meta.append(f"<dc:description>{escape(book.blurb or book.subtitle)}</dc:description>")
     meta += [
         f'<meta property="belongs-to-collection" id="game">{escape(book.game_title)}</meta>',
-        f"<dc:date>{timezone.localtime(date, timezone.UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}</dc:date>",
+        f"<dc:date>{timezone.localtime(date, UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}</dc:date>",
         f'<meta property="dcterms:modified">{modified}</meta>',
         "<dc:publisher>Amnesia Table</dc:publisher>",
         '<meta name="cover" content="cover-image"/>',

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from stories import download_views, plays_views, views
+from stories import bundle_views, download_views, plays_views, views
 
 app_name = "stories"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.archive, name="archive"),
     path("tables/<int:table_pk>/", views.for_table, name="for_table"),
     path("tables/<int:table_pk>/play.json", plays_views.table_play, name="table_play"),
+    path("bundles/import/", bundle_views.bundle_import, name="bundle_import"),
     path("plays.json", plays_views.my_plays, {"fmt": "json"}, name="my_plays_json"),
     path("plays.csv", plays_views.my_plays, {"fmt": "csv"}, name="my_plays_csv"),
     path("<int:pk>/", views.detail, name="detail"),
