@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -12,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.urls import reverse
 from PIL import Image
 
@@ -336,3 +340,78 @@ def test_designers_upload_a_bundle_and_read_what_came_in(client, laptop, gm, oth
     bad = client.post(url, {"bundle": ContentFile(data[:100], name="b.zip")})
     assert bad.status_code == 400 and "nothing was imported" in bad.content.decode()
     assert Table.objects.count() == 3
+
+
+# -- from this database to another backend --------------------------------------------------
+def _postgres_server() -> str | None:
+    url = os.environ.get("PG_TEST_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    try:
+        import psycopg  # only to see whether a server answers
+
+        psycopg.connect(url, dbname="postgres", connect_timeout=3).close()
+    except Exception:  # no server (or no driver): the cross-backend test has nothing to use
+        return None
+    return url
+
+
+def _other_url(server: str, name: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(server)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite to PostgreSQL only")
+def test_a_bundle_from_sqlite_comes_into_postgresql(laptop, tmp_path):
+    """A fresh PostgreSQL database, migrated and filled by the ``bundle`` command in another
+    process, holds the same tables, states, stories and reports."""
+    from tests.stories.bundle_digest import digest
+
+    server = _postgres_server()
+    if server is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("PostgreSQL does not answer: CI needs it for this test.")
+        pytest.skip("PostgreSQL does not answer")
+    import psycopg
+
+    name = f"test_bundles_{os.getpid()}"
+    admin = psycopg.connect(server, dbname="postgres", autocommit=True)
+    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    admin.execute(f'CREATE DATABASE "{name}"')
+    path = tmp_path / "laptop.zip"
+    path.write_bytes(bundles.export_bundle(Table.objects.all()))
+    env = {
+        **os.environ,
+        "DATABASE_URL": _other_url(server, name),
+        "MEDIA_ROOT": str(tmp_path / "media"),
+    }
+    root = Path(__file__).resolve().parents[2]
+
+    def manage(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    try:
+        manage("migrate", "-v0")
+        assert "3 tables came in." in manage("bundle", "import", str(path))
+        code = "from tests.stories.bundle_digest import digest; print('DIGEST ' + digest())"
+
+        def digest_there() -> str:
+            lines = manage("shell", "-c", code).splitlines()
+            return next(line for line in lines if line.startswith("DIGEST "))[7:]
+
+        there = digest_there()
+        assert json.loads(there) == json.loads(digest())
+        assert "0 tables came in." in manage("bundle", "import", str(path))
+        assert digest_there() == there
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
