@@ -37,6 +37,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -86,6 +87,8 @@ class Summary:
     impressions: int = 0
     users_created: list[str] = field(default_factory=list)
     users_found: list[str] = field(default_factory=list)
+    # The covers written to storage (taken away again if the import is refused).
+    files: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -555,6 +558,7 @@ def _import_story(table, data, seqs, files, people, summary: Summary) -> None:
     if data["cover"] is not None:
         extension = data["cover"].rsplit(".", 1)[1]
         story.cover.save(f"cover.{extension}", ContentFile(files[data["cover"]]), save=False)
+        summary.files.append(story.cover.name)
     story.save()
     if data.get("created_at"):
         Story.objects.filter(pk=story.pk).update(created_at=_moment(data["created_at"]))
@@ -585,6 +589,17 @@ def import_bundle(data: bytes) -> Summary:
     """Bring a bundle's tables in, all or nothing (see the module)."""
     manifest, files = read_bundle(data)
     summary = Summary()
+    try:
+        _import_all(manifest, files, summary)
+    except BaseException:
+        # The rows are rolled back; the files the storage already holds go too.
+        for name in summary.files:
+            default_storage.delete(name)
+        raise
+    return summary
+
+
+def _import_all(manifest: dict[str, Any], files: dict[str, bytes], summary: Summary) -> None:
     with transaction.atomic():
         people = _people(manifest, summary)
         known = set(
@@ -601,7 +616,6 @@ def import_bundle(data: bytes) -> Summary:
             # Nothing came in: the people it named are not left behind either.
             transaction.set_rollback(True)
             summary.users_created = []
-    return summary
 
 
 def summary_lines(summary: Summary) -> list[str]:

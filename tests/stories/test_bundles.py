@@ -415,3 +415,18 @@ def test_a_bundle_from_sqlite_comes_into_postgresql(laptop, tmp_path):
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+def test_a_refused_bundle_leaves_no_cover_behind(bundle, settings):
+    archive = zipfile.ZipFile(io.BytesIO(bundle))
+    entries = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    # The table with the story and its cover first, a table that does not replay last.
+    manifest["tables"].sort(key=lambda t: t["story"] is None)
+    assert manifest["tables"][0]["story"]["cover"]
+    manifest["tables"][-1]["script"]["moves"].append({"by": "Nobody", "do": "fly"})
+    entries["bundle.json"] = json.dumps(manifest).encode()
+    covers = Path(settings.MEDIA_ROOT) / "stories" / "covers"
+    before = sorted(covers.iterdir()) if covers.exists() else []
+    assert "does not replay" in refused(zip_of(entries))
+    assert (sorted(covers.iterdir()) if covers.exists() else []) == before
