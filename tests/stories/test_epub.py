@@ -270,3 +270,16 @@ def test_the_epub_download_follows_the_story_visibility(client, gm, other):
         r'href="/stories/s/[^"]+/epub/"',
         client.get(reverse("stories:shared", args=[story.secret])).content.decode(),
     )
+
+
+def test_the_story_command_writes_the_html_file(gm, tmp_path):
+    story = make_story(gm, "ja")
+    out = tmp_path / "story.html"
+    call_command("story", "html", str(story.table_id), str(out))
+    html = out.read_text()
+    assert html.startswith("<!doctype html>") and '<html lang="ja">' in html
+    book = services.make_book(story)
+    for passage in (p.text for c in book.chapters for p in c.passages if p.text):
+        assert passage.split("\n")[0][:20] in html
+    assert "AmnesiaSerifJP" not in html  # the font is inside, as data, not by its file name
+    assert 'src: url("data:font/otf;base64,' in html
