@@ -35,8 +35,8 @@
   function showTheme() {
     if (theme === "light" || theme === "dark") root.dataset.readerTheme = theme;
     var dark = currentTheme() === "dark";
+    // A toggle keeps its name ("Dark"); its state says whether it is on.
     themeButton.setAttribute("aria-pressed", dark ? "true" : "false");
-    themeButton.textContent = dark ? themeButton.dataset.lightLabel : themeButton.dataset.darkLabel;
   }
 
   controls.addEventListener("click", function (ev) {
