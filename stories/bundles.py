@@ -282,11 +282,13 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
                 contents[info.filename] = handle.read(info.file_size + 1)
             if len(contents[info.filename]) > info.file_size:
                 raise BundleError(_("The bundle expands to more than this site accepts."))
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError):
+        # RuntimeError: an encrypted entry; NotImplementedError: an unknown compression.
         raise BundleError(_("The bundle is damaged: a file in it cannot be read.")) from None
     try:
         manifest = json.loads(contents.pop(MANIFEST).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        # RecursionError: arrays nested thousands deep, which no bundle has.
         raise BundleError(_("The bundle's bundle.json is not valid JSON.")) from None
     _check_manifest(manifest, contents)
     return manifest, contents
@@ -500,7 +502,8 @@ def _import_table(data: dict, files: dict[str, bytes], people, summary: Summary)
     owner = people[data["owner"]]
     try:
         table = game_services.import_script(data["script"], owner, data["name"])
-    except (BadScript, IllegalMove) as exc:
+    except (BadScript, IllegalMove, ValueError, TypeError, KeyError) as exc:
+        # A hostile script may fail in ways no exported one does: refused all the same.
         raise BundleError(
             _("The table “%(name)s” in the bundle does not replay: %(error)s")
             % {"name": data["name"][:80], "error": exc}

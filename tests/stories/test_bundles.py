@@ -245,6 +245,13 @@ def test_a_symbolic_link_is_refused(bundle):
     "change, words",
     [
         (lambda m: b"{not json", "not valid JSON"),
+        (lambda m: b"[" * 100_000 + b"]" * 100_000, "not valid JSON"),
+        (
+            lambda m: json.dumps(
+                {**m, "tables": [{**m["tables"][0], "script": {"moves": 3}}]}
+            ).encode(),
+            "does not replay",
+        ),
         (lambda m: json.dumps({**m, "version": 99}).encode(), "format or version"),
         (lambda m: json.dumps({**m, "tables": "x"}).encode(), "not as expected"),
         # One table good, the last one broken: nothing of the good one is kept either.

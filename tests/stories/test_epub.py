@@ -283,3 +283,19 @@ def test_the_story_command_writes_the_html_file(gm, tmp_path):
         assert passage.split("\n")[0][:20] in html
     assert "AmnesiaSerifJP" not in html  # the font is inside, as data, not by its file name
     assert 'src: url("data:font/otf;base64,' in html
+
+
+def test_a_picture_readers_may_not_draw_is_made_a_png():
+    """EPUB readers need no fallback for JPEG, PNG and GIF; a WebP upload becomes a PNG."""
+    from PIL import Image
+
+    from stories.assets import _plain
+
+    out = BytesIO()
+    Image.new("RGB", (30, 20), "teal").save(out, "WEBP")
+    data, mime = _plain(out.getvalue(), "image/webp")
+    assert mime == "image/png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+    with Image.open(BytesIO(data)) as image:
+        assert image.size == (30, 20)
+    jpeg = b"\xff\xd8\xff jpeg bytes"
+    assert _plain(jpeg, "image/jpeg") == (jpeg, "image/jpeg")
