@@ -7,6 +7,7 @@ log, droppable at any time (``services.rebuild_state`` proves it rebuilds the sa
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -104,6 +105,9 @@ class Table(models.Model):
             "change this later from the table’s page."
         ),
     )
+    # The table's name across sites: a bundle (stories.bundles) made on one laptop and imported
+    # into another site is matched by it, so importing the same bundle twice adds nothing.
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     objects = TableQuerySet.as_manager()
 

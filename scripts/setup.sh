@@ -7,10 +7,16 @@ cd "$(dirname "$0")/.."
 
 VENV=${VENV:-.venv}
 STAMP="$VENV/.installed"
-# Chromium and its driver for the browser tests; Pango, HarfBuzz and a couple of fonts for
-# WeasyPrint (and for Chromium to draw text at all).
-APT_PACKAGES=(chromium chromium-driver libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
-  fonts-dejavu-core fonts-liberation)
+# Pango, HarfBuzz and a couple of fonts for WeasyPrint (and for Chromium to draw text at all).
+APT_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+  fonts-liberation)
+# What only the tests use: Chromium and its driver for the browser tests, epubcheck and a Java
+# to run it for the EPUB tests (the site writes EPUBs without either). Left out when the set-up
+# is for running the site alone (SETUP_FOR=run, as `make run` says).
+TEST_APT_PACKAGES=(chromium chromium-driver epubcheck default-jre-headless)
+if [ "${SETUP_FOR:-}" != run ]; then
+  APT_PACKAGES+=("${TEST_APT_PACKAGES[@]}")
+fi
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

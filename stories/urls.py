@@ -1,16 +1,22 @@
 from django.urls import path
 
-from stories import views
+from stories import bundle_views, download_views, plays_views, views
 
 app_name = "stories"
 
 urlpatterns = [
     path("", views.archive, name="archive"),
     path("tables/<int:table_pk>/", views.for_table, name="for_table"),
+    path("tables/<int:table_pk>/play.json", plays_views.table_play, name="table_play"),
+    path("bundles/import/", bundle_views.bundle_import, name="bundle_import"),
+    path("plays.json", plays_views.my_plays, {"fmt": "json"}, name="my_plays_json"),
+    path("plays.csv", plays_views.my_plays, {"fmt": "csv"}, name="my_plays_csv"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/pdf/", views.pdf, name="pdf"),
     path("<int:pk>/pdf/status/", views.pdf_status, name="pdf_status"),
     path("<int:pk>/cover/", views.cover, name="cover"),
+    path("<int:pk>/epub/", download_views.epub, name="epub"),
+    path("<int:pk>/html/", download_views.single_html, name="single_html"),
     path("<int:pk>/pictures/<int:picture>/<str:size>/", views.picture, name="picture"),
     path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/publish/", views.publish, name="publish"),
@@ -21,6 +27,8 @@ urlpatterns = [
     path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
     path("s/<str:secret>/pdf/status/", views.shared_pdf_status, name="shared_pdf_status"),
     path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
+    path("s/<str:secret>/epub/", download_views.shared_epub, name="shared_epub"),
+    path("s/<str:secret>/html/", download_views.shared_single_html, name="shared_single_html"),
     path(
         "s/<str:secret>/pictures/<int:picture>/<str:size>/",
         views.shared_picture,

@@ -51,6 +51,7 @@ from games.models import Ruleset, Table
 from games.playtests import views as playtest_views
 from games.playtests.models import DESIGNERS_GROUP, ExternalReport
 from games.rules import get_game
+from stories import formats as story_formats
 from stories import pdf as story_pdf
 from stories import views as story_views
 from stories.models import Story, story_for
@@ -199,6 +200,8 @@ def world(gm, other, designer, settings, tmp_path, monkeypatch) -> World:
     # Who may download is the question here, not how the PDFs and covers look.
     monkeypatch.setattr(story_pdf, "render_book_pdf", lambda book, size="a5": FAKE_PDF)
     monkeypatch.setattr(story_views, "cover_image", lambda book: (b"PNG", "image/png"))
+    monkeypatch.setattr(story_formats, "render_epub", lambda book: b"PK fake epub")
+    monkeypatch.setattr(story_formats, "render_single_html", lambda book: b"<p>fake</p>")
     monkeypatch.setattr(playtest_views, "table_pdf", lambda context: FAKE_PDF)
     monkeypatch.setattr(playtest_views, "render_pdf", lambda context: FAKE_PDF)
     return make_world(gm, other, designer)
@@ -597,6 +600,19 @@ ROWS: list[Row] = [
     guessed_secret_row("shared_pdf_status"),
     *story_rows("shared_cover", "secret", BY_SECRET),
     *story_rows("shared_picture", "secret", BY_SECRET, extra=picture),
+    *story_rows("epub", "pk", BY_ID),
+    *story_rows("single_html", "pk", BY_ID),
+    *story_rows("shared_epub", "secret", BY_SECRET),
+    *story_rows("shared_single_html", "secret", BY_SECRET),
+    guessed_secret_row("shared_epub"),
+    Row("stories:table_play", OWNER, lambda w, a: [w.finished.pk]),
+    Row("stories:my_plays_json", LOGGED_IN),
+    Row("stories:my_plays_csv", LOGGED_IN),
+    Row(
+        "stories:bundle_import",
+        (LOGIN, 403, LOGIN, 200, 200),
+        post=(LOGIN, 403, LOGIN, X, X),
+    ),
     guessed_secret_row("shared"),
     guessed_secret_row("shared_picture", extra=picture),
     Row(
@@ -815,7 +831,10 @@ def run_row(row: Row, world: World, clients: dict[str, Client], figures: Figures
             figures.leaks.append(f"POST {label} as {actor} changed something")
 
 
-def test_who_may_reach_every_url(world, clients):
+def test_who_may_reach_every_url(world, clients, settings):
+    # Every request comes from one address: the guessed-secret rows alone would reach the
+    # link throttle, which has tests of its own (tests/test_guessing.py); here, who may see.
+    settings.SECRET_LINK_FAILURES = 10_000
     figures = Figures(patterns=len(url_patterns()), rows=len(ROWS))
     for row in ROWS:
         run_row(row, world, clients, figures)

@@ -1,4 +1,5 @@
-"""``story pdf TABLE_ID OUT.pdf``: print a table's story; ``story fonts``: rebuild the fonts."""
+"""``story pdf TABLE_ID OUT.pdf``: print a table's story; ``story epub TABLE_ID OUT.epub`` and
+``story html TABLE_ID OUT.html``: the other downloads; ``story fonts``: rebuild the fonts."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Table
 from stories import fonts
-from stories.models import story_for
+from stories.epub import render_epub
+from stories.formats import epub_for, single_html_for
+from stories.models import Story, story_for
 from stories.pdf import PAGE_SIZES, pdf_for
+from stories.services import make_book
+from stories.single_html import render_single_html
 
 
 class Command(BaseCommand):
@@ -21,6 +26,16 @@ class Command(BaseCommand):
         pdf.add_argument("table_id", type=int)
         pdf.add_argument("out", type=Path, help="The PDF file to write.")
         pdf.add_argument("--size", choices=sorted(PAGE_SIZES), default="a5")
+        for name, what in (("epub", "an EPUB 3 book"), ("html", "one self-contained HTML file")):
+            other = sub.add_parser(name, help=f"Write the story of a table as {what}.")
+            other.add_argument("table_id", type=int)
+            other.add_argument("out", type=Path)
+            other.add_argument(
+                "--language",
+                choices=Story.Language.values,
+                default=None,
+                help="The book's language for this file (the story's own by default).",
+            )
         fonts = sub.add_parser(
             "fonts", help="Rebuild static/fonts from Debian's fonts-ebgaramond and fonts-noto-cjk."
         )
@@ -30,6 +45,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if options["action"] == "pdf":
             self.write_pdf(options["table_id"], options["out"], options["size"])
+        elif options["action"] in ("epub", "html"):
+            self.write_other(
+                options["action"], options["table_id"], options["out"], options["language"]
+            )
         else:
             self.build_fonts(options["garamond_dir"], options["noto_cjk"])
 
@@ -41,6 +60,22 @@ class Command(BaseCommand):
         data = pdf_for(story, size)
         out.write_bytes(data)
         self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}).")
+
+    def write_other(self, kind: str, table_id: int, out: Path, language: str | None) -> None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise CommandError(f"There is no table {table_id}.")
+        story = story_for(table, language)
+        if language:
+            # For this file only: the story keeps its language (nothing is saved).
+            story.language = language
+        book = make_book(story)
+        if language:
+            data = (render_epub if kind == "epub" else render_single_html)(book)
+        else:
+            data = (epub_for if kind == "epub" else single_html_for)(story, book)
+        out.write_bytes(data)
+        self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({book.language}).")
 
     def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
         try:

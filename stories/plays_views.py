@@ -1,0 +1,54 @@
+"""The play records to take away: one table's, or all of the signed-in user's at once."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
+
+from games.models import Table
+from stories import playrecords
+from stories.models import is_table_author
+
+
+def _file(body: str, mime: str, name: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=f"{mime}; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    response["Cache-Control"] = "private"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _base(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+@login_required
+@require_GET
+def my_plays(request, fmt: str):
+    tables = playrecords.tables_of(request.user)
+    if fmt == "csv":
+        records = [playrecords.record(t, _base(request)) for t in tables]
+        return _file(playrecords.to_csv(records), "text/csv", "plays.csv")
+    document = playrecords.document(tables, _base(request))
+    return _file(
+        json.dumps(document, ensure_ascii=False, indent=2), "application/json", "plays.json"
+    )
+
+
+@login_required
+@require_GET
+def table_play(request, table_pk: int):
+    table = get_object_or_404(Table.objects.finished(), pk=table_pk)
+    if not is_table_author(table, request.user):
+        raise Http404("No such table.")
+    document = playrecords.document([table], _base(request))
+    return _file(
+        json.dumps(document, ensure_ascii=False, indent=2),
+        "application/json",
+        f"play-{table.uuid}.json",
+    )

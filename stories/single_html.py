@@ -1,0 +1,94 @@
+"""The story as one HTML file that opens in any browser with no network.
+
+The same print template as the page, the PDF and the EPUB (``stories.pdf.book_html``), read
+through the filter of ``stories.markup``; the story stylesheet, the bundled fonts it needs and
+every picture are inlined as ``data:`` URIs. The file carries its own Content Security Policy
+(nothing may be fetched but ``data:``, no script may run), so even opened from a disk it can
+reach nothing outside itself. It is a download (an attachment), not a page of the site, which
+is why it may carry an inline stylesheet.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from html import escape
+
+from django.utils import translation
+
+from stories import markup
+from stories.assets import book_files
+from stories.epub import FONT_FACE, JAPANESE, STYLESHEET, authors
+from stories.fonts import FONTS, JAPANESE_FAMILY
+from stories.pdf import book_html
+from stories.services import Book
+
+FILE_POLICY = (
+    "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; "
+    "base-uri 'none'; form-action 'none'"
+)
+FONT_URL = re.compile(r'url\("\.\./fonts/([A-Za-z0-9_.-]+)"\)')
+
+# The page around the book: a readable column, and the reader's light or dark preference.
+PAGE_CSS = """
+body.book-single { margin: 0; padding: 1.5rem 1rem 4rem; background: #fbf8f3; }
+body.book-single .book { max-width: 36rem; margin: 0 auto; font-size: 1.1rem; }
+body.book-single .book-cover img { max-width: 24rem; margin: 0 auto; }
+@media (prefers-color-scheme: dark) {
+  body.book-single { background: #1b1714; }
+  body.book-single .book { --book-ink: #eee5da; --book-muted: #c2b4a4; --book-accent: #f0a55a;
+    --book-rule: #4a4038; --book-box: #28221d; }
+}
+"""
+
+
+def data_uri(data: bytes, mime: str) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def _stylesheet(japanese: bool) -> str:
+    css = STYLESHEET.read_text()
+    by_file = {f.file: f for f in FONTS}
+
+    def face(match: re.Match) -> str:
+        block = match.group(0)
+        found = FONT_URL.search(block)
+        font = by_file.get(found.group(1)) if found else None
+        if font is None or (font.family == JAPANESE_FAMILY and not japanese):
+            return ""
+        uri = data_uri(font.path.read_bytes(), "font/otf")
+        return FONT_URL.sub(f'url("{uri}")', block)
+
+    # Any other url() of the stylesheet would be a fetch: none is left.
+    css = FONT_FACE.sub(face, css)
+    return re.sub(r"url\((?!\"data:)[^)]*\)", "none", css) + PAGE_CSS
+
+
+def render_single_html(book: Book) -> bytes:
+    """The single HTML file of a book (see the module)."""
+    with translation.override(book.language):
+        files = book_files(book)
+        root = markup.parse(book_html(book))
+        article = root.find(lambda e: e.tag == "article" and "book" in e.classes())
+        if article is None:
+            raise ValueError("The print template has no book in it.")
+        uris = {path: data_uri(data, mime) for path, (data, mime) in files.items()}
+        markup.rewrite_images(article, uris.get)
+        ids = {e.attrs["id"] for e in article.iter() if "id" in e.attrs}
+        markup.rewrite_links(
+            article, lambda href: href if href.startswith("#") and href[1:] in ids else None
+        )
+        japanese = bool(JAPANESE.search(article.text())) or book.language == "ja"
+        meta = "".join(f'<meta name="author" content="{escape(name)}">\n' for name in authors(book))
+        keywords = escape(", ".join(book.keywords))
+        page = (
+            f'<!doctype html>\n<html lang="{book.html_lang}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{FILE_POLICY}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{escape(book.title)}</title>\n{meta}"
+            f'<meta name="keywords" content="{keywords}">\n'
+            '<meta name="generator" content="Amnesia Table">\n'
+            f"<style>{_stylesheet(japanese)}</style>\n</head>\n"
+            f'<body class="book-single">\n{markup.to_html(article)}\n</body>\n</html>\n'
+        )
+    return page.encode()
