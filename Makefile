@@ -17,7 +17,7 @@ PYTEST := $(PY) -m pytest -n $(TEST_WORKERS)
 BACKUP_DIR ?= backups
 BACKUP_KEEP ?= 14
 
-.PHONY: help setup run test test-sqlite test-postgres lint format bench backup
+.PHONY: help setup setup-test run test test-sqlite test-postgres lint format bench backup
 
 help:
 	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
@@ -30,13 +30,17 @@ help:
 setup:
 	@scripts/setup.sh
 
+# The tests' set-up also installs gettext (the catalogue tests run makemessages).
+setup-test:
+	@WITH_TEST_TOOLS=1 scripts/setup.sh
+
 run: setup
 	$(MANAGE) migrate --noinput
 	$(MANAGE) generate_area_cards
 	$(MANAGE) demo
 	DEBUG=$${DEBUG:-1} $(MANAGE) runserver $(HOST):$(PORT)
 
-test: setup
+test: setup-test
 	$(MANAGE) makemigrations --check --dry-run
 	$(PY) -m ruff check .
 	@$(MAKE) --no-print-directory test-sqlite

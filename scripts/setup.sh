@@ -11,6 +11,12 @@ STAMP="$VENV/.installed"
 # WeasyPrint (and for Chromium to draw text at all).
 APT_PACKAGES=(chromium chromium-driver libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
   fonts-dejavu-core fonts-liberation)
+# The tests also extract the strings afresh (makemessages runs xgettext) to check the
+# catalogues: gettext for them only (WITH_TEST_TOOLS=1, as `make test` sets). Running the site
+# never needs it, the catalogues are compiled with polib below.
+if [ -n "${WITH_TEST_TOOLS:-}" ]; then
+  APT_PACKAGES+=(gettext)
+fi
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -96,6 +102,12 @@ ensure_debian_packages() {
   apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The translation catalogues' .mo files (not committed), compiled with polib: no gettext needed.
+compile_catalogues() {
+  "$VENV/bin/python" manage.py compile_catalogues >/dev/null
+}
+
 ensure_venv
 ensure_packages
 ensure_debian_packages
+compile_catalogues
