@@ -10,13 +10,15 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from amnesia_site.accounts.languages import set_language
 from games import registry
 
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("amnesia_site.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's switcher, that also keeps a logged-in person's choice (on any device).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("stories/", include("stories.urls")),
     path("playtests/", include("games.playtests.urls")),
     path("", include("games.urls")),

@@ -63,6 +63,15 @@ class Table(models.Model):
     deck_mode = models.CharField(
         _("deck mode"), max_length=16, choices=DeckMode.choices, default=DeckMode.VIRTUAL
     )
+    # The language of the screens the whole table looks at (projector, seat pages, passing the
+    # laptop) and the default of its story's (games.languages).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_("The projector, the seat pages and the story speak it, whoever reads them."),
+    )
     deck = models.JSONField(_("stacked deck"), null=True, blank=True)
     extra = models.JSONField(_("extra set-up"), default=dict, blank=True)
     start_player = models.CharField(_("start player"), max_length=60)

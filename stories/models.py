@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from games.languages import normalise, table_language
 from games.models import Table
 
 MAX_TAGS = 12
@@ -190,12 +191,14 @@ def is_table_author(table: Table, user) -> bool:
 
 
 def story_for(table: Table, language: str | None = None) -> Story:
-    """The table's story, made (as a private draft titled after the table) on first use."""
+    """The table's story, made (as a private draft titled after the table, in the table's
+    language unless ``language`` says otherwise) on first use."""
     try:
         return table.story
     except Story.DoesNotExist:
         pass
-    lang = language if language in Story.Language.values else Story.Language.EN
+    # The table's language unless asked otherwise (games.languages).
+    lang = normalise(language) or table_language(table)
     story, _created = Story.objects.get_or_create(
         table=table, defaults={"title": table.name[:160], "language": lang}
     )

@@ -1,4 +1,4 @@
-"""What a person sets about themselves: the name the site prints for them.
+"""What a person sets about themselves: the name the site prints for them, and their language.
 
 The username is a login (``gm_alice``), chosen once and often for a machine; books, covers and
 edit histories print the display name instead, which the person may change at any time. No
@@ -28,6 +28,12 @@ class Profile(models.Model):
             "How the site prints your name: on the books and covers of your tables and in "
             "edit histories. Leave it empty to be shown by your username."
         ),
+    )
+
+    # The language the person last chose with the switcher ("" until they do): the site speaks
+    # it to them on any device once they log in (amnesia_site.accounts.languages).
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
     )
 
     def __str__(self) -> str:

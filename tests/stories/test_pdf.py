@@ -216,7 +216,7 @@ def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
     first = story_pdf.pdf_for(story)
     assert story_pdf.pdf_for(story) == first
     assert len(calls) == 1
-    cached = list((story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-a5-*.pdf"))
+    cached = list((story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-en-a5-*.pdf"))
     assert len(cached) == 1
 
     seq = services.make_book(story).chapters[0].passages[0].seq
@@ -228,8 +228,8 @@ def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
     assert squeeze("She wakes, and the floor is warm.") in text
     assert squeeze(SAMPLES["en"]["scenes"][0]) not in text
     # The old file is gone: one PDF per story and size.
-    assert [p.name for p in (story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-a5-*.pdf")] == [
-        f"{story.pk}-a5-{calls[1]}.pdf"
+    assert [p.name for p in (story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-en-a5-*.pdf")] == [
+        f"{story.pk}-en-a5-{calls[1]}.pdf"
     ]
 
 

@@ -1,4 +1,4 @@
-"""``story pdf TABLE_ID OUT.pdf``: print a table's story; ``story fonts``: rebuild the fonts."""
+"""``story pdf TABLE_ID OUT.pdf [--language LANG]``: print a table's story; ``story fonts``: rebuild the fonts."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games import languages
+from games.languages import normalise
 from games.models import Table
 from stories import fonts
+from stories.books import story_language
 from stories.models import story_for
 from stories.pdf import PAGE_SIZES, pdf_for
 
@@ -21,6 +24,13 @@ class Command(BaseCommand):
         pdf.add_argument("table_id", type=int)
         pdf.add_argument("out", type=Path, help="The PDF file to write.")
         pdf.add_argument("--size", choices=sorted(PAGE_SIZES), default="a5")
+        pdf.add_argument(
+            "--language",
+            default=None,
+            metavar="LANG",
+            help="Print the book in this language (en, pt-br, ja; any case, pt_BR too). "
+            "Default: the story's own.",
+        )
         fonts = sub.add_parser(
             "fonts", help="Rebuild static/fonts from Debian's fonts-ebgaramond and fonts-noto-cjk."
         )
@@ -29,18 +39,26 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if options["action"] == "pdf":
-            self.write_pdf(options["table_id"], options["out"], options["size"])
+            self.write_pdf(
+                options["table_id"], options["out"], options["size"], options["language"]
+            )
         else:
             self.build_fonts(options["garamond_dir"], options["noto_cjk"])
 
-    def write_pdf(self, table_id: int, out: Path, size: str) -> None:
+    def write_pdf(self, table_id: int, out: Path, size: str, language: str | None = None) -> None:
+        chosen = normalise(language)
+        if language is not None and chosen is None:
+            raise CommandError(
+                f"Unknown language {language!r}: choose one of {', '.join(languages.codes())}."
+            )
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
             raise CommandError(f"There is no table {table_id}.")
         story = story_for(table)
-        data = pdf_for(story, size)
+        data = pdf_for(story, size, language=chosen)
         out.write_bytes(data)
-        self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}).")
+        shown = chosen or story_language(story)
+        self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}, {shown}).")
 
     def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
         try:
