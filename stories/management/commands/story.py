@@ -61,6 +61,12 @@ class Command(BaseCommand):
         self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({size}, {shown}).")
 
     def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
+        # The kanji lists first: the Japanese cut keeps every kanji they name.
+        if fonts.DEBIAN_KANJIDIC2.is_file():
+            for path in fonts.write_kanji_lists():
+                self.stdout.write(f"{path}: {path.stat().st_size:,} bytes")
+        else:
+            self.stdout.write("kanjidic-xml is not installed: the committed kanji lists are used.")
         try:
             written = fonts.build_fonts(
                 garamond_dir or fonts.DEBIAN_GARAMOND, noto_cjk or fonts.DEBIAN_NOTO_CJK
