@@ -83,9 +83,7 @@ def test_the_japanese_catalogue_is_drawn_by_the_bundled_fonts() -> None:
     """Whatever the translators wrote: a character outside the cut is named here (rebuild the
     cut with ``manage.py story fonts``, which adds the catalogue's characters)."""
     catalogue = polib.pofile(str(catalogue_path("ja")))
-    text = "".join(
-        t for e in catalogue for t in (e.msgstr, *e.msgstr_plural.values()) if t
-    )
+    text = "".join(t for e in catalogue for t in (e.msgstr, *e.msgstr_plural.values()) if t)
     assert missing_glyphs(text) == set()
 
 
