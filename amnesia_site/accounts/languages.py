@@ -10,7 +10,6 @@ the session only: no query per request.
 from __future__ import annotations
 
 from django.utils import translation
-from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from amnesia_site.accounts.models import Profile
@@ -29,11 +28,11 @@ def remember_at_login(sender, request, user, **kwargs) -> None:
         translation.activate(normalise(chosen))
 
 
-@require_POST
 def set_language(request):
-    """Django's switcher, and for a logged-in person the choice kept on their profile."""
+    """Django's switcher (a GET only sends the person back), and for a logged-in person the
+    choice kept on their profile."""
     response = django_set_language(request)
-    chosen = normalise(request.POST.get("language"))
+    chosen = normalise(request.POST.get("language")) if request.method == "POST" else None
     if chosen and request.user.is_authenticated:
         Profile.objects.update_or_create(user=request.user, defaults={"language": chosen})
         request.session[SESSION_KEY] = chosen

@@ -17,7 +17,10 @@ DISPLAY_NAME_MAX = 60
 
 class Profile(models.Model):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="profile",
     )
     display_name = models.CharField(
         _("display name"),
@@ -35,6 +38,10 @@ class Profile(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
     )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
