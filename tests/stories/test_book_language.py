@@ -8,7 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from pypdf import PdfReader
 
 from stories import pdf as story_pdf
@@ -97,3 +98,21 @@ def test_a_translated_book_has_no_english_heading(gm, tmp_path, language) -> Non
             translated = translation.gettext(heading)
         assert translated != heading, f"{heading!r} is not translated into {language} yet"
         assert squeeze(translated).casefold() in text
+
+
+@pytest.mark.parametrize(("language", "mark"), [("ja", "年"), ("pt-br", " de ")])
+def test_the_books_dates_are_written_the_books_way(gm, language, mark) -> None:
+    """Django's own date formats for the language (they need no catalogue of ours)."""
+    story = make_story(gm, "en")
+    book = services.make_book(story, language)
+    assert book.finished_at is not None
+    finished = timezone.localtime(book.finished_at)
+    with translation.override(language):
+        expected = date_format(finished, "DATE_FORMAT")
+    with translation.override("en"):
+        english = date_format(finished, "DATE_FORMAT")
+    assert mark in expected and expected != english
+    html = story_pdf.book_html(book)
+    assert expected in html
+    assert english not in html
+    assert f'<html lang="{book.html_lang}">' in html
