@@ -8,12 +8,17 @@ import re
 from pathlib import Path
 
 import polib
+import pytest
 from django.conf import settings
+from django.urls import reverse
 from fontTools.ttLib import TTFont
 
 from amnesia_site.catalogues import catalogue_path
+from games import registry
+from games.models import Table
 from stories import fonts
 from stories.fonts import JAPANESE_WEB_FONT, jis_x_0208, kanji_list, missing_glyphs
+from stories.models import story_for
 
 JAPANESE_OTF = next(f for f in fonts.FONTS if f.family == fonts.JAPANESE_FAMILY).path
 
@@ -91,3 +96,33 @@ def test_a_character_outside_the_bundled_fonts_is_reported() -> None:
     # U+2A6B2: an extension-B kanji in no list; U+1F004: a mahjong tile.
     assert missing_glyphs("麒麟𪚲🀄 a") == {"𪚲", "🀄"}
     assert missing_glyphs("𠮟る 頰 剝がす") == set()  # Jōyō kanji outside JIS X 0208
+
+
+# The ranges the pages' @font-face gives the Japanese cut (static/css/app.css).
+CJK = re.compile(
+    r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["ja", "pt-br"])
+def test_every_japanese_character_the_pages_show_is_in_the_bundled_cut(
+    language, gm, gm_client, make_table
+) -> None:
+    """The pages as a person in that language sees them (the table's language Japanese too):
+    no character of theirs falls to whatever fonts the browser's machine has."""
+    gm_client.post(reverse("set_language"), {"language": language, "next": "/"})
+    urls = [reverse("games:home"), reverse("games:table_new")]
+    for kit in registry.kits():
+        urls.append(reverse("games:rules", args=[kit.slug]))
+    table = make_table("amnesia_stories", ("アナ", "ブルーノ", "カイオ"))
+    Table.objects.filter(pk=table.pk).update(language=language)
+    urls += [table.get_absolute_url(), reverse("amnesia_stories:projector", args=[table.pk])]
+    urls.append(story_for(table, language).get_absolute_url())
+    shown = ""
+    for url in urls:
+        response = gm_client.get(url)
+        assert response.status_code == 200, url
+        shown += response.content.decode()
+    assert "アナ" in shown
+    assert missing_glyphs("".join(CJK.findall(shown))) == set()
