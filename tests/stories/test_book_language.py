@@ -98,6 +98,16 @@ def test_a_translated_book_has_no_english_heading(gm, tmp_path, language) -> Non
             translated = translation.gettext(heading)
         assert translated != heading, f"{heading!r} is not translated into {language} yet"
         assert squeeze(translated).casefold() in text
+    # The chapters' own titles (chapter, memory, the memory of the room, the ending) too.
+    english = [c.title for c in services.make_book(story, "en").chapters]
+    translated_titles = [c.title for c in services.make_book(story, language).chapters]
+    assert len(english) == len(translated_titles)
+    for before, after in zip(english, translated_titles, strict=True):
+        assert before != after, f"chapter title {before!r} is still English in {language}"
+        assert squeeze(after).casefold() in text
+    with translation.override(language):
+        told_by = translation.gettext("told by %(names)s")
+    assert told_by != "told by %(names)s"
 
 
 @pytest.mark.parametrize(("language", "mark"), [("ja", "年"), ("pt-br", " de ")])
