@@ -44,7 +44,8 @@ run:
 
 # The logic is the serve command's (games/management/commands/serve.py): set-up, checks, the
 # secret key, the addresses, collectstatic, then Granian.
-serve: setup
+serve:
+	@SETUP_FOR=run scripts/setup.sh
 	$(MANAGE) serve --host $(SERVE_HOST) --port $(PORT)
 
 test: setup

@@ -149,6 +149,8 @@ MIDDLEWARE = [
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A logged-in person's language from their profile (kept in the session at login).
+    "amnesia_site.accounts.languages.ProfileLanguageMiddleware",
     # Before anything reads the body: an unreadable one is a sentence, never a debug page.
     "amnesia_site.middleware.UnreadableBodyMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -12,6 +12,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from amnesia_site.accounts.languages import set_language
 from games import registry
 
 
@@ -29,7 +30,8 @@ urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("amnesia_site.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's switcher, that also keeps a logged-in person's choice (on any device).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("stories/", include("stories.urls")),
     path("playtests/", include("games.playtests.urls")),
     path("", include("games.urls")),

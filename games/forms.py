@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import QueryDict
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games import start as start_draws
+from games.languages import normalise
 from games.models import Ruleset, Table
 from games.rules import BadScript, Field, Game, IllegalMove
 from games.rules.base import N_
@@ -188,6 +191,15 @@ class NewTableForm(forms.Form):
         choices=Table.DeckMode.choices,
         initial=Table.DeckMode.VIRTUAL,
         widget=forms.RadioSelect,
+    )
+    # The projector's, the seat pages' and the story's language; at first the maker's own
+    # (a callable initial is read when the form is drawn, in the request's language).
+    language = forms.ChoiceField(
+        label=_("Language of the table"),
+        choices=settings.LANGUAGES,
+        initial=get_language,
+        help_text=Table._meta.get_field("language").help_text,
+        required=False,  # a client that sends none: the language it is being read in
     )
 
     def __init__(
@@ -398,9 +410,12 @@ class NewTableForm(forms.Form):
         game's own first steps (a contest's seats bring saved characters)."""
         ruleset = match_ruleset(self.game, table.options, self.cleaned_data.get("ruleset"))
         table.report_sharing = self.cleaned_data.get("report_sharing") or table.report_sharing
+        table.language = (
+            self.cleaned_data.get("language") or normalise(get_language()) or settings.LANGUAGE_CODE
+        )
         if ruleset is not None:
             table.ruleset = ruleset
-        table.save(update_fields=["ruleset", "report_sharing"])
+        table.save(update_fields=["ruleset", "report_sharing", "language"])
         self.kit.new_table.after_create(self, table, user)
 
 

@@ -1,8 +1,8 @@
 """The referee's error messages, translated for the page.
 
 The referee (``games/rules``) cannot import Django, so its errors (IllegalMove, BadScript)
-carry an English ``template`` marked with ``N_`` and its ``params``; ``message`` is the
-English sentence. Pages show ``referee_message(exc)``, never ``exc.message``: the template
+carry an English ``template`` marked with ``N_`` and its ``params`` (some of them English
+fragments, marked with ``N_`` too); ``message`` is the English sentence. Pages show ``referee_message(exc)``, never ``exc.message``: the template
 translated into the active language with the parameters filled in. The ``referee replay``
 command keeps ``exc.message``: its JSON output is English by contract.
 """
@@ -14,6 +14,18 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.rules import BadScript, IllegalMove
+from games.rules.base import Marked
+
+
+def _parameter(value: Any) -> Any:
+    """A parameter as the reader should see it: a nested error as its sentence, an English
+    fragment the referee marked (``N_``, say "for a flashback") in the reader's language, and
+    anything else (names, numbers) as it is."""
+    if isinstance(value, IllegalMove | BadScript):
+        return referee_message(value)
+    if isinstance(value, Marked):
+        return gettext(value)
+    return value
 
 
 def referee_message(exc: IllegalMove | BadScript) -> str:
@@ -23,8 +35,7 @@ def referee_message(exc: IllegalMove | BadScript) -> str:
     if not isinstance(template, str):
         return exc.message
     params: dict[str, Any] = {
-        name: referee_message(value) if isinstance(value, IllegalMove | BadScript) else value
-        for name, value in getattr(exc, "params", {}).items()
+        name: _parameter(value) for name, value in getattr(exc, "params", {}).items()
     }
     translated = gettext(template) if template else template
     if not params:

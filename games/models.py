@@ -57,22 +57,36 @@ class Table(models.Model):
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=32)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.CASCADE,
+        related_name="tables",
     )
     options = models.JSONField(_("options"), default=dict, blank=True)
     seed = models.BigIntegerField(_("seed"), default=new_seed)
     deck_mode = models.CharField(
         _("deck mode"), max_length=16, choices=DeckMode.choices, default=DeckMode.VIRTUAL
     )
+    # The language of the screens the whole table looks at (projector, seat pages, passing the
+    # laptop) and the default of its story's (games.languages).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_("The projector, the seat pages and the story speak it, whoever reads them."),
+    )
     deck = models.JSONField(_("stacked deck"), null=True, blank=True)
     extra = models.JSONField(_("extra set-up"), default=dict, blank=True)
     start_player = models.CharField(_("start player"), max_length=60)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     # The number of rows in the move log (moves and undos); the next row gets last_seq + 1.
-    last_seq = models.PositiveIntegerField(default=0)
+    last_seq = models.PositiveIntegerField(_("moves logged"), default=0)
     # One more with every change people watching the table must see (a move, an undo, and
     # whatever else calls services.bump_version): the pages' polls compare against it.
     version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -85,10 +99,15 @@ class Table(models.Model):
     story_cursor = ExactJSONField(null=True, blank=True, editable=False)
     story_seq = models.PositiveIntegerField(default=0, editable=False)
     # The narration being typed for the current scene; not game state, just a draft.
-    draft = models.TextField(blank=True, default="")
+    draft = models.TextField(_("narration draft"), blank=True, default="")
     # The ruleset version this table plays (null: options of its own, or made before rulesets).
     ruleset = models.ForeignKey(
-        "games.Ruleset", null=True, blank=True, on_delete=models.PROTECT, related_name="tables"
+        "games.Ruleset",
+        verbose_name=_("ruleset"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
     )
     # Whether the playtest report goes to the ruleset's owner and the designers group: the
     # owner's choice, off unless asked for ("labels" leaves the players' names out of it).
@@ -112,6 +131,8 @@ class Table(models.Model):
     objects = TableQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -134,11 +155,17 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
     name = models.CharField(_("name"), max_length=60)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
     )
     # The secret of the seat's private page (an unguessable link).
     token = models.CharField(max_length=64, default=new_token, unique=True, editable=False)
@@ -147,6 +174,8 @@ class Seat(models.Model):
     alias = models.CharField(_("shown as"), max_length=60, blank=True, default="")
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
@@ -164,18 +193,24 @@ class Move(models.Model):
         MOVE = "move", _("Move")
         UNDO = "undo", _("Undo")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="moves"
+    )
+    seq = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.MOVE)
     # What the referee reads: {"by": ..., "do": ..., fields...}, without text and time.
-    payload = models.JSONField(default=dict)
-    text = models.TextField(blank=True, default="")
-    at = models.DateTimeField()
+    payload = models.JSONField(_("move"), default=dict)
+    text = models.TextField(_("text"), blank=True, default="")
+    at = models.DateTimeField(_("played at"))
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
     )
     # For an undo: the seq of the move it took back.
-    undoes = models.PositiveIntegerField(null=True, blank=True)
+    undoes = models.PositiveIntegerField(_("undoes move"), null=True, blank=True)
     # The id the client gave the move (a page makes one per submission; up to 64 characters,
     # and "/2", "/3"... on the next rows of a batch): a resend of the same id is answered with
     # this row, never stored again (``services.play``). Null, not "", for a move without one:
@@ -185,6 +220,8 @@ class Move(models.Model):
     )
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["table", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="move_seq_unique"),
@@ -245,6 +282,7 @@ class Ruleset(models.Model):
     # Null for the built-in rulesets; otherwise the designer who made this version.
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -253,17 +291,20 @@ class Ruleset(models.Model):
     # The designer who owns the named ruleset (set on version 1, carried to later versions).
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="owned_rulesets",
     )
     builtin = models.BooleanField(default=False, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = RulesetQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("ruleset")
+        verbose_name_plural = _("rulesets")
         ordering = ["game", "name", "-version"]
         constraints = [
             models.UniqueConstraint(

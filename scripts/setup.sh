@@ -11,9 +11,10 @@ STAMP="$VENV/.installed"
 APT_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
   fonts-liberation)
 # What only the tests use: Chromium and its driver for the browser tests, epubcheck and a Java
-# to run it for the EPUB tests (the site writes EPUBs without either). Left out when the set-up
+# to run it for the EPUB tests (the site writes EPUBs without either), gettext for the
+# catalogue tests (they run makemessages; the site compiles its catalogues with polib). Left out when the set-up
 # is for running the site alone (SETUP_FOR=run, as `make run` says).
-TEST_APT_PACKAGES=(chromium chromium-driver epubcheck default-jre-headless)
+TEST_APT_PACKAGES=(chromium chromium-driver epubcheck default-jre-headless gettext)
 if [ "${SETUP_FOR:-}" != run ]; then
   APT_PACKAGES+=("${TEST_APT_PACKAGES[@]}")
 fi
@@ -102,6 +103,12 @@ ensure_debian_packages() {
   apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The translation catalogues' .mo files (not committed), compiled with polib: no gettext needed.
+compile_catalogues() {
+  "$VENV/bin/python" manage.py compile_catalogues >/dev/null
+}
+
 ensure_venv
 ensure_packages
 ensure_debian_packages
+compile_catalogues

@@ -20,11 +20,19 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.aliases import Aliases, aliases_of
+from games.languages import normalise, table_language
 from games.models import Move, Table
 from games.snapshot import Snapshot
 
 # Bumped when the book's structure changes in a way the content hash cannot see.
 BOOK_FORMAT = 1
+
+
+def story_language(story: Any) -> str:
+    """The language a story is told in: its own (the authors may change it), else its table's.
+
+    Its page, its PDF and its EPUB all ask here, so they never disagree."""
+    return normalise(getattr(story, "language", "")) or table_language(story.table)
 
 
 @dataclass

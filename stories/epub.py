@@ -30,12 +30,12 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from amnesia_site.accounts.models import display_name
 from stories import markup
 from stories.assets import PLAIN_IMAGES, book_files
 from stories.epub_css import epub_stylesheet
 from stories.fonts import FONTS, JAPANESE_FAMILY
 from stories.pdf import COVER_PATH, book_html
-from amnesia_site.accounts.models import display_name
 from stories.services import Book
 
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)

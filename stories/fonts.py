@@ -5,24 +5,30 @@ loads two families from ``static/fonts`` (see ``static/fonts/README.md``):
 
 - **Amnesia Serif**: EB Garamond 12 (regular and italic), for Latin text;
 - **Amnesia Serif JP**: Noto Serif CJK JP cut down to kana, JIS X 0208 symbols, the JIS level 1
-  kanji, Latin and the punctuation and card suits the book prints, and every character of the
-  texts the registered games print in their books (their kits' ``printed_texts``).
+  and level 2 kanji, the Jōyō and Jinmeiyō kanji (``stories/kanji``, from KANJIDIC2), Latin and
+  the punctuation and card suits the book prints, every character of the texts the registered
+  games print in their books (their kits' ``printed_texts``) and of the Japanese catalogue.
+  The same cut serves the pages, as WOFF2 (``static/css/app.css``), and the PDF, as OTF.
 
-``build_fonts`` rebuilds both from Debian's ``fonts-ebgaramond`` and ``fonts-noto-cjk``
-(``python manage.py story fonts``). It runs on a developer's machine, never during set-up: the
+``build_fonts`` rebuilds both from Debian's ``fonts-ebgaramond`` and ``fonts-noto-cjk``, and the
+kanji lists from Debian's ``kanjidic-xml`` when it is installed (``python manage.py story fonts``). It runs on a developer's machine, never during set-up: the
 checked-in files are what the site uses. The families are renamed so that a PDF's font list
 shows whether the bundled fonts (and not a system font of the same name) were used.
 """
 
 from __future__ import annotations
 
+import gzip
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+import polib
 from django.conf import settings
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
+from amnesia_site.catalogues import catalogue_path
 from games import registry
 
 FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
@@ -53,6 +59,16 @@ FONTS = (
     BundledFont("AmnesiaSymbols-Regular.otf", SYMBOLS_FAMILY, "Regular", "AmnesiaSymbols-Regular"),
 )
 POSTSCRIPT_NAMES = frozenset(f.postscript for f in FONTS)
+# The Japanese cut again, compressed for browsers (the pages); the PDF embeds the OTF.
+JAPANESE_WEB_FONT = FONT_DIR / "AmnesiaSerifJP-Regular.woff2"
+
+# The lists of the Jōyō (2,136) and Jinmeiyō (863) kanji, one character a line, derived from
+# KANJIDIC2's grades (Debian's kanjidic-xml; see the files' headers) by write_kanji_lists.
+KANJI_DIR = Path(__file__).resolve().parent / "kanji"
+DEBIAN_KANJIDIC2 = Path("/usr/share/edict/kanjidic2.xml.gz")
+# KANJIDIC2's <grade>: 1-6 the Kyōiku kanji and 8 the rest of the Jōyō; 9 the Jinmeiyō and
+# 10 the Jinmeiyō variants of Jōyō kanji.
+KANJI_GRADES = {"joyo": {"1", "2", "3", "4", "5", "6", "8"}, "jinmeiyo": {"9", "10"}}
 
 DEBIAN_GARAMOND = Path("/usr/share/fonts/opentype/ebgaramond")
 DEBIAN_NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
@@ -80,6 +96,12 @@ JAPANESE_EXTRA = _ranges(
 SYMBOLS = _ranges((0x20, 0x20), (0x2190, 0x2193), (0x2660, 0x2667), (0x2713, 0x2713))
 
 
+# The Japanese cut's OpenType features: composition, kerning and proportional punctuation, and
+# vertical forms. Not the alternates (jp78, jp83, nlck, fwid, hwid, aalt...) nor the other
+# languages' local forms: they doubled the glyphs for characters no page asks for.
+JAPANESE_FEATURES = ["ccmp", "liga", "kern", "palt", "halt", "vert", "vrt2", "vkrn", "vpal"]
+
+
 def jis_x_0208(rows: range) -> set[int]:
     """The code points of JIS X 0208 rows (1-8 symbols and kana, 16-47 level 1 kanji)."""
     out = set()
@@ -92,8 +114,59 @@ def jis_x_0208(rows: range) -> set[int]:
     return out
 
 
+def kanji_list(name: str) -> set[int]:
+    """The code points of a committed kanji list (``joyo`` or ``jinmeiyo``)."""
+    text = (KANJI_DIR / f"{name}.txt").read_text(encoding="utf-8")
+    return {ord(line) for line in text.splitlines() if line and not line.startswith("#")}
+
+
+def write_kanji_lists(source: Path = DEBIAN_KANJIDIC2, out: Path = KANJI_DIR) -> list[Path]:
+    """Derive the Jōyō and Jinmeiyō lists from KANJIDIC2 (a developer's tool, as the fonts)."""
+    found: dict[str, list[str]] = {name: [] for name in KANJI_GRADES}
+    version = ""
+    with gzip.open(source) as f:
+        for _event, element in ET.iterparse(f):
+            if element.tag == "database_version":
+                version = element.text or ""
+            elif element.tag == "character":
+                grade = element.findtext("misc/grade")
+                for name, grades in KANJI_GRADES.items():
+                    if grade in grades:
+                        found[name].append(element.findtext("literal") or "")
+                element.clear()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, characters in found.items():
+        path = out / f"{name}.txt"
+        header = (
+            f"# The {name} kanji ({len(characters)}), one a line: KANJIDIC2 {version}, grades "
+            f"{', '.join(sorted(KANJI_GRADES[name], key=int))} (Debian kanjidic-xml). "
+            "KANJIDIC2 (c) the Electronic Dictionary Research and Development Group, CC BY-SA "
+            "3.0. Rebuilt by `manage.py story fonts`.\n"
+        )
+        path.write_text(header + "".join(f"{c}\n" for c in characters), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def catalogue_characters(locale: str = "ja") -> set[int]:
+    """Every character the site's translations into ``locale`` print."""
+    path = catalogue_path(locale)
+    if not path.is_file():
+        return set()
+    points: set[int] = set()
+    for entry in polib.pofile(str(path)):
+        for text in (entry.msgstr, *entry.msgstr_plural.values()):
+            points |= {ord(ch) for ch in text}
+    return points
+
+
 def japanese_code_points() -> set[int]:
-    points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 48))
+    # JIS X 0208: rows 1-8 symbols and kana, 16-47 the level 1 kanji, 48-84 the level 2.
+    points = JAPANESE_EXTRA | jis_x_0208(range(1, 9)) | jis_x_0208(range(16, 85))
+    points |= kanji_list("joyo") | kanji_list("jinmeiyo")
+    # What the translators wrote (the pages' and the book's headings).
+    points |= catalogue_characters("ja")
     # The games' own printed texts (Amnesia Stories' adventure texts...) are in Japanese
     # stories too.
     for kit in registry.kits():
@@ -128,9 +201,9 @@ def build_fonts(
 ) -> list[Path]:
     """Cut and rename the bundled fonts from Debian's packages; returns the files written."""
 
-    def options() -> subset.Options:
+    def options(features: list[str] | None = None) -> subset.Options:
         opts = subset.Options()
-        opts.layout_features = ["*"]
+        opts.layout_features = features or ["*"]
         opts.name_IDs = ["*"]
         opts.name_languages = ["*"]
         opts.notdef_outline = True
@@ -157,12 +230,18 @@ def build_fonts(
     for bundled, points in ((FONTS[2], japanese_code_points()), (FONTS[3], SYMBOLS)):
         collection = TTCollection(noto_cjk)
         font = next(f for f in collection.fonts if f["name"].getDebugName(1) == "Noto Serif CJK JP")
-        subsetter = subset.Subsetter(options())
+        subsetter = subset.Subsetter(options(JAPANESE_FEATURES))
         subsetter.populate(unicodes=sorted(points))
         subsetter.subset(font)
         _rename(font, bundled, noto_cjk.name)
         font.save(out / bundled.file)
         written.append(out / bundled.file)
+        if bundled is FONTS[2]:
+            # The same cut for the pages, as WOFF2 (fontTools compresses it with brotli).
+            font.flavor = "woff2"
+            web = out / JAPANESE_WEB_FONT.name
+            font.save(web)
+            written.append(web)
     return written
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from games.languages import normalise, table_language
 from games.models import Table
 
 MAX_TAGS = 12
@@ -40,6 +41,8 @@ class Tag(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True, allow_unicode=True)
 
     class Meta:
+        verbose_name = _("tag")
+        verbose_name_plural = _("tags")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -81,7 +84,9 @@ class Story(models.Model):
         UNLISTED = "unlisted", _("Unlisted: anyone with the secret link")
         PUBLIC = "public", _("Public: listed in the archive")
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="story")
+    table = models.OneToOneField(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="story"
+    )
     title = models.CharField(_("title"), max_length=160)
     subtitle = models.CharField(_("subtitle"), max_length=200, blank=True)
     language = models.CharField(
@@ -96,14 +101,15 @@ class Story(models.Model):
     # The unlisted link: /stories/s/<secret>/. A new one can be drawn to revoke the old.
     secret = models.CharField(max_length=40, unique=True, default=new_secret, editable=False)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # The narration as plain text (with the authors' edits), for the archive's search.
     search_text = models.TextField(blank=True, default="", editable=False)
 
     objects = StoryQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("story")
         ordering = ["-published_at", "-created_at"]
         verbose_name_plural = _("stories")
 
@@ -157,22 +163,35 @@ class NarrationEdit(models.Model):
         EDIT = "edit", _("Edit")
         REVERT = "revert", _("Revert")
 
-    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="edits")
+    story = models.ForeignKey(
+        Story, verbose_name=_("story"), on_delete=models.CASCADE, related_name="edits"
+    )
     move_seq = models.PositiveIntegerField(_("move"))
     text = models.TextField(_("text"), blank=True)
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.EDIT)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.EDIT)
     # For a revert: the version it restores; empty means the text typed at the table.
     restores = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "self",
+        verbose_name=_("restores version"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     editor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("editor"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = NarrationEditQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("narration edit")
+        verbose_name_plural = _("narration edits")
         ordering = ["story", "move_seq", "pk"]
         indexes = [models.Index(fields=["story", "move_seq"], name="narration_edit_move")]
 
@@ -190,12 +209,14 @@ def is_table_author(table: Table, user) -> bool:
 
 
 def story_for(table: Table, language: str | None = None) -> Story:
-    """The table's story, made (as a private draft titled after the table) on first use."""
+    """The table's story, made (as a private draft titled after the table, in the table's
+    language unless ``language`` says otherwise) on first use."""
     try:
         return table.story
     except Story.DoesNotExist:
         pass
-    lang = language if language in Story.Language.values else Story.Language.EN
+    # The table's language unless asked otherwise (games.languages).
+    lang = normalise(language) or table_language(table)
     story, _created = Story.objects.get_or_create(
         table=table, defaults={"title": table.name[:160], "language": lang}
     )

@@ -159,12 +159,20 @@ def book_resources(book: Book) -> dict[str, tuple[bytes, str]]:
     return extra
 
 
-def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = None) -> bytes:
-    """The story's PDF, from the cache when nothing in the book has changed."""
+def pdf_for(
+    story: Story,
+    page_size: str = DEFAULT_SIZE,
+    book: Book | None = None,
+    language: str | None = None,
+) -> bytes:
+    """The story's PDF, from the cache when nothing in the book has changed; in the story's
+    language, or in ``language`` (a book printed in another language is cached beside it:
+    printing one never throws the other away)."""
     if page_size not in PAGE_SIZES:
         page_size = DEFAULT_SIZE
-    book = book or make_book(story)
-    path = cache_dir() / "pdf" / f"{story.pk}-{page_size}-{book.hash}.pdf"
+    book = book or make_book(story, language)
+    key = f"{story.pk}-{book.language}-{page_size}"
+    path = cache_dir() / "pdf" / f"{key}-{book.hash}.pdf"
 
     def render() -> bytes:
         started = time.perf_counter()
@@ -172,4 +180,4 @@ def pdf_for(story: Story, page_size: str = DEFAULT_SIZE, book: Book | None = Non
         logger.info("Story %s: %s PDF in %.2fs", story.pk, page_size, time.perf_counter() - started)
         return data
 
-    return cached(path, render, stale=f"{story.pk}-{page_size}-*.pdf")
+    return cached(path, render, stale=f"{key}-*.pdf")

@@ -23,8 +23,17 @@ from amnesia_site.accounts.models import display_name
 from games import registry
 from games import services as game_services
 from games.aliases import Aliases, aliases_of
+from games.languages import normalise
 from games.models import Move
-from stories.books import BOOK_FORMAT, Chapter, Credit, build_chapters, content_hash, credits
+from stories.books import (
+    BOOK_FORMAT,
+    Chapter,
+    Credit,
+    build_chapters,
+    content_hash,
+    credits,
+    story_language,
+)
 from stories.fonts import FONTS
 from stories.models import NarrationEdit, Story
 
@@ -111,13 +120,15 @@ def game_master_name(story: Story) -> str:
     return display_name(story.table.owner)
 
 
-def make_book(story: Story) -> Book:
-    """The book in its own language (chapter titles included), whatever the reader's is."""
-    with translation.override(story.language):
-        return _make_book(story)
+def make_book(story: Story, language: str | None = None) -> Book:
+    """The book in its own language (chapter titles included), whatever the reader's is;
+    ``language`` (a code the site speaks) prints it in another one."""
+    language = normalise(language) or story_language(story)
+    with translation.override(language):
+        return _make_book(story, language)
 
 
-def _make_book(story: Story) -> Book:
+def _make_book(story: Story, language: str) -> Book:
     table = story.table
     edits = NarrationEdit.objects.current_texts(story)
     chapters, texts = build_chapters(table, edits)
@@ -127,7 +138,7 @@ def _make_book(story: Story) -> Book:
         title=story.title,
         subtitle=story.subtitle,
         blurb=story.blurb,
-        language=story.language,
+        language=language,
         tags=story.tag_names(),
         game=table.game,
         game_title=str(registry.title(table.game)),

@@ -18,7 +18,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -289,7 +288,7 @@ def for_table(request, table_pk: int):
         if existing is not None and existing.is_public():
             return redirect(existing)
         raise Http404("No such story.")
-    story = existing or story_for(table, language=(get_language() or "en").lower())
+    story = existing or story_for(table)  # in the table's language
     return redirect(story)
 
 

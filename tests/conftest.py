@@ -8,6 +8,16 @@ from django.test import Client
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogues() -> None:
+    """The .mo files from the .po ones (set-up writes them too; a test run must not read stale
+    ones). Before any test activates a language, so the first read sees them."""
+    # Imported here: this conftest loads before pytest-django has set Django up.
+    from amnesia_site.catalogues import compile_all
+
+    compile_all()
+
+
 @pytest.fixture(scope="session")
 def test_media_dir(tmp_path_factory):
     """One media folder per test run: generated card art is reused across tests."""

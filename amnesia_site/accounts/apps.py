@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,3 +12,9 @@ class AccountsConfig(AppConfig):
     name = "amnesia_site.accounts"
     label = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        # Imported here: the receiver's module needs the models, which are ready only now.
+        from amnesia_site.accounts.languages import remember_at_login
+
+        user_logged_in.connect(remember_at_login, dispatch_uid="accounts-profile-language")

@@ -1,4 +1,4 @@
-"""What a person sets about themselves: the name the site prints for them.
+"""What a person sets about themselves: the name the site prints for them, and their language.
 
 The username is a login (``gm_alice``), chosen once and often for a machine; books, covers and
 edit histories print the display name instead, which the person may change at any time. No
@@ -17,7 +17,10 @@ DISPLAY_NAME_MAX = 60
 
 class Profile(models.Model):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="profile",
     )
     display_name = models.CharField(
         _("display name"),
@@ -29,6 +32,16 @@ class Profile(models.Model):
             "edit histories. Leave it empty to be shown by your username."
         ),
     )
+
+    # The language the person last chose with the switcher ("" until they do): the site speaks
+    # it to them on any device once they log in (amnesia_site.accounts.languages).
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

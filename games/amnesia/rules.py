@@ -187,7 +187,7 @@ class AmnesiaGame(Game):
     def _do_continue(self, state, move):
         by = move["by"]
         self._require_turn(state, by)
-        self._pay(state, by, "bank", "to continue the story")
+        self._pay(state, by, "bank", N_("to continue the story"))
         state["scenes"] += 1
         self._start_scene(state, by, "scene")
 
@@ -221,7 +221,7 @@ class AmnesiaGame(Game):
                     "the story heads to its end."
                 ),
             )
-        self._pay(state, by, "discard", "for a flashback")
+        self._pay(state, by, "discard", N_("for a flashback"))
         state["abilities"].extend(abilities)
         state["flashbacks"] += 1
         self._start_scene(state, by, "flashback")
@@ -243,7 +243,7 @@ class AmnesiaGame(Game):
                 need=need,
                 discard=state["discard"],
             )
-        self._pay(state, by, "discard", "for the memory of the room")
+        self._pay(state, by, "discard", N_("for the memory of the room"))
         state["room_flashback_told"] = True
         state["flashbacks"] += 1
         self._start_scene(state, by, "room")
@@ -321,11 +321,11 @@ class AmnesiaGame(Game):
 
     def _do_suggest(self, state, move):
         by = move["by"]
-        self._require_not_narrator(state, by, "make suggestions to themself")
+        self._require_not_narrator(state, by, N_("make suggestions to themself"))
 
     def _do_insist(self, state, move):
         by = move["by"]
-        self._require_not_narrator(state, by, "pay themself to insist")
+        self._require_not_narrator(state, by, N_("pay themself to insist"))
         if state["tokens"][by] < 1:
             raise IllegalMove(
                 "insufficient_tokens", N_("{by} has 0 tokens and cannot pay to insist."), by=by
@@ -335,7 +335,7 @@ class AmnesiaGame(Game):
 
     def _do_end_scene(self, state, move):
         by = move["by"]
-        self._require_narrator(state, by, "end the scene")
+        self._require_narrator(state, by, N_("end the scene"))
         state["turn"] = self.next_in(state["seats"], by)
         state["narrator"] = None
         state["scene_kind"] = None
@@ -343,7 +343,7 @@ class AmnesiaGame(Game):
 
     def _do_accept(self, state, move):
         by = move["by"]
-        self._require_narrator(state, by, "accept a paid suggestion")
+        self._require_narrator(state, by, N_("accept a paid suggestion"))
         insister = state["insist"]["by"]
         state["tokens"][insister] -= 1
         state["tokens"][by] += 1
@@ -352,7 +352,7 @@ class AmnesiaGame(Game):
 
     def _do_refuse(self, state, move):
         by = move["by"]
-        self._require_narrator(state, by, "refuse a paid suggestion")
+        self._require_narrator(state, by, N_("refuse a paid suggestion"))
         if state["tokens"][by] < 1:
             raise IllegalMove(
                 "insufficient_tokens",
@@ -419,7 +419,7 @@ class AmnesiaGame(Game):
     def _do_open(self, state, move):
         by = move["by"]
         ch = state["challenge"]
-        self._require_narrator(state, by, "turn the first card")
+        self._require_narrator(state, by, N_("turn the first card"))
         card = self._card_for(state, move)  # field checks (bad_argument) come first
         if ch["reference"] is not None:
             raise IllegalMove("rule_violation", N_("The first card has already been turned."))

@@ -3,7 +3,9 @@
 Card ``A01``..``A48``: card number ``i`` (0-based) shows scene ``SCENES[i % 16]`` in variant
 ``i // 16``; each variant has its own time of day. The adventure text on the back of each card is
 a footprint of the hero's journey, loosely matching the scene, in English, Portuguese and
-Japanese. The art itself lives in ``games.amnesia_stories.art`` (it needs Pillow).
+Japanese. The hero has no stated gender in any of them (English says "they"; the Portuguese
+avoids gendered adjectives and participles for the hero, "com os pés descalços" rather than
+"descalço"), so any player can be the one it happened to. The art itself lives in ``games.amnesia_stories.art`` (it needs Pillow).
 """
 
 from __future__ import annotations
@@ -38,12 +40,12 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
             "Climbed the jagged pass before sunrise and left the old map behind.",
             "Escalou o desfiladeiro recortado antes do nascer do sol e deixou o velho mapa "
             "para trás.",
-            "夜明け前にぎざぎざの峠を登り、古い地図を置いていった。",
+            "夜明け前に険しい岩の峠を越え、古い地図はそこに置いてきた。",
         ),
         (
             "Reached the snowy summit and saw, far away, the land they had fled.",
             "Alcançou o cume nevado e viu, ao longe, a terra de onde tinha fugido.",
-            "雪の頂にたどり着き、はるか遠くに逃げてきた故郷を見た。",
+            "雪をかぶった山頂にたどり着くと、はるか遠くに、逃げ出してきた土地が見えた。",
         ),
         (
             "Lost a companion to a rockslide as the sun sank behind the peaks.",
@@ -55,7 +57,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "sea": (
         (
             "Sailed out on a borrowed boat with no idea where the wind would lead.",
-            "Zarpou num barco emprestado sem saber para onde o vento o levaria.",
+            "Zarpou num barco emprestado sem saber para onde o vento sopraria.",
             "借りた小舟で、風まかせに海へ漕ぎ出した。",
         ),
         (
@@ -65,7 +67,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ),
         (
             "Survived a night storm at sea lashed to the mast.",
-            "Sobreviveu a uma tempestade noturna em alto-mar amarrado ao mastro.",
+            "Sobreviveu a uma tempestade noturna em alto-mar com o corpo amarrado ao mastro.",
             "嵐の夜の海で、帆柱に体を縛りつけて生き延びた。",
         ),
     ),
@@ -99,7 +101,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ),
         (
             "Ran out of water under the noon sun and was saved by a caravan.",
-            "Ficou sem água sob o sol do meio-dia e foi salvo por uma caravana.",
+            "Ficou sem água sob o sol do meio-dia e uma caravana lhe salvou a vida.",
             "真昼の太陽の下で水が尽き、隊商に命を救われた。",
         ),
     ),
@@ -116,7 +118,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ),
         (
             "Buried a broken sword in the snow and walked on unarmed.",
-            "Enterrou uma espada quebrada na neve e seguiu caminho desarmado.",
+            "Enterrou uma espada quebrada na neve e seguiu caminho sem arma alguma.",
             "折れた剣を雪に埋め、丸腰のまま歩き続けた。",
         ),
     ),
@@ -124,7 +126,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         (
             "Took shelter in a cave and found their own face painted on the wall.",
             "Abrigou-se numa caverna e encontrou o próprio rosto pintado na parede.",
-            "洞窟で雨宿りをすると、壁に自分の顔が描かれていた。",
+            "洞窟に身を寄せると、岩壁に自分の顔が描かれていた。",
         ),
         (
             "Crawled through a narrow tunnel and came out on the other side of the world.",
@@ -140,7 +142,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "castle": (
         (
             "Was knighted at the castle gate, though nobody remembered why.",
-            "Foi sagrado cavaleiro no portão do castelo, embora ninguém lembrasse o porquê.",
+            "Recebeu no portão do castelo a honra da cavalaria, embora ninguém lembrasse o porquê.",
             "城門で騎士に叙されたが、その理由を覚えている者はいなかった。",
         ),
         (
@@ -157,7 +159,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "village": (
         (
             "Shared supper with villagers who told of a hero who looked just like them.",
-            "Jantou com aldeões que falavam de um herói idêntico a ele.",
+            "Jantou com aldeões que contavam as façanhas de alguém com o seu próprio rosto.",
             "村人と食卓を囲むと、自分にそっくりな勇者の話を聞かされた。",
         ),
         (
@@ -191,7 +193,7 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "swamp": (
         (
             "Lost both boots in the mud of the marsh and went on barefoot.",
-            "Perdeu as duas botas na lama do pântano e seguiu descalço.",
+            "Perdeu as duas botas na lama do pântano e seguiu com os pés descalços.",
             "沼地のぬかるみで靴を両方なくし、裸足で進んだ。",
         ),
         (
@@ -299,11 +301,11 @@ _TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         (
             "Rang the bell of the lonely tower to wake the sleeping town.",
             "Tocou o sino da torre solitária para acordar a cidade adormecida.",
-            "ひとりぼっちの塔の鐘を鳴らし、眠る町を起こした。",
+            "ぽつんとそびえる塔の鐘を鳴らし、寝静まった町を目覚めさせた。",
         ),
         (
             "Was locked in a tower for a year and escaped on the back of a bird.",
-            "Ficou preso numa torre por um ano e fugiu nas costas de um pássaro.",
+            "Passou um ano no cárcere de uma torre e fugiu nas costas de um pássaro.",
             "一年間塔に閉じ込められ、鳥の背に乗って脱出した。",
         ),
     ),

@@ -20,12 +20,17 @@ class CustomDeck(models.Model):
     """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV)."""
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="custom_decks"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.CASCADE,
+        related_name="custom_decks",
     )
     name = models.CharField(_("name"), max_length=120)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("custom deck")
+        verbose_name_plural = _("custom decks")
         db_table = "games_customdeck"
         ordering = ["-created_at"]
 
@@ -34,14 +39,18 @@ class CustomDeck(models.Model):
 
 
 class CustomCard(models.Model):
-    deck = models.ForeignKey(CustomDeck, on_delete=models.CASCADE, related_name="cards")
+    deck = models.ForeignKey(
+        CustomDeck, verbose_name=_("deck"), on_delete=models.CASCADE, related_name="cards"
+    )
     card_id = models.CharField(_("card id"), max_length=40)
     text = models.TextField(_("adventure text"), blank=True, default="")
-    image = models.ImageField(upload_to=card_picture_path)
-    thumb = models.ImageField(upload_to=card_picture_path)
-    position = models.PositiveIntegerField(default=0)
+    image = models.ImageField(_("image"), upload_to=card_picture_path)
+    thumb = models.ImageField(_("thumbnail"), upload_to=card_picture_path)
+    position = models.PositiveIntegerField(_("position"), default=0)
 
     class Meta:
+        verbose_name = _("custom card")
+        verbose_name_plural = _("custom cards")
         db_table = "games_customcard"
         ordering = ["deck", "position"]
         constraints = [
@@ -63,14 +72,19 @@ class RevealProgress(models.Model):
     """
 
     table = models.ForeignKey(
-        "games.Table", on_delete=models.CASCADE, related_name="stories_reveals"
+        "games.Table",
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="stories_reveals",
     )
     turn = models.PositiveIntegerField(_("turn"))
-    judged = models.CharField(max_length=64)
+    judged = models.CharField(_("judged turn"), max_length=64)
     opened = models.PositiveSmallIntegerField(_("steps opened"), default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
+        verbose_name = _("reveal progress")
+        verbose_name_plural = _("reveal progress")
         constraints = [
             models.UniqueConstraint(fields=["table", "turn"], name="reveal_progress_per_turn"),
         ]
@@ -89,12 +103,19 @@ class AnswerTimer(models.Model):
     """
 
     table = models.OneToOneField(
-        "games.Table", on_delete=models.CASCADE, related_name="answer_timer"
+        "games.Table",
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="answer_timer",
     )
     # 0: no timer at this table.
     seconds = models.PositiveSmallIntegerField(_("seconds to answer"), default=60)
-    restarted_turn = models.PositiveIntegerField(null=True, blank=True)
-    restarted_at = models.DateTimeField(null=True, blank=True)
+    restarted_turn = models.PositiveIntegerField(_("restarted turn"), null=True, blank=True)
+    restarted_at = models.DateTimeField(_("restarted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("answer timer")
+        verbose_name_plural = _("answer timers")
 
     def __str__(self) -> str:
         return f"{self.table_id}: {self.seconds}s"

@@ -37,6 +37,7 @@ from games.amnesia_stories.decks import (
 from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.answers import answer_move, render_table, table_page, write_url
 from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
+from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
@@ -48,8 +49,11 @@ STEP = re.compile(r"[0-9]{1,3}")
 
 
 def _stories_table(request, pk: int) -> Table:
-    """The user's own Amnesia Stories table; 404 for anyone else."""
-    return get_object_or_404(Table.objects.owned_by(request.user), pk=pk, game=GAME)
+    """The user's own Amnesia Stories table; 404 for anyone else. Its screens (projector,
+    passing the laptop, the answers) speak the table's language."""
+    table = get_object_or_404(Table.objects.owned_by(request.user), pk=pk, game=GAME)
+    use_table_language(request, table)
+    return table
 
 
 def _seen(table: Table) -> dict:

@@ -13,7 +13,10 @@ class Character(models.Model):
     """A contest character kept between games: its owner brings it to new tables."""
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.CASCADE,
+        related_name="characters",
     )
     name = models.CharField(_("name"), max_length=60)
     brains = models.PositiveSmallIntegerField(_("brains"), default=3)
@@ -21,13 +24,15 @@ class Character(models.Model):
     moves = models.PositiveSmallIntegerField(_("moves"), default=3)
     coolness = models.PositiveSmallIntegerField(_("coolness"), default=3)
     # Points won in earlier games (each win earns one), already spent on the attributes.
-    extra_points = models.PositiveSmallIntegerField(default=0)
+    extra_points = models.PositiveSmallIntegerField(_("extra points"), default=0)
     # A win's point not yet spent on an attribute.
-    unspent_points = models.PositiveSmallIntegerField(default=0)
+    unspent_points = models.PositiveSmallIntegerField(_("unspent points"), default=0)
     bfa = models.BooleanField(_("big appetite (eats up to 6 pretzels)"), default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("character")
+        verbose_name_plural = _("characters")
         db_table = "games_character"
         ordering = ["name"]
         constraints = [
@@ -41,12 +46,18 @@ class Character(models.Model):
 class SeatCharacter(models.Model):
     """Which saved character a seat brought to a contest table."""
 
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="character_link")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="seats")
+    seat = models.OneToOneField(
+        Seat, verbose_name=_("seat"), on_delete=models.CASCADE, related_name="character_link"
+    )
+    character = models.ForeignKey(
+        Character, verbose_name=_("character"), on_delete=models.CASCADE, related_name="seats"
+    )
     # Set once the table's result has been credited to the character (a win's point).
-    credited = models.BooleanField(default=False)
+    credited = models.BooleanField(_("credited"), default=False)
 
     class Meta:
+        verbose_name = _("seat's character")
+        verbose_name_plural = _("seats' characters")
         db_table = "games_seatcharacter"
 
     def __str__(self) -> str:

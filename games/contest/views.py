@@ -32,6 +32,7 @@ from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
 from games.forms import new_client_id, parse_expected_seq, posted_move
+from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove
@@ -356,6 +357,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
 @guards_secret(SEAT_LINKS, "token")
 def seat_page(request, token: str):
     seat = _seat(token)
+    use_table_language(request, seat.table)
     if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
         return HttpResponse(status=204)
     return _render_seat(request, seat)
@@ -366,6 +368,7 @@ def seat_page(request, token: str):
 def seat_move(request, token: str):
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)
+    use_table_language(request, seat.table)
 
     def play():
         sent = posted_move(request, GAME)

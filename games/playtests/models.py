@@ -22,7 +22,9 @@ DESIGNERS_GROUP = "designers"
 class PlaytestReport(models.Model):
     """The automatic report of a finished table (figures cached from the move log)."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="playtest_report")
+    table = models.OneToOneField(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="playtest_report"
+    )
     place = models.CharField(_("place"), max_length=120, blank=True, default="")
     figures = models.JSONField(default=dict, blank=True, editable=False)
     # The table's log position and the computation's version the figures were made from.
@@ -31,6 +33,8 @@ class PlaytestReport(models.Model):
     computed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
+        verbose_name = _("playtest report")
+        verbose_name_plural = _("playtest reports")
         db_table = "games_playtestreport"
 
     def __str__(self) -> str:
@@ -114,9 +118,9 @@ class ExternalReport(models.Model):
         _("duration in minutes"), validators=[MinValueValidator(1), MaxValueValidator(24 * 60)]
     )
     outcome = models.TextField(_("outcome"), blank=True, default="", max_length=2000)
-    submitted_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    approved = models.BooleanField(default=False)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True, db_index=True)
+    approved = models.BooleanField(_("approved"), default=False)
+    reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
     # The sender's answer to "may this report be published?" (no unless they said so), and
     # the designer's choice among the reports that may be (the constraint below keeps an
     # unconsented report off the public page whatever a view or the admin does).
@@ -133,6 +137,8 @@ class ExternalReport(models.Model):
     objects = ExternalReportQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("external playtest report")
+        verbose_name_plural = _("external playtest reports")
         db_table = "games_externalreport"
         ordering = ["-submitted_at"]
         constraints = [
@@ -154,6 +160,7 @@ class Impression(models.Model):
 
     report = models.ForeignKey(
         PlaytestReport,
+        verbose_name=_("report"),
         null=True,
         blank=True,
         on_delete=models.CASCADE,
@@ -161,12 +168,15 @@ class Impression(models.Model):
     )
     external = models.ForeignKey(
         ExternalReport,
+        verbose_name=_("external"),
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="impressions",
     )
-    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
+    seat = models.ForeignKey(
+        Seat, verbose_name=_("seat"), null=True, blank=True, on_delete=models.SET_NULL
+    )
     player = models.CharField(_("player"), max_length=60)
     fun = _rating(_("Fun"))
     length = _rating(_("Length"))
@@ -179,9 +189,11 @@ class Impression(models.Model):
         _("A rule that confused you"), blank=True, default="", max_length=2000
     )
     change = models.TextField(_("What you would change"), blank=True, default="", max_length=2000)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
+        verbose_name = _("impression")
+        verbose_name_plural = _("impressions")
         db_table = "games_impression"
         ordering = ["player"]
         constraints = [

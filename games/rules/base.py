@@ -23,14 +23,25 @@ ERROR_CODES = (
 )
 
 
+class Marked(str):
+    """An English text marked with ``N_``: the same string, known to be translatable.
+
+    An error's parameters mix names (a player's, a card's) with English fragments ("for a
+    flashback", "spades"); the web layer translates the parameters that are ``Marked`` and
+    leaves the others as they are (``games/messages.py``)."""
+
+    __slots__ = ()
+
+
 def N_(text: str) -> str:
-    """Mark ``text`` as a message template to translate; it is returned unchanged.
+    """Mark ``text`` as a message template, or a fragment put into one, to translate; it is
+    returned unchanged (as :class:`Marked`, a ``str``).
 
     The referee never imports Django, so it cannot translate: it raises errors with an
-    English template and its parameters, and the web layer translates the template
-    (``games/messages.py``). ``makemessages --keyword=N_`` finds the marked templates.
+    English template and its parameters, and the web layer translates the template and the
+    marked parameters (``games/messages.py``). ``makemessages`` finds every ``N_`` text.
     """
-    return text
+    return Marked(text)
 
 
 def _fill(template: str, params: dict[str, Any]) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from games.rules.base import N_
+
 SUITS = ("S", "H", "D", "C")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 # Rank order for higher/lower comparisons: 2 lowest, ace highest.
@@ -32,7 +34,8 @@ TAROT_MINOR_RANKS = (
 TAROT_MAJOR = tuple(f"M{i}" for i in range(22))
 JOKERS = ("X1", "X2")
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+# Marked: an error message names a suit ("the chain of muscle (spades)"), in the reader's words.
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 _PLAYING = re.compile(r"^(10|[2-9AJQK])([SHDC])$")

@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 from django.test import override_settings
+from django.utils import translation
 from pypdf import PdfReader
 
 from games import registry
@@ -216,7 +217,7 @@ def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
     first = story_pdf.pdf_for(story)
     assert story_pdf.pdf_for(story) == first
     assert len(calls) == 1
-    cached = list((story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-a5-*.pdf"))
+    cached = list((story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-en-a5-*.pdf"))
     assert len(cached) == 1
 
     seq = services.make_book(story).chapters[0].passages[0].seq
@@ -228,8 +229,8 @@ def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
     assert squeeze("She wakes, and the floor is warm.") in text
     assert squeeze(SAMPLES["en"]["scenes"][0]) not in text
     # The old file is gone: one PDF per story and size.
-    assert [p.name for p in (story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-a5-*.pdf")] == [
-        f"{story.pk}-a5-{calls[1]}.pdf"
+    assert [p.name for p in (story_pdf.cache_dir() / "pdf").glob(f"{story.pk}-en-a5-*.pdf")] == [
+        f"{story.pk}-en-a5-{calls[1]}.pdf"
     ]
 
 
@@ -239,4 +240,7 @@ def test_the_story_command_writes_the_pdf(gm, tmp_path):
     call_command("story", "pdf", str(story.table_id), str(out), "--size", "a4")
     reader = PdfReader(out)
     assert reader.metadata.title == story.title
-    assert [o.title for o in reader.outline][0] == "Chapter 1"
+    # In the story's language, whatever its catalogue says ("Chapter 1" until it is translated).
+    with translation.override("pt-br"):
+        first = translation.gettext("Chapter %(number)s") % {"number": 1}
+    assert [o.title for o in reader.outline][0] == first

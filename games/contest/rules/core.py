@@ -91,7 +91,7 @@ def label(code: str) -> str:
 
 
 def labels(codes: list[str]) -> str:
-    return ", ".join(C.label(c) for c in codes) if codes else "no cards"
+    return ", ".join(C.label(c) for c in codes) if codes else N_("no cards")
 
 
 # -- state helpers -------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""The bundled Japanese cut: every JIS X 0208 kanji (levels 1 and 2), the Jōyō and Jinmeiyō
+lists, the Japanese catalogue's text; the same cut as WOFF2 for the pages; and a character
+outside it reported by the missing-glyph check, never silently boxed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from fontTools.ttLib import TTFont
+
+from amnesia_site.catalogues import catalogue_path
+from games import registry
+from games.models import Table
+from stories import fonts
+from stories.fonts import JAPANESE_WEB_FONT, jis_x_0208, kanji_list, missing_glyphs
+from stories.models import story_for
+
+JAPANESE_OTF = next(f for f in fonts.FONTS if f.family == fonts.JAPANESE_FAMILY).path
+
+
+def cmap(path: Path) -> set[int]:
+    return set(TTFont(path, lazy=True).getBestCmap())
+
+
+def chars(points: set[int]) -> str:
+    return "".join(sorted(map(chr, points)))
+
+
+def test_the_kanji_lists_are_the_official_sizes() -> None:
+    joyo, jinmeiyo = kanji_list("joyo"), kanji_list("jinmeiyo")
+    assert len(joyo) == 2136  # the 2010 list
+    assert len(jinmeiyo) == 863  # the 2017 list, the variants of Jōyō kanji included
+    assert not joyo & jinmeiyo
+    # Four of the 2010 additions are not in JIS X 0208: the lists are not JIS in disguise.
+    assert {ord("𠮟"), ord("剝")} <= joyo - jis_x_0208(range(16, 85))
+    assert {ord(c) for c in "亜愛曖悪握"} <= joyo
+
+
+def test_jis_x_0208_has_its_two_levels() -> None:
+    assert len(jis_x_0208(range(16, 48))) == 2965
+    assert len(jis_x_0208(range(48, 85))) == 3390
+
+
+def test_the_cut_holds_every_jis_kanji_and_the_joyo_and_jinmeiyo_lists() -> None:
+    held = cmap(JAPANESE_OTF)
+    for name, wanted in (
+        # Noto Serif CJK JP itself has no ≒ (U+2252): the check reports it on any page.
+        ("JIS X 0208 symbols and kana", jis_x_0208(range(1, 9)) - {ord("≒")}),
+        ("JIS level 1", jis_x_0208(range(16, 48))),
+        ("JIS level 2", jis_x_0208(range(48, 85))),
+        ("Jōyō", kanji_list("joyo")),
+        ("Jinmeiyō", kanji_list("jinmeiyo")),
+    ):
+        assert wanted <= held, f"{name}: missing {chars(wanted - held)[:40]}"
+    # Every kanji the cut is made from (the games' printed texts too) is there.
+    kanji = {p for p in fonts.japanese_code_points() if 0x3400 <= p <= 0x9FFF or p >= 0x20000}
+    assert kanji - held == set()
+    assert missing_glyphs("≒") == {"≒"}
+
+
+def test_the_pages_get_the_same_cut_as_woff2() -> None:
+    assert JAPANESE_WEB_FONT.read_bytes()[:4] == b"wOF2"
+    assert cmap(JAPANESE_WEB_FONT) == cmap(JAPANESE_OTF)
+    # As small as it goes: a cut, compressed (the whole Noto Serif CJK JP is ~25 MB).
+    assert JAPANESE_WEB_FONT.stat().st_size < 2_000_000
+    assert JAPANESE_OTF.stat().st_size < 3_000_000
+
+
+def test_every_page_and_the_book_declare_the_bundled_cut() -> None:
+    static = Path(settings.BASE_DIR) / "static" / "css"
+    for sheet in ("app.css", "story.css"):
+        css = (static / sheet).read_text()
+        face = re.search(r'@font-face \{\s*font-family: "Amnesia Serif JP";(.*?)\}', css, re.S)
+        assert face, sheet
+        assert "AmnesiaSerifJP-Regular.woff2" in face.group(1)
+        assert "U+4E00-9FFF" in face.group(1)  # the kanji, and only a range: no download in vain
+    # The site's own font list falls to the bundled cut before the browser's fallback.
+    font_list = re.search(r"--font:(.*?);", (static / "app.css").read_text(), re.S).group(1)
+    assert font_list.index('"Amnesia Serif JP"') < font_list.index("sans-serif")
+
+
+def test_the_japanese_catalogue_is_drawn_by_the_bundled_fonts() -> None:
+    """Whatever the translators wrote: a character outside the cut is named here (rebuild the
+    cut with ``manage.py story fonts``, which adds the catalogue's characters)."""
+    catalogue = polib.pofile(str(catalogue_path("ja")))
+    text = "".join(t for e in catalogue for t in (e.msgstr, *e.msgstr_plural.values()) if t)
+    assert missing_glyphs(text) == set()
+
+
+def test_a_character_outside_the_bundled_fonts_is_reported() -> None:
+    # U+2A6B2: an extension-B kanji in no list; U+1F004: a mahjong tile.
+    assert missing_glyphs("麒麟𪚲🀄 a") == {"𪚲", "🀄"}
+    assert missing_glyphs("𠮟る 頰 剝がす") == set()  # Jōyō kanji outside JIS X 0208
+
+
+# The ranges the pages' @font-face gives the Japanese cut (static/css/app.css).
+CJK = re.compile(
+    r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["ja", "pt-br"])
+def test_every_japanese_character_the_pages_show_is_in_the_bundled_cut(
+    language, gm, gm_client, make_table
+) -> None:
+    """The pages as a person in that language sees them (the table's language Japanese too):
+    no character of theirs falls to whatever fonts the browser's machine has."""
+    gm_client.post(reverse("set_language"), {"language": language, "next": "/"})
+    urls = [reverse("games:home"), reverse("games:table_new")]
+    for kit in registry.kits():
+        urls.append(reverse("games:rules", args=[kit.slug]))
+    table = make_table("amnesia_stories", ("アナ", "ブルーノ", "カイオ"))
+    Table.objects.filter(pk=table.pk).update(language=language)
+    urls += [table.get_absolute_url(), reverse("amnesia_stories:projector", args=[table.pk])]
+    urls.append(story_for(table, language).get_absolute_url())
+    shown = ""
+    for url in urls:
+        response = gm_client.get(url)
+        assert response.status_code == 200, url
+        shown += response.content.decode()
+    assert "アナ" in shown
+    assert missing_glyphs("".join(CJK.findall(shown))) == set()
