@@ -162,6 +162,12 @@ def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
     return _answer(request, row[0] if row else None)
 
 
+# A poll answers in a number: no language to choose, so no session to load for it
+# (amnesia_site.accounts.languages.ProfileLanguageMiddleware).
+table_poll.reads_no_session = True
+seat_poll.reads_no_session = True
+
+
 # -- the join screen ------------------------------------------------------------------------
 def _joinable(request: HttpRequest, pk: int) -> tuple[Table, str]:
     if not request.user.is_authenticated:

@@ -47,6 +47,7 @@ JAPANESE = re.compile(
     "[\u3000-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
 )
 FONT_FACE = re.compile(r"@font-face\s*{[^}]*}")
+WEB_FONT_SOURCE = re.compile(r'url\("[^"]+\.woff2"\)\s*format\("woff2"\),\s*')
 
 CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -122,9 +123,10 @@ def _stylesheet(japanese: bool) -> str:
     """story.css as readers take it (``stories.epub_css``), with only the fonts the book
     carries (a missing file is an EPUB error)."""
     jp_files = {f.file for f in FONTS if f.family == JAPANESE_FAMILY}
+    # The pages' WOFF2 cut is for browsers; the book carries the OpenType files only.
+    css = WEB_FONT_SOURCE.sub("", STYLESHEET.read_text())
     return epub_stylesheet(
-        STYLESHEET.read_text(),
-        lambda block: japanese or not any(name in block for name in jp_files),
+        css, lambda block: japanese or not any(name in block for name in jp_files)
     )
 
 

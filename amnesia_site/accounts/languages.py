@@ -40,15 +40,23 @@ def set_language(request):
 
 
 class ProfileLanguageMiddleware:
-    """A logged-in person's chosen language wins over the browser's (after LocaleMiddleware)."""
+    """A logged-in person's chosen language wins over the browser's (after LocaleMiddleware).
+
+    Decided once the view is known: a view marked ``reads_no_session`` (the live polls, which
+    answer in a number and must cost no more than a bare request) never loads the session."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs) -> None:
+        if getattr(view_func, "reads_no_session", False):
+            return None
         session = getattr(request, "session", None)
         chosen = normalise(session.get(SESSION_KEY)) if session is not None else None
         if chosen:
             translation.activate(chosen)
             request.LANGUAGE_CODE = chosen
-        return self.get_response(request)
+        return None
