@@ -28,10 +28,11 @@ from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from amnesia_site.accounts.models import display_name
 from games.images import write_atomically
 from stories import pdf as story_pdf
 from stories import services
-from stories.books import BOOK_FORMAT
+from stories.books import BOOK_FORMAT, story_language
 from stories.cache import cache_dir
 from stories.models import BookBuild, NarrationEdit, Story
 
@@ -62,12 +63,12 @@ def version(story: Story) -> str:
         str(table.started_at),
         str(table.finished_at),
         table.status,
-        [story.title, story.subtitle, story.blurb, story.language],
+        [story.title, story.subtitle, story.blurb, story_language(story)],
         sorted(story.tags.values_list("name", flat=True)),
         story.cover.name if story.cover else "",
         [edits["n"], edits["last"]],
         list(table.seats.order_by("position").values_list("name", "alias")),
-        [owner.get_full_name(), owner.get_username()],
+        display_name(owner),  # the name the book prints for the game master
     ]
     raw = json.dumps(payload, ensure_ascii=False, default=str)
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
@@ -85,7 +86,7 @@ def _size(page_size: str) -> str:
 def current(story: Story, page_size: str) -> BookBuild | None:
     """The build of the story's current version in this size, if one was asked for."""
     return BookBuild.objects.filter(
-        story=story, page_size=_size(page_size), language=story.language, version=version(story)
+        story=story, page_size=_size(page_size), language=story_language(story), version=version(story)
     ).first()
 
 
@@ -134,11 +135,11 @@ def _row(story: Story, page_size: str, key: str) -> tuple[BookBuild, bool]:
     try:
         with transaction.atomic():
             return BookBuild.objects.get_or_create(
-                story=story, page_size=page_size, language=story.language, version=key
+                story=story, page_size=page_size, language=story_language(story), version=key
             )
     except IntegrityError:  # another request made it meanwhile
         return BookBuild.objects.get(
-            story=story, page_size=page_size, language=story.language, version=key
+            story=story, page_size=page_size, language=story_language(story), version=key
         ), False
 
 
@@ -221,7 +222,7 @@ def run(build: BookBuild) -> None:
     """Print one claimed build; a failure is kept on the row, in words."""
     try:
         story = Story.objects.select_related("table", "table__owner").get(pk=build.story_id)
-        if version(story) != build.version or story.language != build.language:
+        if version(story) != build.version or story_language(story) != build.language:
             raise _Changed()
         started = time.perf_counter()
         book = services.make_book(story)
