@@ -64,14 +64,19 @@ class Problem:
         return f"{self.what}: {self.msgid!r}"
 
 
-def _placeholders_match(english: str, translated: str, plural: bool) -> bool:
+def _placeholders_match(
+    english: str, translated: str, plural: bool, count: frozenset[str] = frozenset()
+) -> bool:
     want, got = placeholders(english), placeholders(translated)
     if want == got:
         return True
-    # A plural form may leave the count out ("one card" has no %(count)d in most languages),
-    # and a one-form language (ja) writes the plural English's placeholders: compare names.
+    # A plural form may leave the count out ("one card" has no %(count)d in most languages:
+    # the count is whatever the English plural names and its singular does not, or a name
+    # with "count" in it), and a one-form language (ja) writes the plural English's
+    # placeholders: compare names.
     if plural:
-        return _named(got) <= _named(want) and {p for p in want if "count" not in p} <= set(got)
+        needed = {p for p in want if "count" not in p and p not in count}
+        return _named(got) <= _named(want) and needed <= set(got)
     return False
 
 
@@ -90,8 +95,9 @@ def problems(catalogue: polib.POFile) -> list[Problem]:
                 found.append(Problem(entry.msgid, "untranslated"))
                 continue
             english = entry.msgid + " " + entry.msgid_plural
+            count = frozenset(placeholders(entry.msgid_plural)) - set(placeholders(entry.msgid))
             for form in forms:
-                if not _placeholders_match(english, form, plural=True):
+                if not _placeholders_match(english, form, plural=True, count=count):
                     found.append(Problem(entry.msgid, "placeholders differ"))
                     break
             continue

@@ -124,6 +124,36 @@ def test_a_plural_form_may_leave_the_count_out_but_not_another_name() -> None:
     assert [p.what for p in catalogues.problems(make_catalogue(bad))] == ["placeholders differ"]
 
 
+def test_the_count_is_what_the_plural_names_and_the_singular_does_not() -> None:
+    """``{% blocktranslate count n=... %}`` names the count as it likes: a form may use it
+    (Portuguese's first form covers 0 and 1) or leave it out, never drop another name."""
+    entry = dict(
+        msgid="You owe a penalty to %(who)s", msgid_plural="You owe %(n)s penalties to %(who)s"
+    )
+    with_count = polib.POEntry(
+        **entry,
+        msgstr_plural={
+            0: "Você deve %(n)s penalidade a %(who)s",
+            1: "Você deve %(n)s penalidades a %(who)s",
+        },
+    )
+    without = polib.POEntry(
+        **entry,
+        msgstr_plural={
+            0: "Você deve uma penalidade a %(who)s",
+            1: "Você deve %(n)s penalidades a %(who)s",
+        },
+    )
+    lost_name = polib.POEntry(
+        **entry,
+        msgstr_plural={0: "Você deve %(n)s penalidade", 1: "Você deve %(n)s penalidades a %(who)s"},
+    )
+    assert catalogues.problems(make_catalogue(with_count, without)) == []
+    assert [p.what for p in catalogues.problems(make_catalogue(lost_name))] == [
+        "placeholders differ"
+    ]
+
+
 def test_placeholders_are_read_in_every_form_the_code_uses() -> None:
     assert placeholders("{code!r} and {n} and {x:>3}") == ["{code}", "{n}", "{x}"]
     assert placeholders("%(name)s has %(count)d, %s, 50%%") == ["%(count)d", "%(name)s", "%s"]
