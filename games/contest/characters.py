@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.db import transaction
 from django.db.models import F
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import services
@@ -268,7 +268,8 @@ def attribute_labels() -> dict[str, Any]:
     return {
         "brains": _("Brains"),
         "muscle": _("Muscle"),
-        "moves": _("Moves"),
+        # the attribute, not the game's moves: its own word in each language
+        "moves": pgettext_lazy("contest attribute", "Moves"),
         "coolness": _("Coolness"),
     }
 

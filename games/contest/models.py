@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Seat
 
@@ -21,7 +22,7 @@ class Character(models.Model):
     name = models.CharField(_("name"), max_length=60)
     brains = models.PositiveSmallIntegerField(_("brains"), default=3)
     muscle = models.PositiveSmallIntegerField(_("muscle"), default=3)
-    moves = models.PositiveSmallIntegerField(_("moves"), default=3)
+    moves = models.PositiveSmallIntegerField(pgettext_lazy("contest attribute", "moves"), default=3)
     coolness = models.PositiveSmallIntegerField(_("coolness"), default=3)
     # Points won in earlier games (each win earns one), already spent on the attributes.
     extra_points = models.PositiveSmallIntegerField(_("extra points"), default=0)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.playtests import charts as svg
 from games.playtests.present import duration_text, join_values
@@ -26,7 +27,7 @@ CONTEST_ATTRIBUTES = [
 ATTRIBUTE_NAMES = {
     "brains": _lazy("brains"),
     "muscle": _lazy("muscle"),
-    "moves": _lazy("moves"),
+    "moves": pgettext_lazy("contest attribute", "moves"),
     "coolness": _lazy("coolness"),
 }
 
@@ -133,7 +134,7 @@ CONTEST_ATTRIBUTES = [
 ATTRIBUTE_NAMES = {
     "brains": _("brains"),
     "muscle": _("muscle"),
-    "moves": _("moves"),
+    "moves": pgettext("contest attribute", "moves"),
     "coolness": _("coolness"),
 }
 
