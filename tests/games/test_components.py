@@ -12,6 +12,7 @@ from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client, override_settings
+from django.utils import translation
 from PIL import Image
 from pypdf import PdfReader
 
@@ -63,9 +64,12 @@ def stories_ja(tmp_path_factory) -> PdfReader:
     return render(tmp_path_factory, "amnesia_stories", "--language", "ja", "--size", "letter")
 
 
-def area_pages(reader: PdfReader) -> list[int]:
-    """The face pages of the area cards (the backs are the pages just after)."""
-    return [i for i, page in enumerate(reader.pages) if "Area cards" in page.extract_text()]
+def area_pages(reader: PdfReader, language: str = "en") -> list[int]:
+    """The face pages of the area cards (the backs are the pages just after), found by their
+    heading in the sheet's language."""
+    with translation.override(language):
+        heading = translation.gettext("Area cards")
+    return [i for i, page in enumerate(reader.pages) if heading in page.extract_text()]
 
 
 def test_the_48_area_cards_and_their_english_texts(stories_en):
@@ -83,7 +87,7 @@ def test_the_48_area_cards_and_their_english_texts(stories_en):
 
 
 def test_japanese_texts(stories_ja):
-    faces = area_pages(stories_ja)
+    faces = area_pages(stories_ja, "ja")
     assert len(faces) == 6 and len(stories_ja.pages) % 2 == 0
     back_text = squeeze("".join(stories_ja.pages[i + 1].extract_text() for i in faces))
     for card_id in AREA_IDS:
@@ -101,7 +105,7 @@ def test_each_back_sits_behind_its_face_when_flipped_on_the_long_edge(lang, stor
     # baseline; a Japanese line sits on the Japanese font's, a little lower (2.2 pt).
     dy = {"en": 0.1, "ja": 3.0}[lang]
     checked = 0
-    for face in area_pages(reader):
+    for face in area_pages(reader, lang):
         backs = chunks(reader.pages[face + 1])
         for text, x, y in chunks(reader.pages[face]):
             if text.strip() not in AREA_IDS:
