@@ -211,7 +211,31 @@ def standings(seen: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
+# The points-by-turn table shows the turns of the last this many rounds; the earlier ones
+# are drawn only when asked for (``?turns=all``), so a long game's page stays as light as a
+# short one's.
+BY_TURN_ROUNDS = 2
+
+
+def by_turn_start(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
+    """The index in ``history`` of the first turn of its last ``rounds`` rounds."""
+    history = seen["history"]
+    if not history:
+        return 0
+    per_round = len(seen["seats"])
+    last_round = (history[-1]["turn_number"] - 1) // per_round + 1
+    first_turn = max(0, last_round - rounds) * per_round + 1
+    # turn numbers run 1, 2, ... along history, one row per judged turn
+    return max(0, min(len(history), first_turn - history[0]["turn_number"]))
+
+
+def earlier_rounds(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
+    """How many whole rounds come before the ones the points-by-turn table shows."""
+    return -(-by_turn_start(seen, rounds) // len(seen["seats"]))
+
+
+def score_by_turn(seen: dict[str, Any], start: int = 0) -> list[dict[str, Any]]:
+    """The rows of the points-by-turn table, from ``history[start]`` on."""
     seats = seen["seats"]
     return [
         {
@@ -227,7 +251,7 @@ def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
                 for p in seats
             ],
         }
-        for t in seen["history"]
+        for t in seen["history"][start:]
     ]
 
 
@@ -458,7 +482,11 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "board": scoreboard(seen),
         "standings": standings(seen) if seen.get("finished") and not revealing else [],
         "draw": len(seen.get("winners", [])) > 1,
-        "by_turn": score_by_turn(seen),
+        # the last rounds' turns; all of them only on a page that asks (a callable: the
+        # template calls it only then)
+        "by_turn": score_by_turn(seen, by_turn_start(seen)),
+        "by_turn_all": lambda: score_by_turn(seen),
+        "by_turn_earlier": earlier_rounds(seen),
         "reveal": shown_reveal,
         "revealing": revealing,
         "reveal_slots": reveal_slots,
