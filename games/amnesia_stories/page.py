@@ -23,6 +23,7 @@ from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
 from games.models import Seat, Table
 from games.snapshot import Snapshot
+from games.story import Slice
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
 OPTION_LABELS = {
@@ -424,6 +425,10 @@ def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
 
 
 # -- the page ---------------------------------------------------------------------------------
+# The stories the table page draws (the kept tail holds more); one round of eight players.
+TALES_SHOWN = 8
+
+
 def context(snap: Snapshot) -> dict[str, Any]:
     table = snap.table
     legal = snap.legal
@@ -461,10 +466,18 @@ def context(snap: Snapshot) -> dict[str, Any]:
             "slots": range(1, opts["choices"] + 1) if seen["turn_number"] == 1 else None,
             "journey": range(1, opts["choices"] + 1),
         }
+    # The page draws the last TALES_SHOWN stories (a bard's story is heavy: cards, pictures,
+    # who matched); the earlier ones load on demand through the generic link.
+    tail = snap.story_tail
+    cut = max(0, len(entries) - TALES_SHOWN)
+    shown_entries = entries[cut:]
     return {
         # the generic page's names for the state and the story, filtered the same way
         "state": seen,
-        "story": entries,
+        "story": shown_entries,
+        "story_earlier": presenters.story_earlier_url(
+            table, Slice(shown_entries, tail.start + cut)
+        ),
         "answer_timer": answer_timer.info(table, seen, snap.story_tail.entries),
         "timer_seconds": answer_timer.seconds_of(table),
         "seen": seen,
@@ -493,7 +506,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "waiting": [{"name": n, "position": where.get(n)} for n in waiting],
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
-        "tales": tales(entries, card),
+        "tales": tales(shown_entries, card),
         "log": safe_log(presenters.recent_log(snap)),
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},
