@@ -69,3 +69,18 @@ def test_apply_and_view_leave_the_state_as_it_was():
         assert seen["history"] == after["history"]
         state = after
     assert state["history"]
+
+
+def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(gm, gm_client):
+    from games.amnesia_stories.page import TALES_SHOWN
+
+    table = services.import_script(long_game("amnesia_stories", 300), gm)
+    html = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
+    story = html[html.index('class="story"') :]
+    drawn = [int(n) for n in re.findall(r'id="tale-(\d+)"', story)]
+    assert len(drawn) == TALES_SHOWN
+    earlier = re.search(r'class="story-earlier"><a href="([^"]+)"', story)
+    assert earlier is not None
+    before = gm_client.get(earlier.group(1).replace("&amp;", "&")).content.decode()
+    older = [int(n) for n in re.findall(r'id="tale-(\d+)"', before)]
+    assert older and max(older) == min(drawn) - 1  # the ones just before, none twice
