@@ -453,7 +453,10 @@ def context(snap: Snapshot) -> dict[str, Any]:
         if revealing:
             # The room still looks at the slots the turn was played with, not the next ones.
             reveal_slots = marked_slots(selection, shown_reveal, card)
-    where = positions(table)
+    # The seats' positions serve the answer phase only (who answers next, on which phone);
+    # not reading them otherwise keeps a judging move's answer, which reads the reveal's
+    # progress instead, within the same few queries.
+    where = positions(table) if phase == "answer" else {}
     waiting = (
         [n for n in pass_order(seen) if n not in seen["answered"]] if phase == "answer" else []
     )

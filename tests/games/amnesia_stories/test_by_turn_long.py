@@ -84,3 +84,28 @@ def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(gm, gm_cli
     before = gm_client.get(earlier.group(1).replace("&amp;", "&")).content.decode()
     older = [int(n) for n in re.findall(r'id="tale-(\d+)"', before)]
     assert older and max(older) == min(drawn) - 1  # the ones just before, none twice
+
+
+def test_every_kind_of_moves_answer_takes_few_queries(gm, gm_client, django_assert_max_num_queries):
+    """Answers, the judging answer (which reads the reveal's progress) and the tell that
+    follows: each within the query-count tests' limit on a long game."""
+    import json
+
+    from tests.games.test_query_counts import MAX_QUERIES, next_move
+
+    table = services.import_script(long_game("amnesia_stories", 300), gm)
+    judged = len(services.state_of(table)["history"])
+    verbs = set()
+    for _ in range(12):  # more than a turn of eight players
+        move = next_move(table)
+        verbs.add(move["do"])
+        with django_assert_max_num_queries(MAX_QUERIES):
+            answer = gm_client.post(
+                reverse("games:move", args=[table.pk]),
+                {"move": json.dumps(move), "expected_seq": table.last_seq},
+                HTTP_HX_REQUEST="true",
+            )
+        assert answer.status_code == 200
+        table.refresh_from_db()
+    assert len(services.state_of(table)["history"]) > judged  # a turn was judged on the way
+    assert {"answer", "tell"} <= verbs
