@@ -510,6 +510,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
         "tales": tales(shown_entries, card),
+        # the turns whose story the page draws (a points-by-turn row links to its story)
+        "tale_turns": {e["turn"] for e in shown_entries},
         "log": safe_log(presenters.recent_log(snap)),
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},

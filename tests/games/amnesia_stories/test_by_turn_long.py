@@ -20,6 +20,14 @@ pytestmark = pytest.mark.django_db
 def by_turn_rows(html: str) -> list[int]:
     part = html[html.index('id="by-turn"') :]
     part = part[: part.index("</table>")]
+    return [
+        int(n) for n in re.findall(r'<th scope="row">(?:<a href="#tale-\d+"[^>]*>)?(\d+)', part)
+    ]
+
+
+def linked_rows(html: str) -> list[int]:
+    part = html[html.index('id="by-turn"') :]
+    part = part[: part.index("</table>")]
     return [int(n) for n in re.findall(r'<a href="#tale-(\d+)"', part)]
 
 
@@ -79,6 +87,9 @@ def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(gm, gm_cli
     story = html[html.index('class="story"') :]
     drawn = [int(n) for n in re.findall(r'id="tale-(\d+)"', story)]
     assert len(drawn) == TALES_SHOWN
+    # a points-by-turn row links to its story when the page draws it, and only then
+    assert linked_rows(html) == [n for n in by_turn_rows(html) if n in drawn]
+    assert linked_rows(html)
     earlier = re.search(r'class="story-earlier"><a href="([^"]+)"', story)
     assert earlier is not None
     before = gm_client.get(earlier.group(1).replace("&amp;", "&")).content.decode()
