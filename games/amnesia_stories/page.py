@@ -23,6 +23,7 @@ from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
 from games.models import Seat, Table
 from games.snapshot import Snapshot
+from games.story import Slice
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
 OPTION_LABELS = {
@@ -211,7 +212,31 @@ def standings(seen: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
+# The points-by-turn table shows the turns of the last this many rounds; the earlier ones
+# are drawn only when asked for (``?turns=all``), so a long game's page stays as light as a
+# short one's.
+BY_TURN_ROUNDS = 2
+
+
+def by_turn_start(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
+    """The index in ``history`` of the first turn of its last ``rounds`` rounds."""
+    history = seen["history"]
+    if not history:
+        return 0
+    per_round = len(seen["seats"])
+    last_round = (history[-1]["turn_number"] - 1) // per_round + 1
+    first_turn = max(0, last_round - rounds) * per_round + 1
+    # turn numbers run 1, 2, ... along history, one row per judged turn
+    return max(0, min(len(history), first_turn - history[0]["turn_number"]))
+
+
+def earlier_rounds(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
+    """How many whole rounds come before the ones the points-by-turn table shows."""
+    return -(-by_turn_start(seen, rounds) // len(seen["seats"]))
+
+
+def score_by_turn(seen: dict[str, Any], start: int = 0) -> list[dict[str, Any]]:
+    """The rows of the points-by-turn table, from ``history[start]`` on."""
     seats = seen["seats"]
     return [
         {
@@ -227,7 +252,7 @@ def score_by_turn(seen: dict[str, Any]) -> list[dict[str, Any]]:
                 for p in seats
             ],
         }
-        for t in seen["history"]
+        for t in seen["history"][start:]
     ]
 
 
@@ -400,6 +425,10 @@ def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
 
 
 # -- the page ---------------------------------------------------------------------------------
+# The stories the table page draws (the kept tail holds more); one round of eight players.
+TALES_SHOWN = 8
+
+
 def context(snap: Snapshot) -> dict[str, Any]:
     table = snap.table
     legal = snap.legal
@@ -424,7 +453,10 @@ def context(snap: Snapshot) -> dict[str, Any]:
         if revealing:
             # The room still looks at the slots the turn was played with, not the next ones.
             reveal_slots = marked_slots(selection, shown_reveal, card)
-    where = positions(table)
+    # The seats' positions serve the answer phase only (who answers next, on which phone);
+    # not reading them otherwise keeps a judging move's answer, which reads the reveal's
+    # progress instead, within the same few queries.
+    where = positions(table) if phase == "answer" else {}
     waiting = (
         [n for n in pass_order(seen) if n not in seen["answered"]] if phase == "answer" else []
     )
@@ -437,10 +469,18 @@ def context(snap: Snapshot) -> dict[str, Any]:
             "slots": range(1, opts["choices"] + 1) if seen["turn_number"] == 1 else None,
             "journey": range(1, opts["choices"] + 1),
         }
+    # The page draws the last TALES_SHOWN stories (a bard's story is heavy: cards, pictures,
+    # who matched); the earlier ones load on demand through the generic link.
+    tail = snap.story_tail
+    cut = max(0, len(entries) - TALES_SHOWN)
+    shown_entries = entries[cut:]
     return {
         # the generic page's names for the state and the story, filtered the same way
         "state": seen,
-        "story": entries,
+        "story": shown_entries,
+        "story_earlier": presenters.story_earlier_url(
+            table, Slice(shown_entries, tail.start + cut)
+        ),
         "answer_timer": answer_timer.info(table, seen, snap.story_tail.entries),
         "timer_seconds": answer_timer.seconds_of(table),
         "seen": seen,
@@ -458,14 +498,20 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "board": scoreboard(seen),
         "standings": standings(seen) if seen.get("finished") and not revealing else [],
         "draw": len(seen.get("winners", [])) > 1,
-        "by_turn": score_by_turn(seen),
+        # the last rounds' turns; all of them only on a page that asks (a callable: the
+        # template calls it only then)
+        "by_turn": score_by_turn(seen, by_turn_start(seen)),
+        "by_turn_all": lambda: score_by_turn(seen),
+        "by_turn_earlier": earlier_rounds(seen),
         "reveal": shown_reveal,
         "revealing": revealing,
         "reveal_slots": reveal_slots,
         "waiting": [{"name": n, "position": where.get(n)} for n in waiting],
         "next_name": next_name,
         "next_position": where.get(next_name) if next_name else None,
-        "tales": tales(entries, card),
+        "tales": tales(shown_entries, card),
+        # the turns whose story the page draws (a points-by-turn row links to its story)
+        "tale_turns": {e["turn"] for e in shown_entries},
         "log": safe_log(presenters.recent_log(snap)),
         "deal": deal,
         "bard_moves": legal.get(seen["bard"], {}) if seen.get("bard") else {},

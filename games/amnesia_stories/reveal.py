@@ -12,7 +12,6 @@ keeps it. That state changes in one place only: :func:`open_step`.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from typing import Any
@@ -140,7 +139,11 @@ def shown_view(seen: dict[str, Any], count: int) -> dict[str, Any]:
     if under_way is None:
         return {**seen, "revealing": None}
     turn = seen["last_turn"]
-    seen = copy.deepcopy(seen)
+    # Only what changes below is copied (history's rows are shared, they are final).
+    seen = {
+        **seen,
+        **{key: dict(seen[key]) for key in ("vp", "red_cards", "penalty") if key in seen},
+    }
     gains, reds = shown_so_far(turn, seen["options"], count)
     for p in seen["seats"]:
         hidden_vp = turn["gains"].get(p, 0) - gains.get(p, 0)
@@ -150,11 +153,14 @@ def shown_view(seen: dict[str, Any], count: int) -> dict[str, Any]:
         seen["red_cards"][p] -= hidden_red
         seen["penalty"][p] = 0
     seen["winners"] = []
-    seen["history"] = [
+    history = seen["history"]
+    # The turn under reveal is the last judged one (history's last row).
+    start = len(history) - 1 if history and history[-1]["turn_number"] == turn["turn_number"] else 0
+    seen["history"] = history[:start] + [
         {**t, "gains": gains, "red_cards": reds, "partial": True, "picks": {}}
         if t["turn_number"] == turn["turn_number"]
         else t
-        for t in seen["history"]
+        for t in history[start:]
     ]
     # What the reveal itself shows comes from the opened steps only (page.reveal).
     seen["last_turn"] = {

@@ -447,8 +447,20 @@ class AmnesiaStoriesGame(Game):
             return [{"do": "answer", "choices": opts["choices"], "questions": opts["questions"]}]
         return []
 
+    def copy_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        # A judged turn's row of ``history`` is final (``_judge`` appends a copy of its own
+        # and nothing changes it after), so the copies share the rows: a move then costs the
+        # same at move 1,000 as at move 60. The list itself is new (a judging appends to it).
+        return {k: list(v) if k == "history" else copy.deepcopy(v) for k, v in state.items()}
+
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
-        seen = {k: copy.deepcopy(v) for k, v in state.items() if k not in HIDDEN_KEYS}
+        # history's rows are shared, not copied (final, see ``copy_state``): readers of a
+        # view must not change them; the reveal's filter builds new rows where it hides.
+        seen = {
+            k: list(v) if k == "history" else copy.deepcopy(v)
+            for k, v in state.items()
+            if k not in HIDDEN_KEYS
+        }
         pending = state.get("_picks", {})
         seen["_picks"] = {player: list(pending[player])} if player in pending else {}
         return seen

@@ -445,9 +445,15 @@ class Game:
                 verb=verb,
                 phase=state["phase"],
             )
-        new_state = copy.deepcopy(state)
+        new_state = self.copy_state(state)
         self.handle(new_state, move)
         return new_state
+
+    def copy_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A copy of ``state`` that ``handle`` may change without touching ``state``. A game
+        whose state keeps parts no move ever changes again may share them (cheaper on a long
+        game); by default everything is copied."""
+        return copy.deepcopy(state)
 
     # -- helpers for subclasses ------------------------------------------------------------
     @staticmethod
