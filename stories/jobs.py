@@ -86,7 +86,10 @@ def _size(page_size: str) -> str:
 def current(story: Story, page_size: str) -> BookBuild | None:
     """The build of the story's current version in this size, if one was asked for."""
     return BookBuild.objects.filter(
-        story=story, page_size=_size(page_size), language=story_language(story), version=version(story)
+        story=story,
+        page_size=_size(page_size),
+        language=story_language(story),
+        version=version(story),
     ).first()
 
 
