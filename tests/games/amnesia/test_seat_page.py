@@ -65,6 +65,8 @@ def submit(client: Client, page: str, label: str, **typed: str):
 
 def test_the_kit_names_the_seat_page_and_the_join_screen_links_it(gm_client, table):
     assert registry.kit("amnesia").seat_page == "amnesia:seat"
+    page = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert f'href="{reverse("games:join", args=[table.pk])}"' in page
     join = gm_client.get(reverse("games:join", args=[table.pk])).content.decode()
     for seat in table.seats.all():
         assert reverse("amnesia:seat", args=[seat.token]) in join
