@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from games import services
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
+from games.rules import get_game
 
 PHONE = {"width": 390, "height": 844}
 
@@ -103,11 +104,20 @@ def test_an_amnesia_turn_from_a_phone(browser, transactional_db, live_server):
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
         narration.fill("She looks at her hands.")
+        # Bruno suggests from his phone meanwhile: Ana's page follows the table by itself and
+        # what she was typing stays.
+        fresh = Table.objects.get(pk=table.pk)
+        marker = get_game("amnesia").turn_marker(services.state_of(fresh))
+        suggestion = {"by": "Bruno", "do": "suggest", "text": "A knock at the door."}
+        services.play(fresh, suggestion, 0, expected_turn=marker)
+        expect(page.locator(".seat-story")).to_contain_text("A knock at the door.")
+        expect(narration).to_have_value("She looks at her hands.")
         page.get_by_role("button", name="End the scene").tap()
         expect(page.locator(".seat-story")).to_contain_text("She looks at her hands.")
         fresh = Table.objects.get(pk=table.pk)
         assert [(m.payload["by"], m.payload["do"]) for m in fresh.moves.order_by("seq")] == [
             ("Ana", "continue"),
+            ("Bruno", "suggest"),
             ("Ana", "end_scene"),
         ]
     finally:
