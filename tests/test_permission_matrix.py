@@ -472,6 +472,20 @@ ROWS: list[Row] = [
         lambda w, a: [w.token(w.contest, a)],
         post=TOKEN_POST,
     ),
+    Row("amnesia:seat", TOKEN, lambda w, a: [w.token(w.amnesia, a)]),
+    Row(
+        "amnesia:seat_move",
+        (302,) * 5,
+        lambda w, a: [w.token(w.amnesia, a)],
+        post=TOKEN_POST,
+    ),
+    Row("amnesia_stories:seat", TOKEN, lambda w, a: [w.token(w.laptop, a)]),
+    Row(
+        "amnesia_stories:seat_move",
+        (302,) * 5,
+        lambda w, a: [w.token(w.laptop, a)],
+        post=TOKEN_POST,
+    ),
     Row("contest:characters", LOGGED_IN),
     Row(
         "contest:character_new",

@@ -36,4 +36,6 @@ KIT = GameKit(
     credit=Credit(work=_("the second version of its rules, written in Portuguese")),
     emblem="amnesia/emblem.svg",
     describe_move=page.describe_move,
+    urls="games.amnesia.urls",
+    seat_page="amnesia:seat",
 )

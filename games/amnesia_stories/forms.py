@@ -1,4 +1,5 @@
-"""What Amnesia Stories adds to the new-table form: the choice of a custom deck."""
+"""What Amnesia Stories adds to the new-table form: the answer timer, how the players answer
+(pass the laptop, or each on their own phone) and the choice of a custom deck."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.decks import table_extra
 from games.amnesia_stories.models import CustomDeck
+from games.amnesia_stories.modes import ANSWER_MODE, LAPTOP, PHONES
 from games.registry import NoNewTableHooks
 
 
@@ -27,6 +29,15 @@ class NewTable(NoNewTableHooks):
                 "Shown to everyone while the players answer, with a quiet signal at the end; "
                 "it never answers for anyone. 0 for no timer; the table page can change it."
             ),
+        )
+        form.fields["answer_mode"] = forms.ChoiceField(
+            label=_("How the players answer"),
+            choices=[
+                (LAPTOP, _("Pass the laptop (or number cards, entered after the reveal)")),
+                (PHONES, _("Each on their own phone, all at once (seat links on the join screen)")),
+            ],
+            initial=LAPTOP,
+            required=False,
         )
         if user is None or not user.is_authenticated:
             return
@@ -46,7 +57,10 @@ class NewTable(NoNewTableHooks):
     def extra_setup(self, form) -> dict[str, Any]:
         """A custom deck's ids and texts go into the script as top-level keys."""
         deck = form.cleaned_data.get("custom_deck")
-        return table_extra(deck) if deck is not None else {}
+        extra = table_extra(deck) if deck is not None else {}
+        if form.cleaned_data.get("answer_mode") == PHONES:
+            extra[ANSWER_MODE] = PHONES
+        return extra
 
     def after_create(self, form, table, user) -> None:
         seconds = form.cleaned_data.get("answer_seconds")

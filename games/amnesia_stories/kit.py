@@ -43,6 +43,7 @@ KIT = GameKit(
     new_table=NewTable(),
     start_method=START,
     urls="games.amnesia_stories.urls",
+    seat_page="amnesia_stories:seat",
     picture=decks.table_picture,
     credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
     emblem="amnesia_stories/emblem.svg",

@@ -21,6 +21,7 @@ from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
+from games.amnesia_stories.modes import answers_on_phones
 from games.models import Seat, Table
 from games.snapshot import Snapshot
 from games.story import Slice
@@ -111,8 +112,9 @@ def pick_text(texts: Any, lang: str) -> str:
     return str(texts or "")
 
 
-def card_lookup(table: Table) -> Callable[[str], dict[str, Any]]:
-    """``card(id)``: the id, its pictures' URLs (or None) and its text in the page's language."""
+def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], dict[str, Any]]:
+    """``card(id)``: the id, its pictures' URLs (or None) and its text in the page's language.
+    A seat's page (``seat_token``) reaches a custom deck's pictures through its own link."""
     lang = text_language()
     custom = table.extra.get("area_ids")
     texts = table.extra.get("area_texts") or {}
@@ -121,6 +123,8 @@ def card_lookup(table: Table) -> Callable[[str], dict[str, Any]]:
         # The table's own door to its deck's pictures: the files are served to those who may
         # see this table, never from MEDIA_URL (games.uploads).
         def url(card_pk: int, size: str) -> str:
+            if seat_token is not None:
+                return reverse("games:seat_picture", args=[seat_token, card_pk, size])
             return reverse("games:picture", args=[table.pk, card_pk, size])
 
         images = {
@@ -486,6 +490,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "seen": seen,
         "opts": opts,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
+        "on_phones": answers_on_phones(table),
         "custom_deck": table.extra.get("area_ids") is not None,
         "slots": slots_of(seen["selection"], card),
         "journey": [card(c) for c in seen["journey"]],

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.amnesia_stories import views
+from games.amnesia_stories import seat, views
 
 app_name = "amnesia_stories"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     path("tables/<int:pk>/reveal/", views.reveal_step, name="reveal"),
     path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
     path("tables/<int:pk>/timer/", views.timer, name="timer"),
+    # Each player's own page: their secret answer from their phone.
+    path("seat/<str:token>/stories/", seat.seat_page, name="seat"),
+    path("seat/<str:token>/stories/answer/", seat.seat_move, name="seat_move"),
     path("areas/<str:card_id>/<str:size>/", views.area_image, name="area_image"),
     path("decks/", views.deck_list, name="decks"),
     path("decks/upload/", views.deck_upload, name="deck_upload"),

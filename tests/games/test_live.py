@@ -3,6 +3,7 @@ links made for phones."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from amnesia_site import addresses
-from games import services
+from games import registry, services
 from games.live import poll_key
 from games.models import Table
 
@@ -328,5 +329,9 @@ def test_the_join_screen_says_so_when_there_is_no_network(
     assert "on no network" in text and "qr.svg" not in text
 
 
-def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client):
+def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client, monkeypatch):
+    # Every game has seat pages now: take Amnesia's away to see the screen refuse.
+    kit = dataclasses.replace(registry.kit("amnesia"), seat_page=None)
+    real = registry.kit
+    monkeypatch.setattr(registry, "kit", lambda slug: kit if slug == "amnesia" else real(slug))
     assert gm_client.get(reverse("games:join", args=[table.pk])).status_code == 404
