@@ -463,7 +463,6 @@ ROWS: list[Row] = [
         data=lambda w: {"drinks_as": "penalty_points"},
         owner_changes=True,
     ),
-    Row("contest:poll", (LOGIN, 404, LOGIN, 302, 404), pk("contest")),
     Row("contest:seat_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
     Row("contest:seat", TOKEN, lambda w, a: [w.token(w.contest, a)]),
     Row(
