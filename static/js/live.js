@@ -49,8 +49,15 @@
   function unsent(field) {
     if (field.dataset.draftUrl) return false; // carried over (see carry), never a reason to wait
     if (field.tagName === "SELECT") {
+      // With no option marked selected, a single select's default is its first option.
+      var marked = false;
       for (var i = 0; i < field.options.length; i++) {
-        if (field.options[i].selected !== field.options[i].defaultSelected) return true;
+        if (field.options[i].defaultSelected) marked = true;
+      }
+      for (var j = 0; j < field.options.length; j++) {
+        var option = field.options[j];
+        var byDefault = marked || field.multiple ? option.defaultSelected : j === 0;
+        if (option.selected !== byDefault) return true;
       }
       return false;
     }
