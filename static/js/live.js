@@ -93,6 +93,12 @@
         headers: { Accept: "application/json" },
       })
       .then(function (response) {
+        if (response.status === 404) {
+          // The table is gone, or this link was revoked (a new one made): asking again would
+          // only count as guessing. The page stays as it was; a reload shows the news.
+          el.removeAttribute("data-poll");
+          return;
+        }
         if (response.status === 200 && el.isConnected && window.htmx && mayRefresh(el)) {
           window.htmx.trigger(el, "table-changed");
         }
