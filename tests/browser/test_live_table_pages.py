@@ -169,3 +169,35 @@ def test_typing_the_narration_survives_a_refresh(page, live_server, django_user_
     expect(page.locator("#narration")).to_have_value("She wakes in the dark.")
     expect(end_scene).to_be_focused()
     not_reloaded(page)
+
+
+def test_contest_a_revoked_seat_link_is_replaced_on_every_laptop(
+    browser, page, live_server, django_user_model
+) -> None:
+    gm = log_in(page, django_user_model)
+    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual", seed=4)
+    old = table.seats.get(name="Ana").token
+    page.goto(table.get_absolute_url())
+    links = page.locator(".seat-links li")
+    expect(links.first.get_by_role("link", name="link")).to_have_attribute("href", re.compile(old))
+    context, other = device(browser, live_server)
+    try:
+        log_in_again(other)
+        other.goto(table.get_absolute_url())
+        other.once("dialog", lambda dialog: dialog.accept())
+        other.locator(".seat-links li").first.get_by_role("button", name="New link").click()
+        new_link = re.compile(r"/seat/(?!" + re.escape(old) + r")[\w-]+/")
+        expect(
+            other.locator(".seat-links li").first.get_by_role("link", name="link")
+        ).to_have_attribute("href", new_link)
+        # The first laptop follows: the new link, with no reload.
+        expect(links.first.get_by_role("link", name="link")).to_have_attribute(
+            "href", new_link, timeout=WITHIN_ONE_POLL
+        )
+        not_reloaded(page)
+        new = Table.objects.get(pk=table.pk).seats.get(name="Ana").token
+        assert new != old
+        assert other.goto(f"/seat/{old}/").status == 404
+        assert other.goto(f"/seat/{new}/").status == 200
+    finally:
+        context.close()
