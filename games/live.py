@@ -21,15 +21,16 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_safe
 
 from amnesia_site.addresses import address_choices, is_loopback, phone_url
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import registry
-from games.models import Seat, Table
+from games import registry, services
+from games.answers import render_table, write_url
+from games.models import Seat, Table, link_mark
 
 TRIGGER = "table-changed"
 
@@ -197,14 +198,24 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "seat": seat,
             "url": phone_url(request, reverse(seat_page, args=[seat.token]), via),
-            "qr": reverse("games:join_qr", args=[table.pk, seat.position]) + query,
+            "qr": reverse("games:join_qr", args=[table.pk, seat.position])
+            + (query or "?")
+            + ("&" if query else "")
+            + f"link={link_mark(seat.token)}",
         }
         for seat in table.seats.all()
     ]
     # No network at all: the only address there is would be the laptop's own, which no phone
     # can open. The screen says so instead of showing codes that lead nowhere.
     offline = is_loopback(urlsplit(phone_url(request, "/")).hostname or "")
-    context = {"table": table, "seats": seats, "choices": choices, "via": via, "offline": offline}
+    context = {
+        "table": table,
+        "seats": seats,
+        "choices": choices,
+        "via": via,
+        "offline": offline,
+        "reissued": request.GET.get("reissued"),
+    }
     return render(request, "games/join.html", context)
 
 
@@ -215,6 +226,28 @@ def join_qr(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     seat = get_object_or_404(Seat, table=table, position=position)
     url = phone_url(request, reverse(seat_page, args=[seat.token]), request.GET.get("via"))
     return qr_svg(url)
+
+
+def _join_page(pk: int, **_kwargs: object) -> str:
+    return reverse("games:join", args=[pk])
+
+
+@login_required
+@write_url(_join_page)
+def reissue_link(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """Revoke a seat's link and make it a new one (a lost or shared phone): the owner only.
+    Back to the page the button was on, the table's or the join screen."""
+    table, _seat_page = _joinable(request, pk)
+    if not table.seats.filter(position=position).exists():
+        raise Http404("No such seat.")
+    seat = services.reissue_seat_link(table, position)
+    if request.POST.get("back") == "join":
+        via = request.POST.get("via")
+        query = f"?via={via}&" if via in address_choices(request) else "?"
+        return redirect(_join_page(table.pk) + f"{query}reissued={seat.position}")
+    if request.htmx:  # the table page's seat-links panel: its fresh panel, in place
+        return render_table(request, Table.objects.get(pk=table.pk))
+    return redirect(table)
 
 
 def qr_svg(text: str) -> HttpResponse:

@@ -12,6 +12,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
@@ -25,6 +26,13 @@ def new_seed() -> int:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def link_mark(token: str) -> str:
+    """A short mark of a seat's current link, for the address of its QR code: browsers keep
+    the code for an hour, and a re-issued link must not show the old one. A hash, so that the
+    code's address never carries the secret itself."""
+    return salted_hmac("games.models.link_mark", token, algorithm="sha256").hexdigest()[:10]
 
 
 class TableQuerySet(models.QuerySet):

@@ -44,7 +44,7 @@ from django.utils.translation import gettext
 
 from games import registry, signals
 from games import story as kept_story
-from games.models import Move, Seat, Table
+from games.models import Move, Seat, Table, new_token
 from games.rules import BadScript, IllegalMove, get_game
 from games.rules.base import N_, Setup
 from games.rules.script import (
@@ -296,6 +296,23 @@ def bump_version(table: Table) -> None:
     """
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.version = (table.version or 0) + 1
+
+
+def reissue_seat_link(table: Table, position: int) -> Seat:
+    """A new secret link for the seat at ``position``, in place of the old one.
+
+    The old link stops working at once (a phone that kept it now finds nothing, and asking
+    again counts as guessing: ``amnesia_site.throttle``), and the pages that follow the table
+    refresh, since the links and codes they show have changed. Raises ``Seat.DoesNotExist``.
+    """
+    with transaction.atomic():
+        locked = _lock(table)
+        seat = Seat.objects.select_for_update().get(table=locked, position=position)
+        seat.token = new_token()
+        seat.save(update_fields=["token"])
+        bump_version(locked)
+    table.version = locked.version
+    return seat
 
 
 def play(

@@ -35,6 +35,7 @@ urlpatterns = [
     path("seat/<str:token>/poll/", live.seat_poll, name="seat_poll"),
     path("tables/<int:pk>/join/", live.join, name="join"),
     path("tables/<int:pk>/join/<int:position>/qr.svg", live.join_qr, name="join_qr"),
+    path("tables/<int:pk>/seats/<int:position>/new-link/", live.reissue_link, name="reissue_link"),
     path("rules/<slug:game>/", views.rules_page, name="rules"),
     path("rules/<slug:game>/components.pdf", views.components_pdf, name="components"),
 ]

@@ -398,6 +398,15 @@ ROWS: list[Row] = [
     Row("games:seat_poll", TOKEN, lambda w, a: [w.token(w.contest, a)]),
     Row("games:join", OWNER, pk("contest")),
     Row("games:join_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
+    # Revoking a seat's link (and making a new one) is the owner's; a GET goes to the join
+    # screen, which the owner alone sees.
+    Row(
+        "games:reissue_link",
+        SENT_ON,
+        lambda w, a: [w.contest.pk, 1],
+        post=OWNER_POST,
+        owner_changes=True,
+    ),
     # The print-and-play sheets are public, like the rules they go with.
     Row("games:components", EVERYONE, lambda w, a: ["amnesia"]),
     # -- Amnesia Stories --
@@ -463,7 +472,6 @@ ROWS: list[Row] = [
         data=lambda w: {"drinks_as": "penalty_points"},
         owner_changes=True,
     ),
-    Row("contest:poll", (LOGIN, 404, LOGIN, 302, 404), pk("contest")),
     Row("contest:seat_qr", OWNER, lambda w, a: [w.contest.pk, 0]),
     Row("contest:seat", TOKEN, lambda w, a: [w.token(w.contest, a)]),
     Row(

@@ -43,7 +43,7 @@ from games.contest.story import (
     penalty_label,
     story_blocks,
 )
-from games.models import Table
+from games.models import Table, link_mark
 from games.rules import cards as C
 from games.snapshot import Snapshot
 
@@ -416,7 +416,9 @@ def _seat_links(table: Table, names: dict) -> list[dict]:
             "name": seat.name,
             "who": names.get(seat.name, seat.name),
             "url": reverse("contest:seat", args=[seat.token]),
-            "qr": reverse("contest:seat_qr", args=[table.pk, seat.position]),
+            "qr": reverse("contest:seat_qr", args=[table.pk, seat.position])
+            + f"?link={link_mark(seat.token)}",
+            "position": seat.position,
         }
         for seat in table.seats.all()
     ]

@@ -10,7 +10,6 @@ urlpatterns = [
     path("tables/<int:pk>/contest/character/", views.character, name="table_character"),
     path("tables/<int:pk>/contest/bring/", views.bring, name="bring"),
     path("tables/<int:pk>/contest/display/", views.display, name="display"),
-    path("tables/<int:pk>/contest/poll/", views.poll, name="poll"),
     path("tables/<int:pk>/seats/<int:position>/qr.svg", views.seat_qr, name="seat_qr"),
     path("seat/<str:token>/", views.seat_page, name="seat"),
     path("seat/<str:token>/move/", views.seat_move, name="seat_move"),

@@ -1,5 +1,5 @@
 """The contest table's own views: the physical-deck builder, characters at the table, the
-drinks display, polling, and each seat's private page (its token is the credential).
+drinks display, and each seat's private page (its token is the credential).
 
 Every move still goes through ``services.play`` with the client's ``expected_seq``.
 """
@@ -231,19 +231,6 @@ def display(request, pk: int):
         return _render(request, table, error=_("Unknown display setting."), status=400)
     characters.set_drinks_as(table, value)
     return _done(request, table)
-
-
-@login_required
-@require_GET
-@never_cache
-def poll(request, pk: int):
-    """Nothing (204) while the table is where the page saw it; else the fresh panel."""
-    table = _table(request, pk)
-    if request.GET.get("since") == str(table.last_seq):
-        return HttpResponse(status=204)
-    if not request.htmx:
-        return redirect(table)
-    return _render(request, table)
 
 
 @login_required

@@ -4,6 +4,13 @@
 // answers 200, and this script fires "table-changed" on the element, whose own hx-get (with
 // hx-trigger="table-changed") fetches the fresh panel. The new panel carries the new version.
 // Nothing is asked while the page is hidden (a phone in a pocket); it asks at once on return.
+//
+// A refresh never takes away what someone is doing on the page: while a field of the panel
+// has the keyboard, or holds a choice not yet sent (a half-filled pick, a ticked box), the
+// refresh waits for a later poll (the server keeps answering "changed" until the page draws
+// the new version). A narration box is the exception, since it may hold text for minutes:
+// its text (autosaved as a draft anyway) is carried into the new panel when the box is
+// still there, and the keyboard goes back to whatever control had it.
 (function () {
   "use strict";
 
@@ -29,6 +36,49 @@
     return !!el.closest(".htmx-request") || !!document.querySelector(".htmx-request");
   }
 
+  function panelOf(el) {
+    return el.closest(".table-panel") || document.body;
+  }
+
+  function editable(field) {
+    if (field.tagName === "TEXTAREA" || field.tagName === "SELECT") return true;
+    if (field.tagName !== "INPUT") return false;
+    return !/^(hidden|submit|button|reset|image|checkbox|radio)$/.test(field.type);
+  }
+
+  function unsent(field) {
+    if (field.dataset.draftUrl) return false; // carried over (see carry), never a reason to wait
+    if (field.tagName === "SELECT") {
+      // With no option marked selected, a single select's default is its first option.
+      var marked = false;
+      for (var i = 0; i < field.options.length; i++) {
+        if (field.options[i].defaultSelected) marked = true;
+      }
+      for (var j = 0; j < field.options.length; j++) {
+        var option = field.options[j];
+        var byDefault = marked || field.multiple ? option.defaultSelected : j === 0;
+        if (option.selected !== byDefault) return true;
+      }
+      return false;
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (/^(hidden|submit|button|reset|image)$/.test(field.type)) return false;
+    return field.value !== field.defaultValue;
+  }
+
+  function mayRefresh(el) {
+    var root = panelOf(el);
+    var active = document.activeElement;
+    if (active && root.contains(active) && editable(active)) return false;
+    var fields = root.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < fields.length; i++) {
+      if (!fields[i].disabled && unsent(fields[i])) return false;
+    }
+    return true;
+  }
+
   function ask() {
     var el = watched();
     if (!el || asking || document.hidden) return schedule();
@@ -43,7 +93,13 @@
         headers: { Accept: "application/json" },
       })
       .then(function (response) {
-        if (response.status === 200 && el.isConnected && window.htmx) {
+        if (response.status === 404) {
+          // The table is gone, or this link was revoked (a new one made): asking again would
+          // only count as guessing. The page stays as it was; a reload shows the news.
+          el.removeAttribute("data-poll");
+          return;
+        }
+        if (response.status === 200 && el.isConnected && window.htmx && mayRefresh(el)) {
           window.htmx.trigger(el, "table-changed");
         }
       })
@@ -55,6 +111,60 @@
         schedule();
       });
   }
+
+  // -- a refresh keeps the narration and the keyboard -------------------------------------
+  var kept = null;
+
+  function fromPoll(ev) {
+    var elt = (ev.detail.requestConfig && ev.detail.requestConfig.elt) || ev.detail.elt;
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
+  }
+
+  function keyOf(control) {
+    // What names the same control in the next panel: its id, else its form's action and its
+    // own name and value (a move's button).
+    if (control.id) return "#" + control.id;
+    var form = control.form ? control.form.getAttribute("action") : "";
+    return [control.tagName, form, control.name || "", control.value || ""].join("|");
+  }
+
+  function find(root, key) {
+    var all = root.querySelectorAll("[id], button, input, select, textarea, a[href]");
+    for (var i = 0; i < all.length; i++) {
+      if (keyOf(all[i]) === key) return all[i];
+    }
+    return null;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (!fromPoll(ev)) return;
+    var root = panelOf(ev.detail.target || document.body);
+    var drafts = [];
+    root.querySelectorAll("textarea[data-draft-key]").forEach(function (box) {
+      if (box.value !== box.defaultValue) {
+        drafts.push({ key: box.dataset.draftKey, value: box.value });
+      }
+    });
+    var active = document.activeElement;
+    var focus = active && active !== document.body && root.contains(active) ? keyOf(active) : null;
+    kept = { drafts: drafts, focus: focus };
+  });
+
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    if (!kept || !fromPoll(ev)) return;
+    var was = kept;
+    kept = null;
+    was.drafts.forEach(function (draft) {
+      // The same box only (same scene, same turn): a draft for another is not this one's.
+      document.querySelectorAll("textarea[data-draft-key]").forEach(function (box) {
+        if (box.dataset.draftKey === draft.key) box.value = draft.value;
+      });
+    });
+    if (was.focus) {
+      var again = find(document.body, was.focus);
+      if (again && again.focus) again.focus({ preventScroll: true });
+    }
+  });
 
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) ask();

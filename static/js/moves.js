@@ -76,6 +76,8 @@
   }
 
   function isPoll(elt) {
+    // live.js's refresh (data-poll), or an older "every Ns" poll.
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return true;
     var trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
     return !!trigger && /^\s*every\s/.test(trigger);
   }

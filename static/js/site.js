@@ -42,6 +42,7 @@
   // the reason goes just above that form, in the server's words when it sent some. A poll's
   // failure is not shown: the next poll tries again.
   function isPoll(elt) {
+    if (elt.hasAttribute && elt.hasAttribute("data-poll")) return true; // live.js's refresh
     var trigger = elt.getAttribute && elt.getAttribute("hx-trigger");
     return !!trigger && /^\s*every\s/.test(trigger);
   }

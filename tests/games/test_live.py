@@ -335,3 +335,98 @@ def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client, monkeypa
     real = registry.kit
     monkeypatch.setattr(registry, "kit", lambda slug: kit if slug == "amnesia" else real(slug))
     assert gm_client.get(reverse("games:join", args=[table.pk])).status_code == 404
+
+
+# -- revoking a seat's link -----------------------------------------------------------------
+def reissue(client: Client, table: Table, position: int = 0, meta=None, **data):
+    url = reverse("games:reissue_link", args=[table.pk, position])
+    return client.post(url, data, **(meta or {}))
+
+
+def test_the_owner_revokes_a_seat_link_and_gets_a_new_one(make_table, gm_client):
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    old = table.seats.get(position=0).token
+    other_seat = table.seats.get(position=1).token
+    phone = Client()
+    assert phone.get(reverse("contest:seat", args=[old])).status_code == 200
+    response = reissue(gm_client, table)
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    new = table.seats.get(position=0).token
+    assert new != old
+    assert table.seats.get(position=1).token == other_seat  # the other seats keep theirs
+    # The old link is gone (its page and its poll); the new one works.
+    assert phone.get(reverse("contest:seat", args=[old])).status_code == 404
+    assert phone.get(reverse("games:seat_poll", args=[old]), {"since": 0}).status_code == 404
+    assert phone.get(reverse("contest:seat", args=[new])).status_code == 200
+    # Every page that follows the table hears of it.
+    table.refresh_from_db()
+    assert table.version == 1 and table.last_seq == 0  # no move: only the version
+    assert poll(gm_client, table, 0).status_code == 200
+    assert phone.get(reverse("games:seat_poll", args=[new]), {"since": 1}).status_code == 204
+    # The table page shows the new link and a QR code address that changed with it (the old
+    # code is kept by browsers for an hour).
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert reverse("contest:seat", args=[new]) in page and old not in page
+    assert reverse("games:reissue_link", args=[table.pk, 0]) in page
+
+
+def test_the_join_screen_revokes_too_and_comes_back_to_itself(make_table, gm_client, settings):
+    settings.PUBLIC_URL = ""
+    settings.LAN_ADDRESSES = ["192.168.1.20", "10.0.0.5"]
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    join = reverse("games:join", args=[table.pk])
+    before = gm_client.get(join, {"via": "10.0.0.5"}, HTTP_HOST="127.0.0.1:8000").content.decode()
+    old = table.seats.get(position=1).token
+    assert reverse("games:reissue_link", args=[table.pk, 1]) in before
+    laptop = {"HTTP_HOST": "127.0.0.1:8000"}
+    response = reissue(gm_client, table, 1, laptop, back="join", via="10.0.0.5")
+    assert response.status_code == 302
+    assert response["Location"] == f"{join}?via=10.0.0.5&reissued=1"
+    after = gm_client.get(response["Location"], HTTP_HOST="127.0.0.1:8000").content.decode()
+    new = table.seats.get(position=1).token
+    assert f"http://10.0.0.5:8000/seat/{new}/" in after and old not in after
+    assert "New link made" in after
+    qr = re.compile(rf"/tables/{table.pk}/join/1/qr\.svg\?[^\"]*link=(\w+)")
+    assert qr.search(before).group(1) != qr.search(after).group(1)
+    # A "back" pointing elsewhere still lands on the owner's own pages.
+    assert reissue(gm_client, table, 1, back="https://evil.example/")["Location"] == (
+        table.get_absolute_url()
+    )
+
+
+def test_an_htmx_revoke_answers_the_fresh_panel(make_table, gm_client):
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    response = gm_client.post(
+        reverse("games:reissue_link", args=[table.pk, 0]), HTTP_HX_REQUEST="true"
+    )
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="table-panel"')
+    assert reverse("contest:seat", args=[table.seats.get(position=0).token]) in body
+    assert response["HX-Replace-Url"] == table.get_absolute_url()
+
+
+def test_only_the_owner_may_revoke_a_seat_link(make_table, gm, gm_client, other_client):
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    token = table.seats.get(position=0).token
+    assert reissue(other_client, table).status_code == 404
+    assert reissue(Client(), table).status_code == 302  # to the login page
+    assert reissue(gm_client, table, 7).status_code == 404  # no such seat
+    # A GET only shows the join screen; a POST without the CSRF token is refused.
+    url = reverse("games:reissue_link", args=[table.pk, 0])
+    assert gm_client.get(url)["Location"] == reverse("games:join", args=[table.pk])
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(gm)
+    assert strict.post(url).status_code == 403
+    table.refresh_from_db()
+    assert table.seats.get(position=0).token == token and table.version == 0
+
+
+def test_asking_with_a_revoked_link_counts_as_guessing(make_table, gm_client, settings):
+    settings.SECRET_LINK_FAILURES = 1
+    table = make_table("contest", ["Ana", "Bo"], deck_mode="virtual")
+    old = table.seats.get(position=0).token
+    reissue(gm_client, table)
+    phone = Client()
+    assert phone.get(reverse("games:seat_poll", args=[old])).status_code == 404
+    new = table.seats.get(position=0).token
+    assert phone.get(reverse("games:seat_poll", args=[new])).status_code == 429

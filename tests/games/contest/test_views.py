@@ -297,13 +297,17 @@ def test_the_qr_code_is_an_svg_of_the_seat_link_for_the_owner_only(gm_client, ot
 
 
 def test_polling_answers_204_until_the_table_moves(gm_client):
+    # The table page follows the table through the generic poll (games.live).
     table = virtual_game(gm_client)
     table.refresh_from_db()
-    url = reverse("contest:poll", args=[table.pk])
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    assert f'data-version="{table.version}"' in page
+    assert reverse("games:poll", args=[table.pk]) + "?key=" in page
+    url = reverse("games:poll", args=[table.pk])
     hx = {"HTTP_HX_REQUEST": "true"}
-    assert gm_client.get(url, {"since": table.last_seq}, **hx).status_code == 204
-    response = gm_client.get(url, {"since": table.last_seq - 1}, **hx)
-    assert response.status_code == 200 and 'id="table-panel"' in response.content.decode()
+    assert gm_client.get(url, {"since": table.version}, **hx).status_code == 204
+    response = gm_client.get(url, {"since": table.version - 1}, **hx)
+    assert response.status_code == 200 and response["HX-Trigger"] == "table-changed"
     seat = table.seats.first()
     seat_url = reverse("contest:seat", args=[seat.token])
     assert Client().get(seat_url, {"since": table.last_seq}, **hx).status_code == 204

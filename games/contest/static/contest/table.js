@@ -134,7 +134,7 @@
   }
 
   document.addEventListener("htmx:confirm", function (ev) {  // cancelled: the poll is not sent
-    if (ev.target.hasAttribute && ev.target.hasAttribute("data-contest-poll") && !mayRefresh()) {
+    if (ev.target.hasAttribute && ev.target.hasAttribute("data-poll") && !mayRefresh()) {
       ev.preventDefault();
     }
   });
