@@ -69,7 +69,11 @@
   }
 
   function mayRefresh(el) {
-    var root = panelOf(el);
+    // A page that carries what is typed across a refresh itself says so; a poll that swaps
+    // only a part of the page waits only for what is typed in that part.
+    if (el.hasAttribute("data-poll-carries-input")) return true;
+    var target = el.getAttribute("hx-target");
+    var root = (target && document.querySelector(target)) || panelOf(el);
     var active = document.activeElement;
     if (active && root.contains(active) && editable(active)) return false;
     var fields = root.querySelectorAll("input, select, textarea");
