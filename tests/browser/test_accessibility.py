@@ -113,6 +113,9 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
             reverse("amnesia_stories:projector", args=[told.pk]),
             contest.get_absolute_url(),
             reverse("contest:seat", args=[contest.seats.get(name="Ana").token]),
+            # the players' own phones in the other two games
+            reverse("amnesia:seat", args=[amnesia.seats.get(name="Bruno").token]),
+            reverse("amnesia_stories:seat", args=[told.seats.get(name="Bruno").token]),
             story,
         ],
     )
