@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
+from amnesia_site.addresses import phone_url
 from games.models import Table
 from stories import playrecords
 from stories.models import is_table_author
@@ -24,7 +25,9 @@ def _file(body: str, mime: str, name: str) -> HttpResponse:
 
 
 def _base(request) -> str:
-    return request.build_absolute_uri("/")
+    # The story links in a record are followed from elsewhere: PUBLIC_URL or a LAN address,
+    # as every link meant for another device (amnesia_site.addresses), never 127.0.0.1.
+    return phone_url(request, "/")
 
 
 @login_required

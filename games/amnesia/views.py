@@ -82,8 +82,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> Htt
 def seat_page(request, token: str) -> HttpResponse:
     seat = _seat(token)
     use_table_language(request, seat.table)
-    if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
-        return HttpResponse(status=204)
+    # No 204 of its own: the page asks games.live's seat poll whether anything changed.
     return _render_seat(request, seat)
 
 

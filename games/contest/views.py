@@ -345,8 +345,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
 def seat_page(request, token: str):
     seat = _seat(token)
     use_table_language(request, seat.table)
-    if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
-        return HttpResponse(status=204)
+    # No 204 of its own: the page asks games.live's seat poll whether anything changed.
     return _render_seat(request, seat)
 
 
