@@ -38,9 +38,31 @@ def wait_for(page, predicate: str, arg=None, timeout_ms: int = TIMEOUT_MS) -> No
         page.wait_for_timeout(50)
 
 
+SWAPPED = (
+    "(id) => { const p = document.getElementById(id);"
+    " return !!p && !p.__beforeClick && !document.querySelector("
+    "'.htmx-request, .htmx-swapping, .htmx-settling'); }"
+)
+
+
+def click_and_wait_for_swap(locator, panel_id: str = "table-panel") -> None:
+    """Click ``locator`` and wait until the answer to that click has replaced the panel
+    ``panel_id`` and nothing else is on its way. The panel before the click is marked, so
+    what is waited for is always a new one: a wait on what the page shows (a count, a
+    heading) can be met by the page before the click, and the next click then lands on a
+    panel whose answer is still coming."""
+    page = locator.page
+    page.evaluate("(id) => { document.getElementById(id).__beforeClick = true; }", panel_id)
+    locator.click()
+    wait_for(page, SWAPPED, arg=panel_id)
+
+
 def reload_shows(page, path: str, check) -> None:
     """The address bar holds the page ``path`` (never the URL a move was posted to); a
-    reload answers 200 and the page still passes ``check()`` (a few ``expect`` calls)."""
+    reload answers 200 and the page still passes ``check()`` (a few ``expect`` calls).
+    The page is first let arrive (``check()``): a reload asked while a click's navigation or
+    swap is still under way is refused by the browser."""
+    check()
     assert urlsplit(page.url).path == path, f"the address bar holds {page.url}"
     response = page.reload()
     assert response is not None and response.status == 200, response

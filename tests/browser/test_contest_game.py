@@ -10,25 +10,13 @@ from playwright.sync_api import expect
 from games import services
 from games.contest.models import Character
 from games.models import Table
-from tests.browser.helpers import log_in, wait_for
+from tests.browser.helpers import click_and_wait_for_swap, log_in
 
 
 def tap(panel, label: str) -> None:
-    """Tap one card of the grid and wait for the page to take it."""
-    seq = panel.get_attribute("data-seq")
-    pending = panel.locator(".pending h2")
-    before = pending.inner_text() if pending.count() else ""
-    picked = panel.locator(".pending .big-row .playing-card").count()
-    panel.locator(".cgrid").get_by_role("button", name=label, exact=True).click()
-    # Either the move was played (a new seq) or the card joined the pending move.
-    wait_for(
-        panel.page,
-        "([seq, n, before]) => { const p = document.getElementById('table-panel');"
-        " return p && (p.dataset.seq !== seq ||"
-        " p.querySelectorAll('.pending .big-row .playing-card').length > n ||"
-        " (p.querySelector('.pending h2') || {}).innerText !== before); }",
-        arg=[seq, picked, before],
-    )
+    """Tap one card of the grid and wait for the page to take it (the card joins the pending
+    move, or the move is played)."""
+    click_and_wait_for_swap(panel.locator(".cgrid").get_by_role("button", name=label, exact=True))
 
 
 def test_one_contest_by_tapping_on_a_physical_deck(page, django_user_model) -> None:
