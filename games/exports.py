@@ -34,7 +34,7 @@ def export_script(
     table: Table, *, with_pending: bool = False, real_names: bool = False
 ) -> dict[str, Any]:
     """The table's script as an export shows it (see the module's docstring)."""
-    script = services.setup_of(table).as_script()
+    script = services.script_head(table)
     script.pop(PENDING_KEY, None)  # a table made before imports dropped it
     moves = [m.as_script_move() for m in services.live_moves(table)]
     if not with_pending:

@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
-from games import registry, signals
+from games import languages, registry, signals
 from games import story as kept_story
 from games.models import Move, Seat, Table, new_token
 from games.rules import BadScript, IllegalMove, get_game
@@ -140,9 +140,22 @@ def _live(rows: Iterable[Move]) -> list[Move]:
     return stack
 
 
+# A script's informational key (the referee ignores it) for the table's language: an export
+# and its import, a backup and a bundle keep a Japanese table Japanese.
+LANGUAGE_KEY = "language"
+
+
+def script_head(table: Table) -> dict[str, Any]:
+    """The script of the table without its moves: the set-up, and the table's language."""
+    script = setup_of(table).as_script()
+    if table.language:
+        script[LANGUAGE_KEY] = table.language
+    return script
+
+
 def script_of(table: Table) -> dict[str, Any]:
     """The table's game script (the export, import and backup format)."""
-    script = setup_of(table).as_script()
+    script = script_head(table)
     script["moves"] = [m.as_script_move() for m in live_moves(table)]
     return script
 
@@ -659,6 +672,10 @@ def import_script(script: Any, owner, name: str = "") -> Table:
     if holds_nul(script):
         raise BadScript(N_("The script holds a NUL character, which no text may hold."))
     setup, moves = parse_script(script)
+    # The table's language, not a set-up key; one this site does not speak leaves the default
+    # (informational keys never refuse a script).
+    said = setup.extra.pop(LANGUAGE_KEY, None)
+    language = languages.normalise(said) if isinstance(said, str) else None
     referee = get_game(setup.game)
     for index, move in enumerate(moves):
         extra = undeclared_fields(referee, move) if _verb(move) in referee.moves else []
@@ -714,6 +731,9 @@ def import_script(script: Any, owner, name: str = "") -> Table:
             deck=setup.deck,
             extra=setup.extra,
         )
+        if language:
+            table.language = language
+            table.save(update_fields=["language"])
         for move, stamp in zip(moves, stamps, strict=True):
             play(table, {k: v for k, v in move.items() if k != "at"}, None, owner, at=stamp)
         first = table.moves.order_by("seq").first()

@@ -153,3 +153,36 @@ def test_a_pending_count_that_is_not_a_count_is_a_malformed_script(pending, gm_c
     assert response.status_code == 400
     assert "pending_left_out" in response.content.decode()
     assert Table.objects.count() == 1
+
+
+def test_the_tables_language_goes_out_with_its_script_and_comes_back(pending, gm_client, tmp_path):
+    """A Japanese table exported and imported (on the page, by the command) is Japanese again:
+    its projector, seat pages and story speak Japanese on the other laptop too."""
+    pending.language = "ja"
+    pending.save(update_fields=["language"])
+    web = json.loads(gm_client.get(reverse("games:export", args=[pending.pk])).content)
+    assert web["language"] == "ja" and cli_export(pending)["language"] == "ja"
+    gm_client.post(reverse("games:table_import"), {"script_text": json.dumps(web)})
+    copy = Table.objects.latest("pk")
+    assert copy.pk != pending.pk and copy.language == "ja"
+    assert "language" not in copy.extra  # the table's, not a set-up key
+    path = tmp_path / "whole.json"
+    path.write_text(json.dumps(cli_export(pending, "--with-pending")), encoding="utf-8")
+    out = StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=StringIO())
+    again = Table.objects.get(pk=int(out.getvalue()))
+    assert again.language == "ja" and services.script_of(again)["language"] == "ja"
+
+
+@pytest.mark.parametrize("said", ["fr", "", 7, None, ["ja"]])
+def test_a_language_this_site_does_not_speak_leaves_the_default(pending, gm, said):
+    """An informational key never refuses a script: the table takes the site's default."""
+    script = {**services.script_of(pending), "language": said}
+    copy = services.import_script(script, gm)
+    assert copy.language == "en" and "language" not in copy.extra
+    assert services.state_of(copy) == services.state_of(pending)
+
+
+def test_a_language_given_as_a_locale_name_is_understood(pending, gm):
+    copy = services.import_script({**services.script_of(pending), "language": "pt_BR"}, gm)
+    assert copy.language == "pt-br"

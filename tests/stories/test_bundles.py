@@ -59,7 +59,8 @@ def laptop(gm, other):
     contest.ruleset = Ruleset.objects.create(
         game="contest", name="Laptop rules", version=2, options={}, owner=gm
     )
-    contest.save(update_fields=["ruleset"])
+    contest.language = "ja"  # a table of its own language: it comes back in it
+    contest.save(update_fields=["ruleset", "language"])
     report, _ = PlaytestReport.objects.get_or_create(table=contest, defaults={"place": "Club"})
     ratings = dict(fun=5, length=4, clarity=3, downtime=2, decisions=1, again=5)
     Impression.objects.create(report=report, player="Ana", best_moment="The pretzel.", **ratings)
@@ -80,6 +81,7 @@ def snapshot() -> dict:
         out[str(table.uuid)] = {
             "name": table.name,
             "game": table.game,
+            "language": table.language,
             "owner": table.owner.username,
             "status": table.status,
             "started_at": table.started_at,
