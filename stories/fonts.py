@@ -233,6 +233,7 @@ def build_fonts(
         subsetter = subset.Subsetter(options(JAPANESE_FEATURES))
         subsetter.populate(unicodes=sorted(points))
         subsetter.subset(font)
+        merge_overlaps(font)
         _rename(font, bundled, noto_cjk.name)
         font.save(out / bundled.file)
         written.append(out / bundled.file)
@@ -243,6 +244,38 @@ def build_fonts(
             font.save(web)
             written.append(web)
     return written
+
+
+def merge_overlaps(font: TTFont) -> None:
+    """Merge each glyph's overlapping contours into one outline.
+
+    Noto draws a few kana (こ, た, に...) from strokes that overlap. Filled, they look right;
+    but a browser that makes the bold of a face with no bold weight (every Japanese heading)
+    strokes each contour's outline, and the overlaps come out hollow. Needs skia-pathops (a
+    development dependency)."""
+    from fontTools.ttLib.removeOverlaps import removeOverlaps
+
+    removeOverlaps(font)
+
+
+def overlapping_glyphs(path: Path) -> list[str]:
+    """The characters of the font at ``path`` whose contours overlap: the area each contour
+    fills, summed with its sign, is larger than the area of their union."""
+    import pathops
+    from fontTools.pens.areaPen import AreaPen
+
+    font = TTFont(path)
+    glyphs = font.getGlyphSet()
+    found = []
+    for point, name in sorted(font.getBestCmap().items()):
+        areas = AreaPen(glyphs)
+        glyphs[name].draw(areas)
+        outline = pathops.Path()
+        glyphs[name].draw(outline.getPen(glyphSet=glyphs))
+        union = pathops.simplify(outline, clockwise=areas.value < 0)
+        if abs(abs(areas.value) - abs(union.area)) > 1.0:  # in font units (1,000 an em)
+            found.append(chr(point))
+    return found
 
 
 def missing_glyphs(text: str, family: str = JAPANESE_FAMILY) -> set[str]:

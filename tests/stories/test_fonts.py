@@ -126,3 +126,43 @@ def test_every_japanese_character_the_pages_show_is_in_the_bundled_cut(
         shown += response.content.decode()
     assert "アナ" in shown
     assert missing_glyphs("".join(CJK.findall(shown))) == set()
+
+
+@pytest.mark.parametrize(
+    "path", [JAPANESE_OTF, JAPANESE_WEB_FONT], ids=["otf (the books)", "woff2 (the pages)"]
+)
+def test_no_glyph_of_the_japanese_cut_has_overlapping_contours(path):
+    """Japanese headings are bold, and the cut has no bold: the browser and the PDF make it by
+    stroking each contour, which draws the inside of overlapping strokes hollow (に, た, ご in
+    Noto as shipped). Every glyph is one outline, its overlaps merged."""
+    assert fonts.overlapping_glyphs(path) == []
+
+
+def test_the_overlap_check_finds_overlapping_strokes(tmp_path):
+    """The check above can fail: two overlapping squares drawn as one glyph are found."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    def squares(*origins):
+        pen = T2CharStringPen(600, None)
+        for x, y in origins:
+            pen.moveTo((x, y))
+            pen.lineTo((x, y + 300))
+            pen.lineTo((x + 300, y + 300))
+            pen.lineTo((x + 300, y))
+            pen.closePath()
+        return pen.getCharString()
+
+    builder = FontBuilder(1000, isTTF=False)
+    builder.setupGlyphOrder([".notdef", "a", "b"])
+    builder.setupCharacterMap({ord("a"): "a", ord("b"): "b"})
+    strings = {".notdef": squares(), "a": squares((0, 0), (150, 150)), "b": squares((0, 0))}
+    builder.setupCFF("Test", {"FullName": "Test"}, strings, {})
+    builder.setupHorizontalMetrics({name: (600, 0) for name in strings})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Test", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost()
+    path = tmp_path / "test.otf"
+    builder.save(path)
+    assert fonts.overlapping_glyphs(path) == ["a"]
