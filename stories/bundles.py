@@ -46,10 +46,12 @@ from django.utils.translation import ngettext
 from PIL import Image
 
 from games import services as game_services
+from games.images import ImageRefused
 from games.models import Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
+from stories.covers import strip_cover
 from stories.models import MAX_TAGS, NarrationEdit, Story, Tag
 from stories.services import refresh_search_text
 
@@ -559,8 +561,13 @@ def _import_story(table, data, seqs, files, people, summary: Summary) -> None:
             NarrationEdit.objects.filter(pk=row.pk).update(created_at=_moment(edit["created_at"]))
         made.append(row)
     if data["cover"] is not None:
-        extension = data["cover"].rsplit(".", 1)[1]
-        story.cover.save(f"cover.{extension}", ContentFile(files[data["cover"]]), save=False)
+        # Made safe as an uploaded cover is (re-encoded from its pixels: no EXIF, no GPS, no
+        # bytes hidden after the picture); a cover this site kept is never refused for its size.
+        try:
+            cover = strip_cover(files[data["cover"]], min_side=1)
+        except ImageRefused:
+            raise BundleError(_("A cover in the bundle is not a picture.")) from None
+        story.cover.save("cover.jpg", ContentFile(cover), save=False)
         summary.files.append(story.cover.name)
     story.save()
     if data.get("created_at"):

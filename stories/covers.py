@@ -47,14 +47,21 @@ def clean_cover(upload) -> ContentFile:
     if len(data) > MAX_UPLOAD_BYTES:
         raise ValidationError(_("The cover is too big."), code="too_big")
     try:
-        image = images.decode(data, max_pixels=MAX_PIXELS, min_side=MIN_SIDE)
+        data = strip_cover(data)
     except images.ImageRefused as refused:
         raise _refusal(refused) from None
+    return ContentFile(data, name="cover.jpg")
+
+
+def strip_cover(data: bytes, *, min_side: int = MIN_SIDE) -> bytes:
+    """The picture in ``data`` as a fresh JPEG of its pixels alone, fitted to ``MAX_COVER``
+    (``images.ImageRefused`` when it is not a picture to keep). An upload and a cover that
+    arrives in a bundle both pass here."""
+    image = images.decode(data, max_pixels=MAX_PIXELS, min_side=min_side)
     # Only the pixels are copied: whatever metadata the upload carried stays behind.
     clean = images.bare_rgb(image, PAPER)
     clean.thumbnail(MAX_COVER, Image.Resampling.LANCZOS)
-    data = images.encode(clean, "JPEG", quality=86, optimize=True, progressive=True)
-    return ContentFile(data, name="cover.jpg")
+    return images.encode(clean, "JPEG", quality=86, optimize=True, progressive=True)
 
 
 def _refusal(refused: images.ImageRefused) -> ValidationError:

@@ -72,6 +72,15 @@ def laptop(gm, other):
     return [table, contest, journeys]
 
 
+def cover_seen(story) -> tuple | None:
+    """What a reader sees of a cover: its size and its colour (an import re-encodes it)."""
+    if not story.cover:
+        return None
+    with Image.open(story.cover.open("rb")) as image:
+        r, g, b = image.convert("RGB").resize((1, 1)).getpixel((0, 0))
+        return image.size, (r // 8, g // 8, b // 8)
+
+
 def snapshot() -> dict:
     """Everything a bundle carries, by table UUID, in a form two databases can compare."""
     out = {}
@@ -100,7 +109,7 @@ def snapshot() -> dict:
                 "visibility": story.visibility,
                 "published_at": story.published_at,
                 "tags": sorted(story.tag_names()),
-                "cover": story.cover.read() if story.cover else None,
+                "cover": cover_seen(story),
                 "book": services.make_book(story).plain_text(),
                 "history": [
                     (e.text, e.kind, e.editor and e.editor.username, e.created_at)
@@ -439,3 +448,29 @@ def test_a_refused_bundle_leaves_no_cover_behind(bundle, settings):
     before = sorted(covers.iterdir()) if covers.exists() else []
     assert "does not replay" in refused(zip_of(entries))
     assert (sorted(covers.iterdir()) if covers.exists() else []) == before
+
+
+def test_a_cover_arrives_as_its_pixels_alone(laptop, settings):
+    """A bundle is an upload: a cover carrying EXIF (a GPS position) and bytes after the
+    picture comes in as a fresh JPEG of its pixels, like a cover uploaded on the page."""
+    exif = Image.Exif()
+    exif[0x010F] = "Phone maker"  # Make
+    gps = exif.get_ifd(0x8825)  # GPSInfo
+    gps[1], gps[2] = "N", (38.0, 42.0, 0.0)  # a latitude
+    out = io.BytesIO()
+    Image.new("RGB", (300, 400), "darkred").save(out, "JPEG", exif=exif.tobytes())
+    marked = out.getvalue() + b"<script>after the picture</script>"
+    story = Story.objects.get(table__in=laptop)
+    story.cover.save("c.jpg", ContentFile(marked))
+    data = bundles.export_bundle(Table.objects.all())
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    tables = json.loads(archive.read("bundle.json"))["tables"]
+    (name,) = [t["story"]["cover"] for t in tables if t["story"]]
+    assert archive.read(name) == marked  # the bundle carries the file as it was kept
+    empty_the_site()
+    bundles.import_bundle(data)
+    arrived = Story.objects.get().cover.read()
+    assert b"after the picture" not in arrived and b"Phone maker" not in arrived
+    with Image.open(io.BytesIO(arrived)) as image:
+        assert image.format == "JPEG" and image.size == (300, 400)
+        assert not image.getexif() and "exif" not in image.info
