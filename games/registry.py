@@ -102,6 +102,34 @@ class Credit:
         return _("From the designer’s draft.")
 
 
+@dataclass
+class Brought:
+    """What a kit's :class:`Carry` wrote for one table of a bundle."""
+
+    decks: int = 0
+    characters: int = 0
+    files: list[str] = field(default_factory=list)  # storage names (removed if refused)
+
+
+@dataclass(frozen=True)
+class Carry:
+    """A game's part of a bundle (``stories.bundles``), records that live beside its tables.
+
+    - ``export(table, add_file, person)``: the table's part, JSON, or None for nothing;
+      ``add_file(data, extension)`` puts a file in the bundle and returns its name, and
+      ``person(user)`` the username a part names someone by.
+    - ``check(part, files, people)``: raises ``ValueError("where")`` where the part is not the
+      shape ``export`` writes (before anything is written; ``people`` are the usernames).
+    - ``bring(table, part, files, people)``: writes the part for the imported ``table`` (part
+      None when the bundle carries nothing for it), ``people`` the users by username; raises
+      ValueError (its message is for the person who sent the bundle) to refuse the bundle.
+    """
+
+    export: Callable[..., dict[str, Any] | None]
+    check: Callable[[Any, dict[str, bytes], set[str]], None]
+    bring: Callable[..., Brought]
+
+
 @dataclass(frozen=True, eq=False)  # one object per game: compared and hashed by identity
 class GameKit:
     """Everything the generic code needs from one game."""
@@ -165,6 +193,10 @@ class GameKit:
     # shows the last scenes and loads the earlier ones through these (``games.views``).
     story_template: str = ""
     story_part: Callable[[Any, list[dict[str, Any]]], dict[str, Any]] | None = None
+
+    # What a table of this game takes along in a bundle beyond its script (a custom deck's
+    # pictures, the contest's characters): see :class:`Carry` and ``stories.bundles``.
+    carry: Carry | None = None
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:

@@ -1,10 +1,12 @@
 """Bundles: a game master's tables carried from one site (a laptop at a playtest) to another.
 
-A bundle is a zip holding ``bundle.json`` and the stories' covers under ``files/``. For each
-table it carries the game script (the set-up and the moves in force, with their times and
-text: ``games.services.script_of``), the seats (their aliases and users), the ruleset version
-played, the story with its whole edit history, and the playtest report's place and
-impressions. The playtest figures are not carried: they are a cache, recomputed on arrival.
+A bundle is a zip holding ``bundle.json`` and, under ``files/``, the stories' covers and the
+pictures the games carry. For each table it carries the game script (the set-up and the moves
+in force, with their times and text: ``games.services.script_of``), the seats (their aliases
+and users), the ruleset version played, the story with its whole edit history, the playtest
+report's place and impressions, and the game's own part (``"carried"``, from its kit's
+``carry``: an Amnesia Stories table's custom deck with its pictures, the contest's saved
+characters). The playtest figures are not carried: they are a cache, recomputed on arrival.
 
 Importing goes through the one write path (``games.services.import_script``: every move is
 judged again by the referee), and is keyed by the table's stable UUID, so a table already
@@ -21,6 +23,7 @@ to disk.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import stat
@@ -45,6 +48,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from PIL import Image
 
+from games import registry
 from games import services as game_services
 from games.images import ImageRefused
 from games.models import Ruleset, Seat, Table
@@ -58,7 +62,9 @@ from stories.services import refresh_search_text
 FORMAT = "amnesia-table-bundle"
 VERSION = 1
 MANIFEST = "bundle.json"
-FILE_NAME = re.compile(r"^files/[0-9a-f]{32}\.(jpg|png)$")
+# Covers, and the pictures a game carries (a custom deck's: see GameKit.carry).
+FILE_NAME = re.compile(r"^files/[0-9a-f]{32}\.(jpg|png|webp)$")
+FILE_EXTENSIONS = {"jpg": "jpg", "jpeg": "jpg", "png": "png", "webp": "webp"}
 
 # Limits (each can be set in settings): a bundle of many evenings' tables is a few megabytes.
 LIMITS = {
@@ -89,6 +95,8 @@ class Summary:
     impressions: int = 0
     users_created: list[str] = field(default_factory=list)
     users_found: list[str] = field(default_factory=list)
+    decks: int = 0  # custom decks made (an identical one already here is used instead)
+    characters: int = 0  # contest characters made (one its owner has here already is linked)
     # The covers written to storage (taken away again if the import is refused).
     files: list[str] = field(default_factory=list)
 
@@ -175,11 +183,31 @@ def _report_part(table: Table) -> dict | None:
     }
 
 
+def _carried(table: Table, add_file, person) -> dict | None:
+    """The game's own part of the table (its kit's ``carry``), if it has one."""
+    carry = registry.kit(table.game).carry if registry.is_game(table.game) else None
+    return carry.export(table, add_file, person) if carry is not None else None
+
+
 def export_bundle(tables) -> bytes:
     """The zip of the given tables (see the module)."""
     people: dict[str, dict[str, str]] = {}
     files: dict[str, bytes] = {}
     out_tables = []
+
+    def add_file(data: bytes, extension: str) -> str | None:
+        """A game's file in the bundle, named by its content (a deck shared by several
+        tables travels once); None for a kind of file a bundle does not hold."""
+        kind = FILE_EXTENSIONS.get(extension.lower())
+        if kind is None:
+            return None
+        name = f"files/{hashlib.sha256(data).hexdigest()[:32]}.{kind}"
+        files[name] = data
+        return name
+
+    def person(user) -> str | None:
+        return _person(user, people)
+
     for table in tables.select_related("owner", "ruleset").prefetch_related("seats__user"):
         live = game_services.live_moves(table)
         # The script numbers the moves in force from 0; edits name their move by that index.
@@ -216,6 +244,7 @@ def export_bundle(tables) -> bytes:
                 ),
                 "story": _story_part(story, seqs, files, people) if story else None,
                 "report": _report_part(table),
+                "carried": _carried(table, add_file, person),
             }
         )
     manifest = {
@@ -377,9 +406,26 @@ def _check_manifest(manifest: Any, files: dict[str, bytes]) -> None:
             _is(ruleset.get("changelog"), str, f"{where}.ruleset.changelog")
             _username(ruleset.get("owner"), f"{where}.ruleset.owner", people)
         _check_story(table.get("story"), f"{where}.story", people, files)
+        _check_carried(table, where, people, files)
         _check_report(table.get("report"), f"{where}.report")
     if len(uuids) != len(manifest["tables"]):
         raise BundleError(_("The bundle holds the same table twice."))
+
+
+def _check_carried(table: dict, where: str, people: set[str], files: dict[str, bytes]) -> None:
+    """The game's part, if any: only a game with a ``carry`` has one (a bundle from before
+    parts were carried has none)."""
+    part = table.get("carried")
+    if part is None:
+        return
+    game = table["script"].get("game")
+    carry = registry.kit(game).carry if isinstance(game, str) and registry.is_game(game) else None
+    if carry is None:
+        raise _fail(f"{where}.carried")
+    try:
+        carry.check(part, files, people)
+    except ValueError as exc:
+        raise _fail(f"{where}.carried.{exc}") from None
 
 
 def _check_story(story, where: str, people: set[str], files: dict[str, bytes]) -> None:
@@ -526,6 +572,18 @@ def _import_table(data: dict, files: dict[str, bytes], people, summary: Summary)
         found.alias = seat["alias"]
         found.user = people.get(seat.get("user"))
         found.save(update_fields=["alias", "user"])
+    carry = registry.kit(table.game).carry
+    if carry is not None:
+        try:
+            brought = carry.bring(table, data.get("carried"), files, people)
+        except ValueError as exc:
+            raise BundleError(
+                _("The table “%(name)s” in the bundle does not replay: %(error)s")
+                % {"name": data["name"][:80], "error": exc}
+            ) from None
+        summary.files.extend(brought.files)
+        summary.decks += brought.decks
+        summary.characters += brought.characters
     seqs = [m.seq for m in game_services.live_moves(table)]
     if data["story"] is not None:
         _import_story(table, data["story"], seqs, files, people, summary)
@@ -656,6 +714,11 @@ def summary_lines(summary: Summary) -> list[str]:
                 "reports": summary.reports,
                 "impressions": summary.impressions,
             }
+        )
+    if summary.decks or summary.characters:
+        lines.append(
+            _("Custom decks: %(decks)d; Contest characters: %(characters)d.")
+            % {"decks": summary.decks, "characters": summary.characters}
         )
     if summary.users_created:
         lines.append(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, components, cover, decks, demo, page, playtest
+from games.amnesia_stories import book, carry, components, cover, decks, demo, page, playtest
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -20,6 +20,7 @@ KIT = GameKit(
         "matches each step to an illustration; matches score victory points."
     ),
     referee=GAME,
+    carry=carry.CARRY,
     page_context=page.context,
     story_template="amnesia_stories/_tales.html",
     story_part=page.story_part,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, components, cover, demo, page, playtest
+from games.contest import book, carry, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -18,6 +18,7 @@ KIT = GameKit(
         "pretzels for control of the story; the last player still in wins."
     ),
     referee=GAME,
+    carry=carry.CARRY,
     page_context=page.context,
     story_template="contest/_story.html",
     story_part=page.story_part,

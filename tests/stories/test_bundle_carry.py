@@ -1,0 +1,213 @@
+"""What a bundle carries beside the scripts: an Amnesia Stories table's custom deck (its
+pictures made safe again on arrival, shared by two tables yet carried and made once) and the
+contest's saved characters, linked to their seats with their points; a second import changes
+nothing, and a bad part is refused whole."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import translation
+from PIL import Image
+
+from games import services
+from games.amnesia_stories import decks
+from games.amnesia_stories.models import CustomCard, CustomDeck
+from games.contest import characters
+from games.contest.carry import FIGURES
+from games.contest.models import Character, SeatCharacter
+from games.models import Table
+from stories import bundles
+from tests.games.amnesia_stories.test_decks import good_files, make_zip
+from tests.stories.test_bundles import empty_the_site, zip_of
+
+pytestmark = pytest.mark.django_db
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def deck_table(owner, deck, name: str) -> Table:
+    table = services.create_table(
+        owner,
+        "amnesia_stories",
+        ["Ana", "Bruno", "Caio"],
+        name=name,
+        options={"choices": 3, "questions": 2, "rounds": 1},
+        seed=7,
+        extra=decks.table_extra(deck),
+    )
+    state = services.state_of(table)
+    tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
+    services.play(table, tell, table.last_seq)
+    return table
+
+
+@pytest.fixture
+def laptop(gm):
+    deck = decks.import_deck(gm, "Forest deck", make_zip(good_files()))
+    deck_table(gm, deck, "Forest one")
+    deck_table(gm, deck, "Forest two")
+    contest = services.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
+    zed = Character.objects.create(owner=gm, name="Zed", brains=6, muscle=3, extra_points=3)
+    yum = Character.objects.create(
+        owner=gm, name="Yum", brains=2, muscle=2, coolness=5, unspent_points=1, bfa=True
+    )
+    characters.bring(contest, "Ana", zed, None, gm)
+    characters.bring(contest, "Bo", yum, None, gm)
+    return deck
+
+
+def pixels(field_file) -> tuple:
+    with Image.open(field_file.open("rb")) as image:
+        return image.size, image.convert("RGB").resize((1, 1)).getpixel((0, 0))
+
+
+def seen() -> dict:
+    """What the tables show of their deck and characters, by table name."""
+    out = {}
+    for table in Table.objects.order_by("name"):
+        cards = decks.table_cards(table).order_by("position")
+        links = SeatCharacter.objects.filter(seat__table=table).order_by("seat__position")
+        out[table.name] = {
+            "deck": [(c.card_id, c.text, pixels(c.image), pixels(c.thumb)) for c in cards],
+            "deck_name": cards[0].deck.name if cards else None,
+            "characters": [
+                (
+                    link.seat.position,
+                    link.character.owner.username,
+                    link.character.name,
+                    [getattr(link.character, key) for key in FIGURES],
+                    link.character.bfa,
+                    link.credited,
+                )
+                for link in links
+            ],
+        }
+    return out
+
+
+def test_the_deck_and_the_characters_come_along_once(laptop):
+    before = seen()
+    assert len(before["Forest one"]["deck"]) == laptop.cards.count() > 0
+    assert len(before["Fair"]["characters"]) == 2
+    data = bundles.export_bundle(Table.objects.all())
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    pictures = [n for n in archive.namelist() if n.startswith("files/")]
+    assert len(pictures) == laptop.cards.count()  # two tables, one deck: each picture once
+
+    empty_the_site()
+    assert CustomDeck.objects.count() == 0 and Character.objects.count() == 0
+    summary = bundles.import_bundle(data)
+    assert summary.decks == 1 and summary.characters == 2
+    assert "Custom decks: 1; Contest characters: 2." in bundles.summary_lines(summary)
+    with translation.override("pt-br"):
+        assert "Baralhos próprios: 1; personagens da Disputa: 2." in bundles.summary_lines(summary)
+    assert seen() == before
+    gm = get_user_model().objects.get(username="gm")
+    deck = CustomDeck.objects.get()
+    assert deck.owner == gm and deck.name == "Forest deck"
+    for table in Table.objects.filter(game="amnesia_stories"):
+        assert table.extra["custom_deck"] == deck.pk
+        card = deck.cards.first()
+        assert decks.table_picture(table, card.pk, "large") is not None
+    # Nothing is made twice.
+    counts = [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)]
+    again = bundles.import_bundle(data)
+    assert again.decks == 0 and again.characters == 0 and len(again.already_there) == 3
+    assert [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)] == counts
+
+
+def test_a_finished_table_is_credited_once(gm):
+    """A contest that ended here credited its winners' characters; they arrive with those
+    points, and the import's replay of the end credits nobody again."""
+    script = json.loads((SCRIPTS / "contest/last_card_and_winner.json").read_text())["script"]
+    table = services.import_script(script, gm, "Finished fair")
+    assert services.state_of(table)["finished"]
+    for seat in table.seats.all():
+        character = Character.objects.create(owner=gm, name=f"Hero of {seat.name}")
+        SeatCharacter.objects.create(seat=seat, character=character)
+    assert characters.credit(table) > 0  # what the table's end did at home
+    before = seen()["Finished fair"]["characters"]
+    assert all(row[-1] for row in before)
+    data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    empty_the_site()
+    bundles.import_bundle(data)
+    assert seen()["Finished fair"]["characters"] == before
+
+
+def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
+    """The script names its deck by this site's id; elsewhere that id is another deck (here,
+    one the same owner has), whose pictures the table must never show."""
+    table = Table.objects.get(name="Forest one")
+    data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    entries = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    manifest["tables"][0]["carried"] = None  # a bundle that carries no deck
+    entries = {"bundle.json": json.dumps(manifest).encode()}
+    Table.objects.all().delete()  # the deck stays: same owner, same id as in the script
+    bundles.import_bundle(zip_of(entries))
+    arrived = Table.objects.get()
+    assert "custom_deck" not in arrived.extra
+    assert not decks.table_cards(arrived).exists()
+    assert CustomDeck.objects.filter(pk=laptop.pk).exists()
+
+
+def bundle_with(laptop, change) -> bytes:
+    data = bundles.export_bundle(Table.objects.filter(name="Forest one"))
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    entries = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    change(manifest, entries)
+    entries["bundle.json"] = json.dumps(manifest).encode()
+    return zip_of(entries)
+
+
+def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, settings):
+    def spoil(manifest, entries):
+        name = manifest["tables"][0]["carried"]["deck"]["cards"][0]["picture"]
+        entries[name] = b"<html>not a picture</html>"
+
+    data = bundle_with(laptop, spoil)
+    empty_the_site()
+    media = Path(settings.MEDIA_ROOT)
+    files_before = sorted(p for p in media.rglob("*") if p.is_file())
+    with pytest.raises(bundles.BundleError, match="not a JPEG, PNG or WebP"):
+        bundles.import_bundle(data)
+    assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
+    assert sorted(p for p in media.rglob("*") if p.is_file()) == files_before
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (lambda t: t["carried"]["deck"]["cards"][0].update(card_id=""), "cards[0].card_id"),
+        (lambda t: t["carried"]["deck"]["cards"][1].update(picture="files/x.png"), "picture"),
+        (lambda t: t["carried"]["deck"].update(cards=[]), "deck.cards"),
+        (lambda t: t["carried"].update(deck="Forest"), "carried.deck"),
+        (lambda t: t["script"].update(game="contest"), "carried"),
+    ],
+)
+def test_a_part_of_the_wrong_shape_is_refused_before_anything_is_written(laptop, change, where):
+    data = bundle_with(laptop, lambda manifest, entries: change(manifest["tables"][0]))
+    empty_the_site()
+    with pytest.raises(bundles.BundleError) as caught:
+        bundles.import_bundle(data)
+    assert where in str(caught.value)
+    assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
+
+
+def test_a_character_of_the_wrong_shape_is_refused(laptop):
+    data = bundles.export_bundle(Table.objects.filter(name="Fair"))
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    manifest = json.loads(archive.read("bundle.json"))
+    manifest["tables"][0]["carried"]["characters"][0]["muscle"] = -1
+    empty_the_site()
+    with pytest.raises(bundles.BundleError, match=r"characters\[0\]\.muscle"):
+        bundles.import_bundle(zip_of({"bundle.json": json.dumps(manifest).encode()}))
+    assert Character.objects.count() == 0
