@@ -82,6 +82,35 @@ def _same_deck(owner, name: str, cards: list[dict[str, Any]]) -> CustomDeck | No
     return None
 
 
+def _make_deck(owner, name: str, cards, files: dict[str, bytes], brought: Brought) -> CustomDeck:
+    """A new deck of ``cards``, each picture made safe again; on a refusal the pictures
+    already written are taken away (the rows go with the bundle's transaction)."""
+    deck = CustomDeck.objects.create(owner=owner, name=name)
+    _fmt, ext, _save = web_format()
+    written = []
+    try:
+        for position, card in enumerate(cards):
+            row = CustomCard(
+                deck=deck, card_id=card["card_id"], text=card["text"], position=position
+            )
+            if card["picture"] is not None:
+                try:
+                    large, thumb = clean_image(files[card["picture"]], card["card_id"])
+                except DeckError as refused:
+                    raise ValueError(refused.message) from None
+                row.image.save(f"large.{ext}", ContentFile(large), save=False)
+                written.append(row.image)
+                row.thumb.save(f"thumb.{ext}", ContentFile(thumb), save=False)
+                written.append(row.thumb)
+            row.save()
+    except BaseException:
+        for field_file in written:
+            field_file.storage.delete(field_file.name)
+        raise
+    brought.files.extend(f.name for f in written)
+    return deck
+
+
 def bring(table, part, files: dict[str, bytes], people) -> Brought:
     brought = Brought()
     extra = dict(table.extra)
@@ -94,22 +123,7 @@ def bring(table, part, files: dict[str, bytes], people) -> Brought:
     cards = part["deck"]["cards"]
     deck = _same_deck(table.owner, part["deck"]["name"], cards)
     if deck is None:
-        deck = CustomDeck.objects.create(owner=table.owner, name=part["deck"]["name"])
-        _fmt, ext, _save = web_format()
-        for position, card in enumerate(cards):
-            row = CustomCard(
-                deck=deck, card_id=card["card_id"], text=card["text"], position=position
-            )
-            if card["picture"] is not None:
-                try:
-                    large, thumb = clean_image(files[card["picture"]], card["card_id"])
-                except DeckError as refused:
-                    raise ValueError(refused.message) from None
-                row.image.save(f"large.{ext}", ContentFile(large), save=False)
-                brought.files.append(row.image.name)
-                row.thumb.save(f"thumb.{ext}", ContentFile(thumb), save=False)
-                brought.files.append(row.thumb.name)
-            row.save()
+        deck = _make_deck(table.owner, part["deck"]["name"], cards, files, brought)
         brought.decks = 1
     extra["custom_deck"] = deck.pk
     table.extra = extra

@@ -170,8 +170,10 @@ def bundle_with(laptop, change) -> bytes:
 
 def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, settings):
     def spoil(manifest, entries):
-        name = manifest["tables"][0]["carried"]["deck"]["cards"][0]["picture"]
-        entries[name] = b"<html>not a picture</html>"
+        # The last card's: the pictures before it are written, then taken away again.
+        card = manifest["tables"][0]["carried"]["deck"]["cards"][-1]
+        card["picture"] = "files/" + "0" * 32 + ".png"
+        entries[card["picture"]] = b"<html>not a picture</html>"
 
     data = bundle_with(laptop, spoil)
     empty_the_site()
