@@ -38,6 +38,10 @@ def check_complete(kit: GameKit) -> None:
         assert callable(getattr(kit, part)), f"{kit.slug}: {part} is not callable"
     for name in ("figures", "balance", "figure_rows", "charts"):
         assert callable(getattr(kit.playtest, name)), f"{kit.slug}: playtest.{name}"
+    if kit.carry is not None:  # its bundle part (stories.bundles)
+        assert isinstance(kit.carry, registry.Carry), f"{kit.slug}: carry is not a Carry"
+        for name in ("export", "check", "bring"):
+            assert callable(getattr(kit.carry, name)), f"{kit.slug}: carry.{name}"
 
 
 def check_book_parts(kit: GameKit) -> None:
