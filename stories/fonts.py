@@ -253,6 +253,7 @@ def merge_overlaps(font: TTFont) -> None:
     but a browser that makes the bold of a face with no bold weight (every Japanese heading)
     strokes each contour's outline, and the overlaps come out hollow. Needs skia-pathops (a
     development dependency)."""
+    # skia-pathops is a development dependency: the site itself never merges outlines
     from fontTools.ttLib.removeOverlaps import removeOverlaps
 
     removeOverlaps(font)
@@ -261,8 +262,8 @@ def merge_overlaps(font: TTFont) -> None:
 def overlapping_glyphs(path: Path) -> list[str]:
     """The characters of the font at ``path`` whose contours overlap: the area each contour
     fills, summed with its sign, is larger than the area of their union."""
-    import pathops
-    from fontTools.pens.areaPen import AreaPen
+    import pathops  # a development dependency (the tests and the font tool only)
+    from fontTools.pens.areaPen import AreaPen  # with it: only the font check draws areas
 
     font = TTFont(path)
     glyphs = font.getGlyphSet()
