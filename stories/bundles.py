@@ -55,6 +55,7 @@ from games.models import Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
+from games.rules.script import holds_nul
 from stories.covers import strip_cover
 from stories.models import MAX_TAGS, NarrationEdit, Story, Tag
 from stories.services import refresh_search_text
@@ -321,6 +322,9 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         # RecursionError: arrays nested thousands deep, which no bundle has.
         raise BundleError(_("The bundle's bundle.json is not valid JSON.")) from None
+    if holds_nul(manifest):
+        # PostgreSQL stores no NUL in a text (SQLite would): refused on both, before any write.
+        raise BundleError(_("The bundle holds a NUL character, which no text may hold."))
     _check_manifest(manifest, contents)
     return manifest, contents
 

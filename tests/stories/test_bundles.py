@@ -474,3 +474,13 @@ def test_a_cover_arrives_as_its_pixels_alone(laptop, settings):
     with Image.open(io.BytesIO(arrived)) as image:
         assert image.format == "JPEG" and image.size == (300, 400)
         assert not image.getexif() and "exif" not in image.info
+
+
+def test_a_nul_character_anywhere_is_refused_on_both_databases(bundle):
+    """PostgreSQL cannot store a NUL in a text (SQLite could): refused before any write."""
+    archive = zipfile.ZipFile(io.BytesIO(bundle))
+    entries = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    manifest["tables"][0]["seats"][0]["alias"] = "Ana\x00"
+    entries["bundle.json"] = json.dumps(manifest).encode()
+    assert "NUL character" in refused(zip_of(entries))
