@@ -131,3 +131,13 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def stored_bytes(field_file) -> bytes:
+    """The bytes of a stored file (a cover, a deck's picture), or b"" when the file is gone
+    (a media folder that was not copied with the database)."""
+    try:
+        with field_file.open("rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""

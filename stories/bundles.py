@@ -50,7 +50,7 @@ from PIL import Image
 
 from games import registry
 from games import services as game_services
-from games.images import ImageRefused
+from games.images import ImageRefused, stored_bytes
 from games.models import Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
@@ -130,11 +130,7 @@ def _story_part(story: Story, seqs: dict[int, int], files: dict[str, bytes], peo
     index = {e.pk: i for i, e in enumerate(edits)}
     cover = None
     if story.cover:
-        try:
-            with story.cover.open("rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            data = b""
+        data = stored_bytes(story.cover)
         if data:
             extension = "png" if data[:8] == b"\x89PNG\r\n\x1a\n" else "jpg"
             cover = f"files/{uuid_module.uuid4().hex}.{extension}"

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.files.base import ContentFile
-
 from games.amnesia_stories.decks import (
     MAX_CARDS,
     MAX_ID,
     MAX_TEXT,
+    CardData,
     DeckError,
     clean_image,
+    save_cards,
     table_cards,
 )
-from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.images import web_format
+from games.amnesia_stories.models import CustomDeck
+from games.images import stored_bytes
 from games.registry import Brought, Carry
 
 NAME_LENGTH = CustomDeck._meta.get_field("name").max_length
@@ -37,14 +37,9 @@ def export(table, add_file, person) -> dict[str, Any] | None:
     out = []
     for card in cards:
         picture = None
-        if card.image:
-            try:
-                with card.image.open("rb") as handle:
-                    data = handle.read()
-            except FileNotFoundError:
-                data = b""
-            if data:
-                picture = add_file(data, card.image.name.rsplit(".", 1)[-1].lower())
+        data = stored_bytes(card.image) if card.image else b""
+        if data:
+            picture = add_file(data, card.image.name.rsplit(".", 1)[-1].lower())
         out.append({"card_id": card.card_id, "text": card.text, "picture": picture})
     return {"deck": {"name": cards[0].deck.name, "cards": out}}
 
@@ -83,31 +78,18 @@ def _same_deck(owner, name: str, cards: list[dict[str, Any]]) -> CustomDeck | No
 
 
 def _make_deck(owner, name: str, cards, files: dict[str, bytes], brought: Brought) -> CustomDeck:
-    """A new deck of ``cards``, each picture made safe again; on a refusal the pictures
-    already written are taken away (the rows go with the bundle's transaction)."""
+    """A new deck of ``cards``, every picture made safe again before any is written."""
+    made = []
+    for card in cards:
+        large = thumb = b""
+        if card["picture"] is not None:
+            try:
+                large, thumb = clean_image(files[card["picture"]], card["card_id"])
+            except DeckError as refused:
+                raise ValueError(refused.message) from None
+        made.append(CardData(card["card_id"], card["text"], card["picture"] or "", large, thumb))
     deck = CustomDeck.objects.create(owner=owner, name=name)
-    _fmt, ext, _save = web_format()
-    written = []
-    try:
-        for position, card in enumerate(cards):
-            row = CustomCard(
-                deck=deck, card_id=card["card_id"], text=card["text"], position=position
-            )
-            if card["picture"] is not None:
-                try:
-                    large, thumb = clean_image(files[card["picture"]], card["card_id"])
-                except DeckError as refused:
-                    raise ValueError(refused.message) from None
-                row.image.save(f"large.{ext}", ContentFile(large), save=False)
-                written.append(row.image)
-                row.thumb.save(f"thumb.{ext}", ContentFile(thumb), save=False)
-                written.append(row.thumb)
-            row.save()
-    except BaseException:
-        for field_file in written:
-            field_file.storage.delete(field_file.name)
-        raise
-    brought.files.extend(f.name for f in written)
+    brought.files.extend(f.name for f in save_cards(deck, made))
     return deck
 
 

@@ -331,25 +331,34 @@ def _image_for(
 def import_deck(owner, name: str, archive_file, csv_file=None) -> CustomDeck:
     """A new custom deck from an upload; DeckError (and nothing written) when it is refused."""
     cards = read_deck(archive_file, csv_file)
+    with transaction.atomic():
+        deck = CustomDeck.objects.create(owner=owner, name=name.strip()[:120] or _("My deck"))
+        save_cards(deck, cards)
+    return deck
+
+
+def save_cards(deck: CustomDeck, cards: list[CardData]) -> list[Any]:
+    """Write ``cards`` (pictures already made safe) into ``deck``; returns the files written.
+    When a write fails, the files already written are taken away again (the rows go with the
+    caller's transaction). A card with no picture (``large`` empty) keeps its id and text."""
     _fmt, ext, _save = images.web_format()
     written: list[Any] = []
     try:
-        with transaction.atomic():
-            deck = CustomDeck.objects.create(owner=owner, name=name.strip()[:120] or _("My deck"))
-            for position, card in enumerate(cards):
-                row = CustomCard(deck=deck, card_id=card.card_id, text=card.text, position=position)
+        for position, card in enumerate(cards):
+            row = CustomCard(deck=deck, card_id=card.card_id, text=card.text, position=position)
+            if card.large:
                 # The names are drawn at random (models.card_picture_path): only the extension
                 # of these counts.
                 row.image.save(f"large.{ext}", ContentFile(card.large), save=False)
                 written.append(row.image)
                 row.thumb.save(f"thumb.{ext}", ContentFile(card.thumb), save=False)
                 written.append(row.thumb)
-                row.save()
+            row.save()
     except BaseException:
         for field_file in written:
             field_file.storage.delete(field_file.name)
         raise
-    return deck
+    return written
 
 
 def delete_deck(deck: CustomDeck) -> None:

@@ -25,6 +25,7 @@ from games.models import Table
 from stories import bundles
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
 from tests.stories.test_bundles import empty_the_site, zip_of
+from tests.test_permission_matrix import deck_table as matrix_deck_table
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +33,8 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
 def deck_table(owner, deck, name: str) -> Table:
-    table = services.create_table(
-        owner,
-        "amnesia_stories",
-        ["Ana", "Bruno", "Caio"],
-        name=name,
-        options={"choices": 3, "questions": 2, "rounds": 1},
-        seed=7,
-        extra=decks.table_extra(deck),
-    )
+    """A table of ``deck`` (the permission matrix's), its first story told."""
+    table = matrix_deck_table(owner, deck, name)
     state = services.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
     services.play(table, tell, table.last_seq)
@@ -170,7 +164,7 @@ def bundle_with(laptop, change) -> bytes:
 
 def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, settings):
     def spoil(manifest, entries):
-        # The last card's: the pictures before it are written, then taken away again.
+        # The last card's: every picture is made safe before any is written, so none is.
         card = manifest["tables"][0]["carried"]["deck"]["cards"][-1]
         card["picture"] = "files/" + "0" * 32 + ".png"
         entries[card["picture"]] = b"<html>not a picture</html>"
