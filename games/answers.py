@@ -60,6 +60,16 @@ def keep_address(request, response: HttpResponse, page: Table | str) -> HttpResp
     return response
 
 
+def seat_answer(request, seat, template: str, context: dict[str, Any], status: int = 200):
+    """A seat's page (only its ``panel`` partial for htmx) at the seat's own address, the
+    kit's ``seat_page``; a stale move's answer (409) links back to it."""
+    url = reverse(registry.kit(seat.table.game).seat_page, args=[seat.token])
+    if status == 409:
+        context["reload_url"] = url
+    partial = template + ("#panel" if request.htmx else "")
+    return keep_address(request, render(request, partial, context, status=status), url)
+
+
 def write_url(page: Callable[..., str]) -> Callable:
     """Decorate a view that only writes (POST). A GET or HEAD is redirected to
     ``page(**kwargs)``, the page the write belongs to (which checks who may see it), rather

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia.rules import GAME
-from games.answers import answer_move, keep_address, write_url
+from games.answers import answer_move, seat_answer, write_url
 from games.forms import new_client_id, posted_move
 from games.languages import use_table_language
 from games.models import Seat, Table
@@ -67,13 +67,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
 
 
 def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> HttpResponse:
-    template = "amnesia/seat.html" + ("#panel" if request.htmx else "")
-    context = seat_context(seat, error)
-    url = reverse("amnesia:seat", args=[seat.token])
-    if status == 409:
-        context["reload_url"] = url
-    response = render(request, template, context, status=status)
-    return keep_address(request, response, url)
+    return seat_answer(request, seat, "amnesia/seat.html", seat_context(seat, error), status)
 
 
 @require_GET

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia_stories import page
-from games.answers import answer_move, keep_address, write_url
+from games.answers import answer_move, seat_answer, write_url
 from games.forms import new_client_id, posted_move
 from games.languages import use_table_language
 from games.models import Seat
@@ -66,13 +66,9 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
 
 
 def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> HttpResponse:
-    template = "amnesia_stories/seat.html" + ("#panel" if request.htmx else "")
-    context = seat_context(seat, error)
-    url = reverse("amnesia_stories:seat", args=[seat.token])
-    if status == 409:
-        context["reload_url"] = url
-    response = render(request, template, context, status=status)
-    return keep_address(request, response, url)
+    return seat_answer(
+        request, seat, "amnesia_stories/seat.html", seat_context(seat, error), status
+    )
 
 
 @require_GET
@@ -81,8 +77,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> Htt
 def seat_page(request, token: str) -> HttpResponse:
     seat = _seat(token)
     use_table_language(request, seat.table)
-    if request.htmx and request.GET.get("since") == str(seat.table.last_seq):
-        return HttpResponse(status=204)
+    # No 204 of its own: the page asks games.live's seat poll whether anything changed.
     return _render_seat(request, seat)
 
 

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from amnesia_site.addresses import phone_url
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
-from games.answers import answer_move, keep_address, table_page, write_url
+from games.answers import answer_move, keep_address, seat_answer, table_page, write_url
 from games.contest import characters
 from games.contest import page as page
 from games.contest import seat as contest_seat
@@ -329,14 +329,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     }
 
 
-def _render_seat(request, seat: Seat, error: str = "", status: int = 200):
-    template = "contest/seat.html" + ("#panel" if request.htmx else "")
-    context = seat_context(seat, error)
-    url = reverse("contest:seat", args=[seat.token])
-    if status == 409:
-        context["reload_url"] = url
-    response = render(request, template, context, status=status)
-    return keep_address(request, response, url)
+def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> HttpResponse:
+    return seat_answer(request, seat, "contest/seat.html", seat_context(seat, error), status)
 
 
 @require_GET

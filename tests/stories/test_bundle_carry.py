@@ -107,6 +107,8 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
     assert deck.owner == gm and deck.name == "Forest deck"
     for table in Table.objects.filter(game="amnesia_stories"):
         assert table.extra["custom_deck"] == deck.pk
+        # Which deck's pictures to show is no rule: the kept state is the replay's still.
+        assert services.rebuild_state(table) == services.state_of(table)
         card = deck.cards.first()
         assert decks.table_picture(table, card.pk, "large") is not None
     # Nothing is made twice.
