@@ -194,6 +194,15 @@ class GameKit:
     story_template: str = ""
     story_part: Callable[[Any, list[dict[str, Any]]], dict[str, Any]] | None = None
 
+    # Simulated plays (``manage.py simulate``, ``games.simulate``): the game's bots, name ->
+    # bot class (the interface is in ``games.simulate.bots``: ``Bot(params, rng_seed, seat)``,
+    # ``choose(view, legal_moves, may_wait) -> move or None``), at least ``random`` and
+    # ``sensible``; and (setup, moves, initial state, states after each move, {seat: bot
+    # name}) -> one game's figures, {name: number or bool}. A game without bots cannot be
+    # simulated.
+    bots: Mapping[str, Any] | None = None
+    bot_figures: Callable[..., dict[str, Any]] | None = None
+
     # What a table of this game takes along in a bundle beyond its script (a custom deck's
     # pictures, the contest's characters): see :class:`Carry` and ``stories.bundles``.
     carry: Carry | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, carry, components, cover, decks, demo, page, playtest
+from games.amnesia_stories import book, bots, carry, components, cover, decks, demo, page, playtest
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -50,4 +50,6 @@ KIT = GameKit(
     emblem="amnesia_stories/emblem.svg",
     describe_move=page.describe_move,
     table_related=("answer_timer",),
+    bots=bots.BOTS,
+    bot_figures=bots.figures,
 )

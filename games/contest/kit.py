@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, carry, components, cover, demo, page, playtest
+from games.contest import book, bots, carry, components, cover, demo, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -44,4 +44,6 @@ KIT = GameKit(
     credit=Credit(designer="Phillip Foster"),
     emblem="contest/emblem.svg",
     seat_page="contest:seat",
+    bots=bots.BOTS,
+    bot_figures=bots.figures,
 )

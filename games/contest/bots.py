@@ -1,0 +1,279 @@
+"""The contest's bots for simulated plays (see ``games.simulate.bots`` for the interface).
+
+They see their own hand and what lies face up (their view hides the deck and the other
+hands) and play the legal moves' templates, filling in what a template leaves open: the
+values of its ``choices``, the contest's description, the character's name and attributes,
+the voters' lists. What the table decides by talking (taking control, pretzel throws,
+forgotten names, votes, refusals, a drink or a card) is a parameter of ``sensible``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.contest.rules import GAME
+from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, card_suit, card_value, is_face
+from games.simulate.bots import Bot, Param
+
+REFEREE = GAME
+
+
+def _others(view, seat) -> list[str]:
+    return [n for n in view["seats"] if n != seat and not view["players"][n]["out"]]
+
+
+def _spread(rng, total: int, lo: int, hi: int) -> dict[str, int]:
+    """Four attributes in [lo, hi] adding up to ``total``, uniformly one point at a time."""
+    attrs = dict.fromkeys(ATTRIBUTES, lo)
+    for _ in range(total - 4 * lo):
+        open_ = [a for a in ATTRIBUTES if attrs[a] < hi]
+        attrs[open_[rng.randrange(len(open_))]] += 1
+    return attrs
+
+
+def _character(bot: Bot, view, balanced: bool) -> dict[str, Any]:
+    o = view["options"]
+    lo, hi, total = o["attribute_min"], o["attribute_max"], o["attribute_points"]
+    if balanced:
+        attrs = dict.fromkeys(ATTRIBUTES, lo)
+        for i in range(total - 4 * lo):
+            attrs[ATTRIBUTES[i % 4]] += 1
+    else:
+        attrs = _spread(bot.rng, total, lo, hi)
+    return {"do": "character", "name": f"Hero of {bot.seat}", **attrs}
+
+
+def _votes(bot: Bot, others: list[str], lists: tuple[str, ...], up: float) -> dict:
+    out: dict[str, list[str]] = {key: [] for key in lists}
+    for name in others:
+        if len(lists) == 1:
+            key = lists[0] if bot.chance(up) else None
+        else:
+            key = lists[0] if bot.chance(up) else lists[1]
+        if key:
+            out[key].append(name)
+    return out
+
+
+class RandomBot(Bot):
+    """Uniform among the legal moves, then uniform among each value the move leaves open
+    (target, attribute, card, penalties, whether the name is called, how many pretzels to
+    eat, each voter's vote); a character's points are spread one at a time at random.
+    Never waits."""
+
+    def choose(self, view, legal_moves, may_wait=False):
+        template = self.pick(legal_moves)
+        verb = template["do"]
+        if verb == "character":
+            return _character(self, view, balanced=False)
+        move = {k: v for k, v in template.items() if k != "choices"}
+        for name, values in template.get("choices", {}).items():
+            move[name] = self.pick(values)
+        o = view["options"]
+        if verb == "challenge":
+            move["contest"] = "a contest"
+            move["named"] = self.chance(0.5)
+        elif verb == "play":
+            if o["hamming_it_up"]:
+                move["ham"] = self.rng.randint(0, 2)
+            if o["word_bonus"]:
+                move["word"] = self.chance(0.5)
+        elif verb == "vote_off":
+            others = [n for n in _others(view, self.seat) if n != move["target"]]
+            move.update(_votes_three(self, others))
+        elif verb == "extra_point":
+            move.update(_votes(self, _others(view, self.seat), ("up", "down"), 0.5))
+        elif verb == "bribe":
+            move.update(_votes(self, _others(view, self.seat), ("accepted_by",), 0.5))
+        return move
+
+
+def _votes_three(bot: Bot, others: list[str]) -> dict:
+    out: dict[str, list[str]] = {"up": [], "down": [], "pretzels": []}
+    for name in others:
+        out[bot.pick(["up", "down", "pretzels"])].append(name)
+    return out
+
+
+class SensibleBot(Bot):
+    """A reasonable player:
+
+    - Builds a balanced character (points spread evenly).
+    - In control, challenges the active player whose best attribute is lowest, with their
+      own attribute that is highest counting the cards of its suit in hand; forgets to call
+      the character by name with chance ``forget_name``; with voting off, calls a vote
+      instead with chance ``call_vote``.
+    - Not in control, takes control with a face card (chance ``take_control``) or with two
+      drinks (chance ``take_control_drinks``) when asked, throws a pretzel (chance
+      ``pretzel``), and eats pretzels one short of the limit.
+    - Challenged, refuses with chance ``refuse``, else accepts with their best attribute.
+    - Plays the card that adds most: a card of their attribute's suit (it chains) first,
+      then the highest value.
+    - Pays a penalty with a drink (chance ``drink``), else a card; pays a refusal the same
+      way, one penalty at a time; heals a pretzel first, then a lost card; votes up with
+      chance ``vote_up``; stays when voted off with chance ``stay``.
+    """
+
+    params = {
+        "take_control": Param(0.05, 0, 1, "chance of taking control with a face card when asked"),
+        "take_control_drinks": Param(0.01, 0, 1, "chance of taking control with two drinks"),
+        "pretzel": Param(0.03, 0, 1, "chance of throwing a pretzel at the narrator when asked"),
+        "forget_name": Param(0.05, 0, 1, "chance the narrator forgets the character's name"),
+        "refuse": Param(0.05, 0, 1, "chance a challenged player refuses the contest"),
+        "drink": Param(0.5, 0, 1, "chance a penalty is paid with a drink rather than a card"),
+        "call_vote": Param(0.0, 0, 1, "chance the narrator calls a vote (voting off)"),
+        "vote_up": Param(0.5, 0, 1, "chance a voter votes a player off"),
+        "stay": Param(0.5, 0, 1, "chance a player voted off pays to stay"),
+    }
+
+    def choose(self, view, legal_moves, may_wait=False):
+        by_verb: dict[str, list[dict]] = {}
+        for t in legal_moves:
+            by_verb.setdefault(t["do"], []).append(t)
+        me = view["players"][self.seat]
+        if "character" in by_verb:
+            return _character(self, view, balanced=True)
+        limit = view["options"]["pretzel_limit"]
+        if "eat_pretzels" in by_verb and me["pretzels"] >= limit - 1:
+            return {
+                "do": "eat_pretzels",
+                "count": max(by_verb["eat_pretzels"][0]["choices"]["count"]),
+            }
+        phase = view["phase"]
+        if "challenge" in by_verb:
+            if "vote_off" in by_verb and self.chance(self.p["call_vote"]):
+                return self._vote_off(view, by_verb["vote_off"][0])
+            return self._challenge(view, by_verb["challenge"][0])
+        if phase == "story" and view["controller"] != self.seat:
+            for t in by_verb.get("take_control", []):
+                if t["with"] == "face_card" and self.chance(self.p["take_control"]):
+                    return {
+                        "do": "take_control",
+                        "with": "face_card",
+                        "card": t["choices"]["card"][0],
+                    }
+                if t["with"] == "drinks" and self.chance(self.p["take_control_drinks"]):
+                    return {"do": "take_control", "with": "drinks"}
+        if "throw_pretzel" in by_verb and may_wait and self.chance(self.p["pretzel"]):
+            return {"do": "throw_pretzel"}
+        if "accept" in by_verb:
+            if "refuse" in by_verb and self.chance(self.p["refuse"]):
+                return {"do": "refuse", "penalty": self._penalties(2)}
+            return {"do": "accept", "attribute": self._best_attribute(me)}
+        if "play" in by_verb:
+            return {"do": "play", "card": self._card(view, by_verb["play"][0]["choices"]["card"])}
+        if "drink" in by_verb or "lose_card" in by_verb:
+            if "lose_card" in by_verb and (
+                "drink" not in by_verb or not self.chance(self.p["drink"])
+            ):
+                return {"do": "lose_card"}
+            return {"do": "drink"}
+        if "swap_joker" in by_verb:
+            hand = by_verb["swap_joker"][0]["choices"]["card"]
+            return {"do": "swap_joker", "card": min(hand, key=lambda c: (card_value(c), c))}
+        if "heal" in by_verb:
+            choices = by_verb["heal"][0]["choices"]["choice"]
+            return {"do": "heal", "choice": choices[0]}
+        if "stay" in by_verb and self.chance(self.p["stay"]):
+            return {"do": "stay", "penalty": self._penalties(3)}
+        if "leave" in by_verb:
+            return {"do": "leave"}
+        if "give_up" in by_verb and not may_wait:
+            return {"do": "give_up"}
+        return None
+
+    def _penalties(self, n: int) -> list[str]:
+        return ["drink" if self.chance(self.p["drink"]) else "card" for _ in range(n)]
+
+    @staticmethod
+    def _strength(p: dict, attribute: str) -> float:
+        suit = ATTR_SUIT[attribute]
+        hand = p["hand"] or []
+        return p["attributes"][attribute] + sum(
+            card_value(c) for c in hand if card_suit(c) == suit
+        ) / max(1, len(hand))
+
+    def _best_attribute(self, me: dict) -> str:
+        return max(ATTRIBUTES, key=lambda a: (self._strength(me, a), -ATTRIBUTES.index(a)))
+
+    def _challenge(self, view, template) -> dict[str, Any]:
+        me = view["players"][self.seat]
+        targets = template["choices"]["target"]
+        target = min(
+            targets,
+            key=lambda n: (
+                max(view["players"][n]["attributes"].values()),
+                -len(view["players"][n]["lost"]),
+                view["seats"].index(n),
+            ),
+        )
+        return {
+            "do": "challenge",
+            "target": target,
+            "contest": "a contest",
+            "attribute": self._best_attribute(me),
+            "named": not self.chance(self.p["forget_name"]),
+        }
+
+    def _vote_off(self, view, template) -> dict[str, Any]:
+        target = template["choices"]["target"][0]
+        others = [n for n in _others(view, self.seat) if n != target]
+        return {
+            "do": "vote_off",
+            "target": target,
+            **_votes(self, others, ("up", "down"), self.p["vote_up"]),
+            "pretzels": [],
+        }
+
+    def _card(self, view, hand: list[str]) -> str:
+        contest = view["contest"]
+        suit = ATTR_SUIT[contest["attributes"][self.seat]]
+
+        def worth(c: str) -> tuple:
+            return (card_suit(c) == suit and not is_face(c), card_value(c), c)
+
+        return max(hand, key=worth)
+
+
+BOTS = {"random": RandomBot, "sensible": SensibleBot}
+
+
+def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
+    """One simulated game's figures: length, control turns, contests, refusals, drinks,
+    pretzels, wins by seat, when each seat went out (a share of the game's moves, and
+    its place in the order of elimination), and each seat's share of the moves made
+    while it controlled the story."""
+    seats = setup.players
+    final = states[-1] if states else initial
+    verbs = Counter(m["do"] for m in moves)
+    out: dict[str, Any] = {
+        "moves": len(moves),
+        "control_turns": final["control_turn"],
+        "rounds": final["control_turn"] / len(seats),
+        "contests": final["contests"],
+        "refusals": verbs["refuse"],
+        "unnamed": sum(1 for m in moves if m["do"] == "challenge" and m.get("named") is False),
+        "take_control": verbs["take_control"],
+        "drinks": sum(p["drinks"] for p in final["players"].values()),
+        "pretzels": verbs["throw_pretzel"],
+        "pretzels_eaten": sum(p["eaten"] for p in final["players"].values()),
+    }
+    control: Counter = Counter()
+    out_at: dict[str, int] = {}
+    order: list[str] = []
+    for i, state in enumerate(states):
+        control[state["controller"]] += 1
+        for name in seats:
+            if name not in out_at and state["players"][name]["out"]:
+                out_at[name] = i + 1
+                order.append(name)
+    n = len(moves) or 1
+    out["first_out_at"] = min(out_at.values()) / n if out_at else None
+    for index, seat in enumerate(seats, 1):
+        out[f"seat{index}.control"] = control[seat] / n
+        out[f"seat{index}.out_at"] = out_at[seat] / n if seat in out_at else None
+        out[f"seat{index}.out_place"] = order.index(seat) + 1 if seat in order else None
+        if final["finished"]:
+            out[f"seat{index}.wins"] = (seat in final["winners"]) / len(final["winners"])
+    return out
