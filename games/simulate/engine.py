@@ -229,7 +229,7 @@ def run(spec: Spec, processes: int = 1, budget: float | None = None) -> Result:
     if processes <= 1:
         results = [play_range(spec, a, b, deadline) for a, b in chunks]
     else:
-        import multiprocessing
+        import multiprocessing  # only for a run over several processes
 
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         with multiprocessing.get_context(method).Pool(processes) as pool:

@@ -43,7 +43,7 @@ def interval_of(values: list, seed: int) -> dict[str, Any]:
         k = sum(values)
         out = {"n": n, "kind": "proportion", "value": k / n if n else None}
         if n >= HANDFUL:
-            from scipy.stats import binomtest
+            from scipy.stats import binomtest  # SciPy: only when a run needs an interval
 
             ci = binomtest(k, n).proportion_ci(CONFIDENCE)
             out.update(low=float(ci.low), high=float(ci.high))
@@ -60,8 +60,9 @@ def interval_of(values: list, seed: int) -> dict[str, Any]:
 
 
 def bootstrap_mean(numbers: list[float], seed: int) -> tuple[float, float]:
+    # SciPy (and NumPy): only when a run needs an interval.
     import numpy as np
-    from scipy.stats import bootstrap
+    from scipy.stats import bootstrap  # (see above)
 
     data = np.asarray(numbers, dtype=float)
     method = "BCa" if len(data) <= 2_000 else "percentile"

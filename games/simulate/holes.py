@@ -26,7 +26,7 @@ ALPHA = 0.05
 def adjusted(pvalues: list[float]) -> list[float]:
     if not pvalues:
         return []
-    from scipy.stats import false_discovery_control
+    from scipy.stats import false_discovery_control  # SciPy: only when there are flags
 
     return [float(p) for p in false_discovery_control(pvalues)]
 
@@ -61,7 +61,7 @@ def dominance(records: list[dict[str, Any]], ruleset: str) -> list[dict[str, Any
     kinds = sorted({b for r in records for b in r["seat_bots"].values()})
     if len(kinds) < 2 or not single:
         return []
-    from scipy.stats import binomtest
+    from scipy.stats import binomtest  # SciPy: only when a run has a winner to test
 
     tests = []
     for bot in kinds:
@@ -115,7 +115,7 @@ def _tost(diffs: list[float], margin: float) -> float:
         return 0.0
     if len(diffs) < F.HANDFUL:
         return 1.0
-    from scipy.stats import ttest_1samp
+    from scipy.stats import ttest_1samp  # SciPy: only when an option is probed
 
     if min(diffs) == max(diffs):
         return 0.0 if abs(diffs[0]) < margin else 1.0

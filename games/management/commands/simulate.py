@@ -24,6 +24,7 @@ from games import registry
 from games.models import Ruleset
 from games.rules.base import BadScript
 from games.rules.script import parse_setup
+from games.rulesets import match_ruleset
 from games.simulate import figures as F
 from games.simulate import holes
 from games.simulate.bots import BadParam, check_params, resolve
@@ -199,10 +200,15 @@ class Command(BaseCommand):
         except BadScript as exc:
             raise bad(exc.message) from None
         if label is None:
-            from games.rulesets import match_ruleset
-
             found = match_ruleset(slug, setup.options)
-            label = f"{found.name}@{found.version}" if found else "(the options given)"
+            if found is not None:
+                label = f"{found.name}@{found.version}"
+            else:
+                referee = registry.kit(slug).referee
+                changed = [
+                    f"{k}={v}" for k, v in setup.options.items() if v != referee.options[k].default
+                ]
+                label = "no saved ruleset: " + (", ".join(changed) or "the defaults")
         elif overrides:
             label += " with " + ", ".join(f"{k}={v}" for k, v in overrides.items())
         return {"label": label, "options": setup.options}
@@ -239,10 +245,8 @@ class Command(BaseCommand):
     def compare_part(self, plan, a: Result, b: Result) -> dict[str, Any]:
         diffs = holes.differences(a.records, b.records)
         names = list(diffs)
-        from games.simulate.holes import adjusted
-
         pvalues = [_pvalue(diffs[n]["diffs"]) for n in names]
-        qs = adjusted(pvalues)
+        qs = holes.adjusted(pvalues)
         figures = F.compare(a.records, b.records, plan["spec"].seed)
         for name, q in zip(names, qs, strict=True):
             if name in figures:
@@ -359,7 +363,7 @@ def _pvalue(diffs: list[float]) -> float:
         return 1.0
     if min(diffs) == max(diffs):
         return 0.0
-    from scipy.stats import ttest_1samp
+    from scipy.stats import ttest_1samp  # SciPy: only when a comparison needs it
 
     return float(ttest_1samp(diffs, 0.0).pvalue)
 

@@ -1,0 +1,212 @@
+"""The bots of every game: they play only legal moves, decide only from what their seat may
+see, and the sensible one does better than the random one by a stated measure. Plus the
+simulator's private apply path, proved equal to the referee's ``apply``.
+
+Small seeded samples (long runs belong in bench/simulate.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from games import registry
+from games.rules import IllegalMove, get_game
+from games.rules.base import BadScript
+from games.rules.script import parse_script, replay_script
+from games.simulate import figures as F
+from games.simulate.bots import BadParam, check_params
+from games.simulate.engine import Spec, apply_private, play_game, run
+
+GAMES = ("amnesia", "amnesia_stories", "contest")
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+# The contest is slow to play today (its legal moves replay every candidate): smaller tables.
+SMALL = {"contest": {"hand_size": 4}}
+
+
+def spec(game: str, bots, players: int = 4, games: int = 6, **kw) -> Spec:
+    kit = registry.kit(game)
+    options = {k: o.default for k, o in kit.referee.options.items()}
+    options.update(kw.pop("options", SMALL.get(game, {})))
+    return Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots),
+        figures=kit.bot_figures,
+        options=options,
+        players=players,
+        bots=list(bots),
+        games=games,
+        **kw,
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kit_has_a_random_and_a_sensible_bot_with_documented_params(game):
+    kit = registry.kit(game)
+    assert {"random", "sensible"} <= set(kit.bots)
+    for cls in kit.bots.values():
+        assert cls.__doc__ and len(cls.__doc__.split()) > 8  # the heuristic, in words
+        for name, param in cls.params.items():
+            assert param.help and param.min <= param.default <= param.max, name
+    with pytest.raises(BadParam, match="Unknown parameter"):
+        check_params(list(kit.bots.values()), {"no_such_param": 1})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_bot_move_is_one_the_referee_accepts(game):
+    """Seeded games of every bot against the other, each replayed from its script by the
+    referee's own ``replay``: every move legal, every game over."""
+    players = 3 if game == "contest" else 4
+    s = spec(game, ["random", "sensible"], players=players, games=6, seed=11, keep_scripts=6)
+    for record in run(s).records:
+        assert "stall" not in record
+        code, state = replay_script(json.loads(json.dumps(record["script"])))
+        assert code == 0, state
+        assert state["finished"]
+        assert len(record["script"]["moves"]) == record["moves"]
+
+
+def _golden(game: str):
+    for path in sorted((SCRIPTS / game).glob("*.json")):
+        try:
+            setup, moves = parse_script(json.loads(path.read_text("utf-8")))
+        except BadScript:
+            continue
+        yield path.name, setup, moves
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_private_apply_gives_the_states_and_errors_of_apply(game):
+    """Over the golden scripts and seeded bot games: the same state after every move, and
+    the same error (code and message) for every illegal one."""
+    referee = get_game(game)
+    checked = 0
+    scripts = list(_golden(game))
+    s = spec(game, ["random", "sensible"], players=3, games=3, seed=5, keep_scripts=3)
+    for record in run(s).records:
+        setup, moves = parse_script(record["script"])
+        scripts.append((f"game {record['index']}", setup, moves))
+    for name, setup, moves in scripts:
+        state = referee.initial_state(setup)
+        for move in moves:
+            try:
+                expected = referee.apply(state, move)
+            except IllegalMove as exc:
+                with pytest.raises(IllegalMove) as got:
+                    apply_private(referee, state, move)
+                assert (got.value.code, got.value.message) == (exc.code, exc.message), name
+                break
+            before = copy.deepcopy(state)
+            assert apply_private(referee, state, move) == expected, name
+            assert state == before, name  # the state it was given is untouched
+            state = expected
+            checked += 1
+    assert checked > 60
+
+
+def _states(game: str, seed: int, players: int = 4):
+    """Every state of a seeded game of sensible bots, with its setup."""
+    s = spec(game, ["sensible"], players=players, games=1, seed=seed, keep_scripts=1)
+    record = play_game(s, 0)
+    setup, moves = parse_script(record["script"])
+    referee = get_game(game)
+    state = referee.initial_state(setup)
+    out = [state]
+    for move in moves:
+        state = referee.apply(state, move)
+        out.append(state)
+    return setup, out
+
+
+def _hide_differently(game: str, state: dict, seat: str) -> dict:
+    """The same position with what ``seat`` cannot see changed: the deck's order and the
+    generator, the other hands, the answers not judged yet."""
+    other = copy.deepcopy(state)
+    other["rng"] = (state["rng"] * 7 + 3) % (2**61)
+    if game == "amnesia":
+        other["stack"] = ["AS", "2C", "KH"]
+    elif game == "amnesia_stories":
+        other["_deck"] = list(reversed(state["_deck"]))
+        for name, picks in other["_picks"].items():
+            if name != seat:
+                other["_picks"][name] = list(reversed(picks))
+    else:
+        other["deck"] = list(reversed(state["deck"] or []))
+        hands = [p["hand"] for n, p in other["players"].items() if n != seat and p["hand"]]
+        if len(hands) >= 2:  # the other players' hands swapped round
+            for (_n, p), hand in zip(
+                [(n, p) for n, p in other["players"].items() if n != seat and p["hand"]],
+                hands[1:] + hands[:1],
+                strict=True,
+            ):
+                p["hand"] = hand
+                p["hand_count"] = len(hand)
+    return other
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bot_decides_only_from_what_its_seat_may_see(game):
+    """Changing what a seat cannot see (deck order, the generator, other hands, answers not
+    judged yet) changes none of its bot's choices: the same seed, the same move."""
+    kit = registry.kit(game)
+    referee = kit.referee
+    setup, states = _states(game, seed=3, players=3)
+    compared = 0
+    for state in states[:: max(1, len(states) // 40)]:
+        if state["finished"]:
+            continue
+        for i, seat in enumerate(setup.players):
+            legal = referee.legal_moves(state, seat)
+            if not legal:
+                continue
+            other = _hide_differently(game, state, seat)
+            assert other != state
+            assert referee.legal_moves(other, seat) == legal
+            for name, cls in kit.bots.items():
+                for may_wait in (True, False):
+                    a = cls(None, 100 + i, seat).choose(referee.view(state, seat), legal, may_wait)
+                    b = cls(None, 100 + i, seat).choose(
+                        referee.view(other, seat), referee.legal_moves(other, seat), may_wait
+                    )
+                    assert a == b, (name, seat, state["phase"])
+                    compared += 1
+    assert compared > 40
+
+
+# Each game's measure of doing better, with the fair share it must beat.
+MEASURES = {
+    # Amnesia has no winner: the share of the challenges won above what equal skill gives
+    # (1/participants each), and the share of the tokens kept above the share of the seats.
+    "amnesia": ("bot.sensible.challenge_edge", "bot.sensible.tokens_edge"),
+    # Amnesia Stories and the contest: the share of the wins above the share of the seats.
+    "amnesia_stories": ("bot.sensible.win_edge",),
+    "contest": ("bot.sensible.win_edge",),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sensible_does_better_than_random(game):
+    """Half the seats sensible, half random (each seat held by each in turn): the measure's
+    95% interval lies wholly above the fair share (an edge of 0)."""
+    players, games = (2, 12) if game == "contest" else (4, 16)
+    s = spec(game, ["sensible", "random"], players=players, games=games, seed=2024)
+    summary = F.summarize(run(s).records, 2024)
+    for measure in MEASURES[game]:
+        figure = summary[measure]
+        assert figure["n"] >= 10
+        assert figure["low"] > 0, (measure, figure)
+
+
+def test_bot_parameters_change_the_play_and_are_checked():
+    """A parameter is no hidden constant: the table's agreement moves the share of steps
+    everyone matched; a value out of its range is refused with a sentence."""
+    a = spec("amnesia_stories", ["sensible"], games=8, seed=9, params={"agreement": 1.0})
+    b = spec("amnesia_stories", ["sensible"], games=8, seed=9, params={"agreement": 0.0})
+    all_a = F.summarize(run(a).records, 9)["steps_all_matched"]["value"]
+    all_b = F.summarize(run(b).records, 9)["steps_all_matched"]["value"]
+    assert all_a > all_b
+    kit = registry.kit("amnesia_stories")
+    with pytest.raises(BadParam, match="between 0 and 1"):
+        check_params([kit.bots["sensible"]], {"agreement": 1.5})
