@@ -49,6 +49,7 @@ serve:
 	$(MANAGE) serve --host $(SERVE_HOST) --port $(PORT)
 
 test: setup
+	$(MANAGE) check
 	$(MANAGE) makemigrations --check --dry-run
 	$(PY) -m ruff check .
 	@$(MAKE) --no-print-directory test-sqlite

@@ -175,7 +175,7 @@ class GameKit:
     printed_texts: Callable[[], Iterable[str]] | None = None
     # (games.components.PrintRequest) -> games.components.Components: the game's
     # print-and-play cards and sheets (the ``components`` command and the rules page's
-    # download). Without one, the game has nothing to print.
+    # download). Required (REQUIRED_PARTS): every game can be played at a real table.
     components: Callable[[Any], Any] | None = None
     # (table, picture number, size) -> one of the table's own uploaded pictures (a stored file,
     # e.g. a custom deck's card) or None. The picture views ask it after checking who may see
@@ -199,7 +199,7 @@ class GameKit:
     # ``choose(view, legal_moves, may_wait) -> move or None``), at least ``random`` and
     # ``sensible``; and (setup, moves, initial state, states after each move, {seat: bot
     # name}) -> one game's figures, {name: number or bool}. A game without bots cannot be
-    # simulated.
+    # simulated; one with bots has both (``games/checks.py`` checks their shape).
     bots: Mapping[str, Any] | None = None
     bot_figures: Callable[..., dict[str, Any]] | None = None
 
@@ -212,17 +212,20 @@ class GameKit:
             raise ValueError(f"kit {self.slug!r} carries the referee of {self.referee.name!r}")
 
 
-# Every part a kit must provide for the game to work in every generic page (the registry
-# test checks them all for each registered game).
-REQUIRED_PARTS = (
-    "referee",
-    "page_context",
-    "table_template",
-    "rules_template",
-    "book",
-    "demos",
-    "playtest",
-)
+# Every part a kit must provide for the game to work in every generic page, and where the
+# README says how to write it. ``games/checks.py`` (``manage.py check``) checks them all, and
+# every optional part a kit has, for each registered game.
+PART_HELP = {
+    "referee": "rules.py, a games.rules.base.Game whose name is the slug",
+    "page_context": "page.py, context(snap) -> dict",
+    "table_template": "templates/<slug>/table.html",
+    "rules_template": "templates/<slug>/rules.html",
+    "book": "book.py, build(entries, texts) -> [Chapter], or stories.books.chronicle",
+    "demos": "demo.py, demos(now) -> [(table name, script)]",
+    "playtest": "playtest.py, a PlaytestParts",
+    "components": "components.py, components(PrintRequest) -> games.components.Components",
+}
+REQUIRED_PARTS = tuple(PART_HELP)
 
 _KITS: dict[str, GameKit] = {}
 

@@ -47,6 +47,24 @@ def fresh_cache() -> None:
 
 
 @pytest.fixture
+def game_for_tests(settings):
+    """Registers a game for this test only: ``game_for_tests(KIT)`` (tests/kits.py); the
+    registry forgets it after the test, and the settings are put back."""
+    from games import registry
+    from tests.kits import register_for_tests
+
+    registered = []
+
+    def register(kit):
+        registered.append(kit.slug)
+        return register_for_tests(settings, kit)
+
+    yield register
+    for slug in registered:
+        registry.unregister(slug)
+
+
+@pytest.fixture
 def gm(db, django_user_model):
     """The player who runs the table."""
     return django_user_model.objects.create_user(username="gm", password=PASSWORD)

@@ -11,11 +11,12 @@ from types import ModuleType
 
 import pytest
 
+from games import registry
 from games.rules import Field, Game, get_game
 from games.rules.base import FIELD_KINDS
 
 COMMON = {"by", "do", "text", "at"}
-GAMES = ("amnesia", "amnesia_stories", "contest")
+GAMES = tuple(kit.slug for kit in registry.kits())
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 

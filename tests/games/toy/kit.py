@@ -5,6 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.html import format_html
+
+from games.components import Components, Sheet
 from games.registry import GameKit, PlaytestParts
 from stories.books import chronicle
 from tests.games.toy.rules import GAME
@@ -52,6 +55,13 @@ def charts(report: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+def components(request) -> Components:
+    """A sheet to tally the lines said at a real table."""
+    lines = request.options["max_lines"]
+    sheet = format_html("<p>Tick a box for each line said (at most {}).</p>", lines)
+    return Components(title="Toy: print and play", parts=[Sheet(title="Tally", html=sheet)])
+
+
 KIT = GameKit(
     slug="toy",
     title="Toy",
@@ -65,6 +75,7 @@ KIT = GameKit(
     playtest=PlaytestParts(
         figures=figures, balance=balance, figure_rows=figure_rows, charts=charts
     ),
+    components=components,
     option_labels={"max_lines": "Lines before someone must stop"},
     presets={"short": {"label": "Short", "options": {"max_lines": 2}}},
     rulesets=({"name": "Toy: first draft", "options": {"polite": True}, "changelog": "First."},),

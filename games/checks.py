@@ -1,0 +1,717 @@
+"""The game contract, checked by Django: ``manage.py check`` (and ``make run``, ``make serve``,
+``make test``) verifies every registered kit (``games.registry``).
+
+Each problem is one check message naming the game, the part and what to do (``games.E0xx``);
+a part that raises while it is checked is a message too, never a traceback. What is checked:
+
+- the required parts (``registry.REQUIRED_PARTS``) are there and of the right kind;
+- the optional parts, when a kit has them, are well formed (``registry.GameKit``);
+- the templates the kit names load, its static files (the emblem) are found;
+- the referee's declared moves, fields, options and player counts agree with one another, and
+  the kit's option labels, presets and rulesets are options the referee accepts;
+- each demo table replays through the referee with moves that keep to the declared fields,
+  and the playtest figures, rows and charts are computed from it;
+- the URLs of the game's own URLconf resolve under its slug;
+
+``check_kit(kit)`` returns the messages of one kit (the tests call it on broken kits).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from importlib import import_module
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.core import checks
+from django.template import TemplateDoesNotExist, TemplateSyntaxError
+from django.template.loader import get_template
+from django.urls import NoReverseMatch, resolve, reverse
+
+from games import registry
+from games.registry import GameKit
+from games.rules.base import (
+    BadScript,
+    Field,
+    Game,
+    IllegalMove,
+    Narrator,
+    Option,
+)
+from games.rules.script import COMMON_FIELDS, misfit_field, parse_script, undeclared_fields
+
+# The moment the demos are built for (a fixed one: the check must say the same every time).
+DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
+
+# What each message id means (the README's "Adding a game" lists them too).
+IDS = {
+    "games.E001": "a required part is missing",
+    "games.E002": "a part is not of the right kind",
+    "games.E003": "a template is not found (or does not load)",
+    "games.E004": "a static file is not found",
+    "games.E005": "the referee's moves, fields, options or player counts disagree",
+    "games.E006": "an option label, preset or ruleset the referee does not accept",
+    "games.E007": "a demo table is missing or does not replay",
+    "games.E008": "the playtest figures cannot be computed from a demo table",
+    "games.E009": "the game's URLs are not mounted under its slug",
+    "games.E010": "a part raised an exception while it was checked",
+    "games.E011": "the bots (or their figures) are malformed",
+}
+
+
+class _Report:
+    """The messages of one kit."""
+
+    def __init__(self, kit: GameKit) -> None:
+        self.kit = kit
+        self.messages: list[checks.CheckMessage] = []
+
+    def error(self, code: str, part: str, text: str, hint: str) -> None:
+        slug = getattr(self.kit, "slug", "?")
+        self.messages.append(
+            checks.Error(
+                f"Game {slug!r}, part {part!r}: {text}",
+                hint=hint,
+                obj=f"game {slug}",
+                id=f"games.{code}",
+            )
+        )
+
+
+def _takes(function: Any, count: int) -> bool:
+    """Whether ``function`` can be called with ``count`` positional arguments (a callable
+    whose signature Python cannot read is given the benefit of the doubt)."""
+    if not callable(function):
+        return False
+    try:
+        inspect.signature(function).bind(*([None] * count))
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
+
+
+def _callable(report: _Report, part: str, value: Any, count: int, shape: str) -> bool:
+    if _takes(value, count):
+        return True
+    report.error(
+        "E002",
+        part,
+        f"is {type(value).__name__}, not a callable taking {count} argument(s).",
+        f"Give the kit a function {shape}.",
+    )
+    return False
+
+
+def _template(report: _Report, part: str, name: Any) -> None:
+    if not isinstance(name, str) or not name:
+        report.error(
+            "E002",
+            part,
+            f"is {name!r}, not a template name.",
+            "Name a template, e.g. '<slug>/table.html'.",
+        )
+        return
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        report.error(
+            "E003",
+            part,
+            f"the template {name!r} is not found.",
+            f"Put it at games/<slug>/templates/{name} (the game's app must be in "
+            "INSTALLED_APPS), or fix the name.",
+        )
+    except TemplateSyntaxError as exc:
+        report.error("E003", part, f"the template {name!r} does not load: {exc}.", "Fix it.")
+
+
+# -- the required parts ---------------------------------------------------------------------
+def _required(report: _Report) -> None:
+    kit = report.kit
+    for part in registry.REQUIRED_PARTS:
+        if getattr(kit, part, None) in (None, ""):
+            report.error(
+                "E001",
+                part,
+                "is missing.",
+                f"Every game needs its {part}: see {registry.PART_HELP[part]} "
+                "(README, 'Adding a game').",
+            )
+    if kit.referee is not None and not isinstance(kit.referee, Game):
+        report.error(
+            "E002",
+            "referee",
+            f"is {type(kit.referee).__name__}, not a games.rules.base.Game.",
+            "Subclass games.rules.base.Game and give the kit an instance.",
+        )
+    if kit.page_context is not None:
+        _callable(report, "page_context", kit.page_context, 1, "context(snap) -> dict")
+    if kit.book is not None:
+        _callable(report, "book", kit.book, 2, "build(entries, texts) -> [Chapter]")
+    if kit.demos is not None:
+        _callable(report, "demos", kit.demos, 1, "demos(now) -> [(table name, script)]")
+    if kit.components is not None:
+        _callable(report, "components", kit.components, 1, "components(PrintRequest)")
+    for part in ("table_template", "rules_template"):
+        if getattr(kit, part):
+            _template(report, part, getattr(kit, part))
+    playtest = kit.playtest
+    if playtest is not None:
+        if not isinstance(playtest, registry.PlaytestParts):
+            report.error(
+                "E002",
+                "playtest",
+                f"is {type(playtest).__name__}, not a registry.PlaytestParts.",
+                "Give the kit PlaytestParts(figures=, balance=, figure_rows=, charts=).",
+            )
+        else:
+            for name, count in (("figures", 5), ("balance", 2), ("figure_rows", 1), ("charts", 1)):
+                _callable(report, f"playtest.{name}", getattr(playtest, name), count, name)
+
+
+# -- the optional parts ---------------------------------------------------------------------
+def _optional(report: _Report) -> None:
+    kit = report.kit
+    if kit.emblem:
+        found = finders.find(kit.emblem) if isinstance(kit.emblem, str) else None
+        if not isinstance(kit.emblem, str) or not kit.emblem.endswith(".svg"):
+            report.error(
+                "E002",
+                "emblem",
+                f"is {kit.emblem!r}, not the path of an SVG file.",
+                "Name a local SVG under the game's static folder, e.g. '<slug>/emblem.svg'.",
+            )
+        elif found is None:
+            report.error(
+                "E004",
+                "emblem",
+                f"the static file {kit.emblem!r} is not found.",
+                f"Put it at games/<slug>/static/{kit.emblem} (a local SVG, nothing fetched "
+                "from outside).",
+            )
+    if kit.story_template or kit.story_part is not None:
+        if not kit.story_template or kit.story_part is None:
+            report.error(
+                "E002",
+                "story_part",
+                "story_template and story_part come together.",
+                "Give the kit both (the template and its context function) or neither.",
+            )
+        else:
+            _template(report, "story_template", kit.story_template)
+            _callable(report, "story_part", kit.story_part, 2, "part(snap, entries) -> dict")
+    hooks = {
+        "cover": (2, "draw(book, (width, height)) -> PIL image"),
+        "printed_texts": (0, "printed_texts() -> [str]"),
+        "picture": (3, "picture(table, number, size) -> stored file or None"),
+        "describe_move": (1, "describe(move) -> str"),
+    }
+    for part, (count, shape) in hooks.items():
+        value = getattr(kit, part)
+        if value is not None:
+            _callable(report, part, value, count, shape)
+    if kit.printed_texts is not None and _takes(kit.printed_texts, 0):
+        texts = list(kit.printed_texts())
+        if not all(isinstance(t, str) for t in texts):
+            report.error(
+                "E002", "printed_texts", "gives something other than texts.", "Return strings."
+            )
+    if kit.pictures is not None:
+        ids = getattr(kit.pictures, "ids", None)
+        if not ids or not all(isinstance(i, str) and i for i in ids):
+            report.error(
+                "E002",
+                "pictures",
+                "has no ids (a non-empty set of picture ids).",
+                "Give it `ids`, the illustration ids its chapters show.",
+            )
+        elif _callable(report, "pictures.picture", getattr(kit.pictures, "picture", None), 1, ""):
+            if kit.pictures.picture(min(ids))[:3] != b"\xff\xd8\xff":
+                report.error("E002", "pictures", "picture(id) is not a JPEG.", "Return JPEG bytes.")
+    if kit.carry is not None:
+        if not isinstance(kit.carry, registry.Carry):
+            report.error(
+                "E002",
+                "carry",
+                f"is {type(kit.carry).__name__}, not a registry.Carry.",
+                "Give the kit Carry(export=, check=, bring=).",
+            )
+        else:
+            for name, count in (("export", 3), ("check", 3), ("bring", 4)):
+                _callable(report, f"carry.{name}", getattr(kit.carry, name), count, name)
+    for name in ("add_fields", "clean", "extra_setup", "after_create"):
+        if not callable(getattr(kit.new_table, name, None)):
+            report.error(
+                "E002",
+                "new_table",
+                f"has no method {name}.",
+                "Subclass registry.NoNewTableHooks and override what the game adds.",
+            )
+    if kit.start_method is not None:
+        from games.start import StartMethod
+
+        if not isinstance(kit.start_method, StartMethod):
+            report.error(
+                "E002", "start_method", "is not a games.start.StartMethod.", "Give one or None."
+            )
+    _table_related(report)
+    _nav(report)
+    _bots(report)
+
+
+def _table_related(report: _Report) -> None:
+    from django.core.exceptions import FieldDoesNotExist
+
+    from games.models import Table
+
+    for name in report.kit.table_related:
+        try:
+            relation = Table._meta.get_field(name)
+        except FieldDoesNotExist:
+            relation = None
+        if relation is None or not relation.one_to_one:
+            report.error(
+                "E002",
+                "table_related",
+                f"{name!r} is not a one-to-one relation of games.Table.",
+                "Name the related_name of a OneToOneField(Table) of the game's models.",
+            )
+
+
+def _nav(report: _Report) -> None:
+    for entry in report.kit.nav:
+        name = entry[0] if isinstance(entry, tuple) and len(entry) == 2 else None
+        try:
+            reverse(name) if isinstance(name, str) else None
+        except NoReverseMatch:
+            name = None
+        if name is None:
+            report.error(
+                "E002",
+                "nav",
+                f"{entry!r} is not (URL name, label) of a page without arguments.",
+                "Name a URL of the game's own URLconf, e.g. ('<slug>:characters', _('…')).",
+            )
+
+
+def _bots(report: _Report) -> None:
+    """The simulated plays' part (``games.simulate``): bot classes by name, and the figures of
+    one simulated game; both or neither."""
+    from games.simulate.bots import Bot, Param
+
+    kit = report.kit
+    bots, figures = kit.bots, kit.bot_figures
+    if bots is None:
+        if figures is not None:
+            report.error(
+                "E011",
+                "bot_figures",
+                "is given without bots.",
+                "Give the kit its bots (games/<slug>/bots.py), or leave both out.",
+            )
+        return
+    if not isinstance(bots, Mapping) or not bots:
+        report.error(
+            "E011",
+            "bots",
+            f"is {type(bots).__name__}, not a non-empty mapping of bot names to bot classes.",
+            "Give the kit bots={'random': RandomBot, 'sensible': SensibleBot} "
+            "(games.simulate.bots), or None.",
+        )
+        return
+    for needed in ("random", "sensible"):
+        if needed not in bots:
+            report.error(
+                "E011",
+                "bots",
+                f"has no {needed!r} bot.",
+                "Every game with bots has at least 'random' and 'sensible'.",
+            )
+    for name, bot in bots.items():
+        if not isinstance(name, str) or not name.isidentifier() or name != name.lower():
+            report.error(
+                "E011",
+                "bots",
+                f"the bot name {name!r} is not a lower-case identifier.",
+                "Name each bot as the simulate command's --bots option names it ('random').",
+            )
+        if not (inspect.isclass(bot) and issubclass(bot, Bot)):
+            report.error(
+                "E011",
+                f"bots[{name!r}]",
+                f"is {bot!r}, not a games.simulate.bots.Bot class.",
+                "Subclass games.simulate.bots.Bot (built as Bot(params, rng_seed, seat)) "
+                "and write its choose(view, legal_moves, may_wait).",
+            )
+            continue
+        if bot.choose is Bot.choose:
+            report.error(
+                "E011",
+                f"bots[{name!r}]",
+                "does not write choose(view, legal_moves, may_wait).",
+                "Write it: the move it makes (without 'by'), or None to wait.",
+            )
+        params = getattr(bot, "params", None)
+        if not isinstance(params, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, Param) for k, v in params.items()
+        ):
+            report.error(
+                "E011",
+                f"bots[{name!r}]",
+                "has params that are not a mapping of names to games.simulate.bots.Param.",
+                "Declare each parameter as Param(default, min, max, help).",
+            )
+    if figures is None:
+        report.error(
+            "E011",
+            "bot_figures",
+            "is missing, but the kit has bots.",
+            "Give it figures(setup, moves, initial, states, bots_by_seat) -> dict.",
+        )
+    else:
+        _callable(
+            report,
+            "bot_figures",
+            figures,
+            5,
+            "figures(setup, moves, initial, states, bots_by_seat) -> dict",
+        )
+
+
+# -- the referee ------------------------------------------------------------------------------
+def _referee(report: _Report) -> None:
+    game = report.kit.referee
+    if not isinstance(game, Game):
+        return
+    if not (1 <= game.min_players <= game.max_players):
+        report.error(
+            "E005",
+            "referee",
+            f"min_players {game.min_players} and max_players {game.max_players} do not agree.",
+            "Make 1 <= min_players <= max_players.",
+        )
+    if not game.moves:
+        report.error("E005", "referee", "declares no moves.", "Fill in Game.moves.")
+    for verb, phases in game.moves.items():
+        if not isinstance(phases, (set, frozenset)):
+            report.error(
+                "E005",
+                "referee",
+                f"the phases of {verb!r} are not a set.",
+                "Map each verb to frozenset({phase, ...}).",
+            )
+        if not callable(getattr(game, f"_do_{verb}", None)) and type(game).handle is Game.handle:
+            report.error(
+                "E005",
+                "referee",
+                f"the verb {verb!r} has no handler _do_{verb}.",
+                f"Write _do_{verb}(state, move), or a handle() of the game's own.",
+            )
+    for verb, fields in game.fields.items():
+        if verb not in game.moves:
+            report.error(
+                "E005",
+                "referee",
+                f"fields declares {verb!r}, which is not one of its moves.",
+                "Declare fields only for verbs in Game.moves.",
+            )
+        for name, declared in (fields or {}).items():
+            if not isinstance(declared, Field) or name in COMMON_FIELDS:
+                report.error(
+                    "E005",
+                    "referee",
+                    f"the field {verb}.{name} is not a games.rules.base.Field of its own.",
+                    "Declare each field as Field(kind, ...); by, do, text and at are common.",
+                )
+    for verb in game.independent_moves:
+        if verb not in game.moves:
+            report.error(
+                "E005",
+                "referee",
+                f"independent_moves names {verb!r}, which is not one of its moves.",
+                "Name only verbs in Game.moves.",
+            )
+    if game.narrator_class is not None and not (
+        inspect.isclass(game.narrator_class) and issubclass(game.narrator_class, Narrator)
+    ):
+        report.error(
+            "E005",
+            "referee",
+            "narrator_class is not a games.rules.base.Narrator.",
+            "Subclass Narrator (or leave it None: the story is then replayed on every page).",
+        )
+    for name, option in game.options.items():
+        if not isinstance(option, Option):
+            report.error(
+                "E005",
+                "referee",
+                f"the option {name!r} is not a games.rules.base.Option.",
+                "Declare it as Option(default, ...).",
+            )
+            continue
+        try:
+            option.check(name, option.default)
+        except BadScript as exc:
+            report.error(
+                "E005",
+                "referee",
+                f"the default of the option {name!r} is refused: {exc.message}",
+                "Make the default one of the values the option accepts.",
+            )
+
+
+def _options(report: _Report) -> None:
+    kit = report.kit
+    if not isinstance(kit.referee, Game):
+        return
+    options = kit.referee.options
+    for name in kit.option_labels:
+        if name not in options:
+            report.error(
+                "E006",
+                "option_labels",
+                f"labels {name!r}, which is not an option of the referee.",
+                "Label only the referee's options.",
+            )
+    named = []
+    for key, preset in kit.presets.items():
+        if not isinstance(preset, Mapping) or not preset.get("label"):
+            report.error(
+                "E006",
+                "presets",
+                f"the preset {key!r} has no label.",
+                "Give each preset {'label': ..., 'options': {...}}.",
+            )
+        else:
+            named.append((f"preset {key!r}", "presets", preset.get("options", {})))
+    for spec in kit.rulesets:
+        if not isinstance(spec, Mapping) or not spec.get("name") or "changelog" not in spec:
+            report.error(
+                "E006",
+                "rulesets",
+                f"{spec!r} is not a ruleset.",
+                "Give each ruleset {'name', 'options', 'changelog'}.",
+            )
+        else:
+            named.append((f"ruleset {spec['name']!r}", "rulesets", spec.get("options", {})))
+    for where, part, values in named:
+        for key, value in values.items():
+            if key not in options:
+                report.error(
+                    "E006",
+                    part,
+                    f"the {where} sets {key!r}, which is not an option of the referee.",
+                    "Set only the referee's options.",
+                )
+                continue
+            try:
+                options[key].check(key, value)
+            except BadScript as exc:
+                report.error("E006", part, f"the {where}: {exc.message}", "Fix the value.")
+
+
+def _urls(report: _Report) -> None:
+    kit = report.kit
+    for part in ("seat_page",):
+        name = getattr(kit, part)
+        if name and (not isinstance(name, str) or not name.startswith(f"{kit.slug}:")):
+            report.error(
+                "E009",
+                part,
+                f"{name!r} is not a URL name of the game's own URLconf.",
+                f"Name it '{kit.slug}:<name>' (a pattern of the kit's urls, taking the token).",
+            )
+    if not kit.urls:
+        if kit.seat_page:
+            report.error(
+                "E009",
+                "urls",
+                "is missing, but the kit names a seat_page.",
+                "Give the kit urls='games.<slug>.urls' holding the seat page.",
+            )
+        return
+    urlconf = import_module(kit.urls)
+    if getattr(urlconf, "app_name", None) != kit.slug:
+        report.error(
+            "E009",
+            "urls",
+            f"{kit.urls} has app_name {getattr(urlconf, 'app_name', None)!r}.",
+            f"Set app_name = {kit.slug!r} in it.",
+        )
+        return
+    named = [p for p in getattr(urlconf, "urlpatterns", []) if getattr(p, "name", None)]
+    for pattern in named:
+        kwargs = {
+            arg: 1 if converter.regex == "[0-9]+" else "x"
+            for arg, converter in getattr(pattern.pattern, "converters", {}).items()
+        }
+        try:
+            url = reverse(f"{kit.slug}:{pattern.name}", kwargs=kwargs)
+            mounted = resolve(url).namespace == kit.slug
+        except Exception:  # noqa: BLE001 - any failure means: not mounted
+            mounted = False
+        if not mounted:
+            report.error(
+                "E009",
+                "urls",
+                f"the pattern {pattern.name!r} of {kit.urls} is not served under the site.",
+                "The site mounts every registered kit's urls when it loads its URLconf: "
+                "register the kit in its AppConfig.ready().",
+            )
+            return
+    if kit.seat_page and kit.seat_page.split(":", 1)[1] not in {p.name for p in named}:
+        report.error(
+            "E009",
+            "seat_page",
+            f"{kit.seat_page!r} is not a pattern of {kit.urls}.",
+            "Name a pattern of the kit's urls.",
+        )
+
+
+# -- the demos ------------------------------------------------------------------------------
+class Demo:
+    """One demo table replayed: its set-up, its moves and the state after each."""
+
+    def __init__(self, name: str, setup, moves: list[dict[str, Any]], states: list) -> None:
+        self.name = name
+        self.setup = setup
+        self.moves = moves
+        self.states = states  # the initial state, then the state after each move
+
+
+def _demos(report: _Report) -> list[Demo]:
+    kit = report.kit
+    game = kit.referee
+    if kit.demos is None or not isinstance(game, Game) or not _takes(kit.demos, 1):
+        return []
+    demos = kit.demos(DEMO_NOW)
+    if not demos:
+        report.error("E007", "demos", "gives no demo table.", "Return at least one (name, script).")
+        return []
+    played = []
+    for name, script in demos:
+        if not isinstance(script, Mapping) or script.get("game") != kit.slug:
+            report.error(
+                "E007", "demos", f"the demo {name!r} is not a script of this game.", "Fix it."
+            )
+            continue
+        try:
+            setup, moves = parse_script(dict(script))
+        except BadScript as exc:
+            report.error(
+                "E007", "demos", f"the demo {name!r} is malformed: {exc.message}", "Fix it."
+            )
+            continue
+        state = game.initial_state(setup)
+        states = [state]
+        for index, move in enumerate(moves):
+            extra = undeclared_fields(game, move) if move.get("do") in game.moves else []
+            misfit = misfit_field(game, move)
+            if extra or misfit:
+                report.error(
+                    "E005",
+                    "referee",
+                    f"move {index} of the demo {name!r} ({move.get('do')!r}) carries "
+                    f"{', '.join(extra) or misfit!r}, which its fields do not declare (or "
+                    "declare otherwise): the write path would refuse it.",
+                    "Declare every field each verb reads in Game.fields.",
+                )
+            rules = {k: v for k, v in move.items() if k not in ("text", "at")}
+            try:
+                state = game.apply(state, rules)
+            except IllegalMove as exc:
+                report.error(
+                    "E007",
+                    "demos",
+                    f"move {index} of the demo {name!r} is refused: {exc.message}",
+                    "Make every demo move legal (referee replay shows where it stops).",
+                )
+                break
+            states.append(state)
+        played.append(Demo(name, setup, moves, states))
+    return played
+
+
+def _figures(report: _Report, demos: list[Demo]) -> None:
+    from games.playtests import reports
+
+    kit = report.kit
+    if not isinstance(kit.playtest, registry.PlaytestParts):
+        return
+    for demo in demos[:1]:
+        figures = reports.figures(demo.setup, demo.moves)
+        try:
+            json.dumps(figures)
+        except (TypeError, ValueError) as exc:
+            report.error(
+                "E008",
+                "playtest.figures",
+                f"the figures of the demo {demo.name!r} are not JSON: {exc}.",
+                "Return numbers, texts, lists and dicts only (they are stored).",
+            )
+            return
+        rows = kit.playtest.figure_rows(figures)
+        charts = kit.playtest.charts(figures)
+        if not isinstance(rows, list) or not all(
+            isinstance(r, tuple) and len(r) == 2 for r in rows
+        ):
+            report.error(
+                "E008",
+                "playtest.figure_rows",
+                "does not give [(label, value)].",
+                "Return a list of (label, value) pairs.",
+            )
+        if not isinstance(charts, list) or not all(
+            isinstance(c, Mapping) and {"title", "svg"} <= set(c) for c in charts
+        ):
+            report.error(
+                "E008",
+                "playtest.charts",
+                "does not give [{'title', 'svg'}].",
+                "Return a list of {'title': ..., 'svg': ...}.",
+            )
+
+
+# -- the whole kit ----------------------------------------------------------------------------
+STEPS: list[tuple[str, Callable[[_Report], Any]]] = [
+    ("required parts", _required),
+    ("optional parts", _optional),
+    ("referee", _referee),
+    ("options", _options),
+    ("urls", _urls),
+]
+
+
+def check_kit(kit: GameKit) -> list[checks.CheckMessage]:
+    """Every problem of one kit, as check messages."""
+    report = _Report(kit)
+    for part, step in STEPS:
+        _guarded(report, part, step, report)
+    demos = _guarded(report, "demos", _demos, report) or []
+    if demos and not any(m.id == "games.E008" for m in report.messages):
+        _guarded(report, "playtest", _figures, report, demos)
+    return report.messages
+
+
+def _guarded(report: _Report, part: str, step: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return step(*args)
+    except Exception as exc:  # noqa: BLE001 - a broken part is a message, never a traceback
+        report.error(
+            "E010",
+            part,
+            f"raised {type(exc).__name__}: {exc}",
+            "Fix the part (its error is above); the other checks of this game went on.",
+        )
+        return None
+
+
+@checks.register("games")
+def check_games(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """The contract of every registered game (``manage.py check``)."""
+    return [message for kit in registry.kits() for message in check_kit(kit)]
