@@ -12,6 +12,10 @@ a part that raises while it is checked is a message too, never a traceback. What
 - each demo table replays through the referee with moves that keep to the declared fields,
   and the playtest figures, rows and charts are computed from it;
 - the URLs of the game's own URLconf resolve under its slug;
+- the secrets (``games.rules.base.Game.view``): played through its demo tables (the kit's
+  demos), the game never shows a spectator or another player its deck, its generator's state
+  (or a copy of them under another name), another player's hand or an unjudged answer (its
+  ``private`` paths), and every hand its state keeps is declared ``private``.
 
 ``check_kit(kit)`` returns the messages of one kit (the tests call it on broken kits).
 """
@@ -34,6 +38,7 @@ from django.urls import NoReverseMatch, resolve, reverse
 from games import registry
 from games.registry import GameKit
 from games.rules.base import (
+    FRAMEWORK_SECRETS,
     BadScript,
     Field,
     Game,
@@ -59,7 +64,13 @@ IDS = {
     "games.E009": "the game's URLs are not mounted under its slug",
     "games.E010": "a part raised an exception while it was checked",
     "games.E011": "the bots (or their figures) are malformed",
+    "games.E020": "a view shows the deck or the generator's state",
+    "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
+    "games.E022": "the state keeps a hand the referee does not declare secret",
 }
+
+# The secrets' messages (the views, played through the demo tables).
+SECRET_IDS = frozenset({"games.E020", "games.E021", "games.E022"})
 
 
 class _Report:
@@ -677,6 +688,123 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
             )
 
 
+# -- the secrets -----------------------------------------------------------------------------
+_MISSING = object()
+_HAND_KEYS = ("hand", "hands")
+
+
+def _at(value: Any, path: list[str], owner: str) -> Any:
+    """What ``path`` names for ``owner`` (``*`` is the owner's name), or _MISSING."""
+    for key in path:
+        key = owner if key == "*" else key
+        if not isinstance(value, dict) or key not in value:
+            return _MISSING
+        value = value[key]
+    return value
+
+
+def _holds(value: Any, secret: Any) -> bool:
+    """Whether ``secret`` (a list of cards, a generator's state) is anywhere in ``value``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item == secret and type(item) is type(secret):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _telling(secret: Any) -> bool:
+    """A secret worth looking for elsewhere in a view: a list of two or more cards, or a
+    generator's state (a big number), not a value many public things may equal."""
+    if isinstance(secret, list):
+        return len(secret) >= 2
+    return isinstance(secret, int) and not isinstance(secret, bool) and abs(secret) >= 2**16
+
+
+def _hands(state: dict[str, Any]) -> set[str]:
+    """The paths of hands in ``state`` ("players.*.hand", "hands.*"), a seat's name as ``*``."""
+    seats = set(state.get("seats") or [])
+    found: set[str] = set()
+    stack: list[tuple[Any, tuple[str, ...]]] = [(state, ())]
+    while stack:
+        value, path = stack.pop()
+        if not isinstance(value, dict):
+            continue
+        for key, item in value.items():
+            step = "*" if key in seats else str(key)
+            if key in _HAND_KEYS:
+                if "*" in path:
+                    found.add(".".join((*path, step)))
+                elif isinstance(item, dict) and item and set(item) <= seats:
+                    found.add(".".join((*path, step, "*")))
+            stack.append((item, (*path, step)))
+    return found
+
+
+def _secrets(report: _Report, demos: list[Demo]) -> None:
+    """Plays each demo table and looks at every view after every move: a spectator's
+    (``view(state, None)``) and each player's."""
+    game = report.kit.referee
+    if not isinstance(game, Game):
+        return
+    hidden = [k for k in (*FRAMEWORK_SECRETS, *game.secret_keys) if k not in game.public_keys]
+    private = [p.split(".") for p in game.private]
+    said: set[tuple[str, str]] = set()
+
+    def once(code: str, what: str, text: str, hint: str) -> None:
+        if (code, what) not in said:
+            said.add((code, what))
+            report.error(code, "referee.view", text, hint)
+
+    for demo in demos:
+        for index, state in enumerate(demo.states):
+            where = f"in the demo {demo.name!r} after {index} move(s)"
+            for path in sorted(_hands(state) - set(game.private)):
+                once(
+                    "E022",
+                    path,
+                    f"the state keeps hands at {path!r} {where}, and the referee does not "
+                    "declare them secret.",
+                    f"Add {path!r} to the referee's `private` (each player then sees only "
+                    "their own), or rename the key if it is not a hand.",
+                )
+            for viewer in [None, *state.get("seats", [])]:
+                seen = game.view(state, viewer)
+                who = "a spectator" if viewer is None else repr(viewer)
+                for key in hidden:
+                    secret = state.get(key)
+                    if secret in (None, [], {}, ""):
+                        continue
+                    if seen.get(key) is not None or (_telling(secret) and _holds(seen, secret)):
+                        once(
+                            "E020",
+                            key,
+                            f"view(state, {viewer!r}) shows {who} the state's {key!r} {where}.",
+                            "Let the base Game.view hide it (do not override view, or start "
+                            "from super().view); a deck that is public goes in `public_keys`.",
+                        )
+                for path in private:
+                    for owner in state.get("seats", []):
+                        if owner == viewer:
+                            continue
+                        secret = _at(state, path, owner)
+                        if secret is _MISSING or secret in (None, [], {}, ""):
+                            continue
+                        if _at(seen, path, owner) not in (_MISSING, None):
+                            once(
+                                "E021",
+                                ".".join(path),
+                                f"view(state, {viewer!r}) shows {who} {owner!r}'s secret "
+                                f"{'.'.join(path)!r} {where}.",
+                                "Let the base Game.view hide the referee's `private` paths "
+                                "(do not override view, or start from super().view).",
+                            )
+
+
 # -- the whole kit ----------------------------------------------------------------------------
 STEPS: list[tuple[str, Callable[[_Report], Any]]] = [
     ("required parts", _required),
@@ -695,6 +823,8 @@ def check_kit(kit: GameKit) -> list[checks.CheckMessage]:
     demos = _guarded(report, "demos", _demos, report) or []
     if demos and not any(m.id == "games.E008" for m in report.messages):
         _guarded(report, "playtest", _figures, report, demos)
+    if demos:
+        _guarded(report, "referee.view", _secrets, report, demos)
     return report.messages
 
 

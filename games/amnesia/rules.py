@@ -16,7 +16,6 @@ Rulings beyond ``shared/referee/amnesia.md``:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.amnesia import narrative as story
@@ -96,6 +95,9 @@ class AmnesiaGame(Game):
     # once. (Insisting does: it stops the scene for the narrator's answer.)
     independent_moves = frozenset({"suggest"})
     narrator_class = story.AmnesiaNarrator
+    # Nothing in hand is secret in Amnesia; only the future draws are (the stacked deck's
+    # order, and the generator's state, which ``view`` hides like every game's).
+    secret_keys = ("stack",)
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         # One scene: its phase and the count of scenes and memories told before it.
@@ -611,13 +613,6 @@ class AmnesiaGame(Game):
                     out.append({"do": "lower"})
                 out.append({"do": "quit", "refund": ch["bets"].get(player, 0) // 2})
         return out
-
-    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
-        """Nothing in hand is secret in Amnesia; only the future draws are."""
-        seen = copy.deepcopy(state)
-        seen.pop("rng", None)
-        seen.pop("stack", None)
-        return seen
 
     def tokens_in_play(self, state: dict[str, Any]) -> int:
         return sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"]

@@ -52,7 +52,10 @@ from games.rules.base import (
     optional_text,
 )
 
-HIDDEN_KEYS = ("_deck", "rng")
+# The deck's own key (the framework's ``deck`` and ``rng`` are hidden by every game's view);
+# history's rows in a view are shared, not copied (final, see ``copy_state``): readers of a
+# view must not change them; the reveal's filter builds new rows where it hides.
+HIDDEN_KEYS = ("_deck",)
 
 
 def deck_ids(setup: Setup) -> list[str]:
@@ -157,6 +160,10 @@ class AmnesiaStoriesGame(Game):
     # answers of one turn do not depend on each other.
     independent_moves = frozenset({"answer"})
     narrator_class = StoriesNarrator
+    # ``view`` hides the deck (and the generator's state) from everyone, and each player's
+    # pending answer (``_picks``) from everyone else until the turn is judged.
+    secret_keys = HIDDEN_KEYS
+    private = ("_picks.*",)
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         return f"{state['phase']}/{state['turn_number']}"
@@ -452,18 +459,6 @@ class AmnesiaStoriesGame(Game):
         # and nothing changes it after), so the copies share the rows: a move then costs the
         # same at move 1,000 as at move 60. The list itself is new (a judging appends to it).
         return {k: list(v) if k == "history" else copy.deepcopy(v) for k, v in state.items()}
-
-    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
-        # history's rows are shared, not copied (final, see ``copy_state``): readers of a
-        # view must not change them; the reveal's filter builds new rows where it hides.
-        seen = {
-            k: list(v) if k == "history" else copy.deepcopy(v)
-            for k, v in state.items()
-            if k not in HIDDEN_KEYS
-        }
-        pending = state.get("_picks", {})
-        seen["_picks"] = {player: list(pending[player])} if player in pending else {}
-        return seen
 
     def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
         """The answers of the turn being answered: they are secret until the last one comes

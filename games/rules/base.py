@@ -303,6 +303,32 @@ class Narrator:
         return story.as_list()
 
 
+# What the framework knows to be secret in any game's state: the cards yet to be drawn and the
+# generator's state (which says every draw to come). ``Game.view`` leaves them out for everyone
+# unless a game says they are public (``Game.public_keys``).
+FRAMEWORK_SECRETS = ("deck", "rng")
+
+
+def _hide(value: Any, path: list[str], player: str | None) -> None:
+    """Hide, in ``value`` (a copy), what ``path`` names that ``player`` may not see: ``*`` is
+    any seat's name but the player's own; a path ending with ``*`` (a mapping of seats to their
+    secret) keeps only the player's entry, any other path blanks the field (None)."""
+    if not isinstance(value, dict) or not path:
+        return
+    key, rest = path[0], path[1:]
+    if key == "*":
+        for name in [n for n in value if n != player]:
+            if rest:
+                _hide(value[name], rest, player)
+            else:
+                del value[name]
+    elif key in value:
+        if rest:
+            _hide(value[key], rest, player)
+        else:
+            value[key] = None
+
+
 class Game:
     """The interface every game implements. Subclasses fill in the class attributes and
     ``setup_state`` and ``handle``; the pipeline in ``apply`` does the checks that are the
@@ -325,6 +351,15 @@ class Game:
     # the turn they belong to, not against the position of the whole log (the web's write
     # path, ``games.services``, explains why).
     independent_moves: frozenset[str] = frozenset()
+    # What ``view`` hides (boardgame.io's STRIP_SECRETS, by default): the framework's secrets
+    # (FRAMEWORK_SECRETS: ``deck``, ``rng``) and the game's own ``secret_keys`` are left out of
+    # every view; each of the ``private`` paths ("players.*.hand": each player's hand;
+    # "_picks.*": a mapping of seats to their unjudged answers) is shown to its own player
+    # only. A game whose deck is public says so in ``public_keys`` (the explicit opt-out);
+    # ``games/checks.py`` plays the demo tables and refuses a view that shows any of them.
+    secret_keys: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
+    public_keys: tuple[str, ...] = ()
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         """Names the turn (or phase) the ``independent_moves`` made now belong to: it changes
@@ -405,9 +440,20 @@ class Game:
         narrator = self.narrator(setup)
         return narrator.tell(moves) if narrator is not None else []
 
+    def hidden_keys(self) -> tuple[str, ...]:
+        """The state keys nobody sees: the framework's secrets and the game's own."""
+        keys = (*FRAMEWORK_SECRETS, *self.secret_keys)
+        return tuple(k for k in dict.fromkeys(keys) if k not in self.public_keys)
+
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
-        """The state as ``player`` may see it (None: a spectator / the game master)."""
-        return copy.deepcopy(state)
+        """The state as ``player`` may see it (None: a spectator / the game master): without
+        the deck, the generator's state and the game's ``secret_keys``, and with the other
+        players' ``private`` parts hidden. A game that overrides it starts from this one."""
+        hidden = self.hidden_keys()
+        seen = self.copy_state({k: v for k, v in state.items() if k not in hidden})
+        for path in self.private:
+            _hide(seen, path.split("."), player)
+        return seen
 
     def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
         """The indexes in ``moves`` (the moves that led to ``state``, without narration and

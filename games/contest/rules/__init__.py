@@ -11,7 +11,6 @@ checks), ``contest_core`` (cards, deck, penalties, dropping out, the end), ``con
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.contest.rules import narrative as story
@@ -96,6 +95,9 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     # not depend on another (each player throws once per narrator's turn).
     independent_moves = frozenset({"throw_pretzel"})
     narrator_class = story.ContestNarrator
+    # ``view`` hides the deck and the generator's state, and each hand from everyone but
+    # its player (None in the others' records).
+    private = ("players.*.hand",)
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         # The narrator's turn: it begins each time control of the story changes hands.
@@ -195,15 +197,6 @@ class ContestGame(ContestPlay, ContestOptions, Game):
 
     def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
         return legal_moves(self, state, player)
-
-    def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
-        seen = copy.deepcopy(state)
-        seen.pop("deck", None)
-        seen.pop("rng", None)
-        for name, p in seen["players"].items():
-            if player is None or name != player:
-                p["hand"] = None
-        return seen
 
     # -- characters ----------------------------------------------------------------------------
     def _do_character(self, state: State, move: dict) -> None:
