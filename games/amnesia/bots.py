@@ -16,6 +16,7 @@ from games.rules import cards
 from games.simulate.bots import Bot, Param, strip_template
 
 REFEREE = GAME
+_RANKS = [(c, cards.rank_value(c)) for c in cards.standard_deck()]
 
 
 def _fill(template: dict[str, Any], take: int | None = None) -> dict[str, Any]:
@@ -43,8 +44,8 @@ class SensibleBot(Bot):
     - On their turn: with at most ``reserve`` tokens, pass and refill as much as the cap
       allows; otherwise tell the memory of the room when it opens (chance ``room``), else a
       memory (chance ``flashback``), else continue the story; with no token, pass.
-    - Once the room is remembered, anyone proposes to end the story after ``end_after`` more
-      scenes, and everyone agrees.
+    - Once the room is remembered, a player proposes to end the story ``end_after`` scenes
+      after they first see that it may end, and everyone agrees.
     - Narrating, they end the scene after ``scene_length`` beats on average (each time they
       are asked, chance 1/scene_length); listening, they suggest (chance ``suggest``) or pay
       to insist (chance ``insist``, only above their reserve).
@@ -74,33 +75,40 @@ class SensibleBot(Bot):
         self.waited: int | None = None
 
     def choose(self, view, legal_moves, may_wait=False):
+        # The view is read only when a decision needs it (reading it copies the state).
         by_verb = {t["do"]: t for t in legal_moves}
-        tokens = view["tokens"][self.seat]
         reserve = self.p["reserve"]
-        if view["room_flashback_told"] and self.scenes_at_room is None:
-            self.scenes_at_room = view["scenes"]
-        if "end_story" in by_verb and self.scenes_at_room is not None:
+        if "end_story" in by_verb:
+            if self.scenes_at_room is None:
+                self.scenes_at_room = view["scenes"]
             if view["scenes"] - self.scenes_at_room >= self.p["end_after"]:
                 return _fill(by_verb["end_story"])
-        phase = view["phase"]
-        if phase == "turn" and view["turn"] == self.seat:
-            return self._turn(by_verb, tokens, reserve)
-        if phase == "scene":
-            if "end_scene" in by_verb:
-                if not may_wait or self.chance(1 / self.p["scene_length"]):
-                    return {"do": "end_scene"}
-                return None
-            if "insist" in by_verb and tokens > reserve and self.chance(self.p["insist"]):
+        if "end_scene" in by_verb:
+            if not may_wait or self.chance(1 / self.p["scene_length"]):
+                return {"do": "end_scene"}
+            return None
+        if "suggest" in by_verb:  # listening to a scene
+            if (
+                "insist" in by_verb
+                and self.chance(self.p["insist"])
+                and view["tokens"][self.seat] > reserve
+            ):
                 return {"do": "insist"}
             if may_wait and self.chance(self.p["suggest"]):
                 return {"do": "suggest"}
             return None
-        if phase == "insist":
-            if "refuse" in by_verb and tokens > reserve and self.chance(self.p["refuse"]):
+        if "accept" in by_verb:  # a paid suggestion to answer
+            if (
+                "refuse" in by_verb
+                and self.chance(self.p["refuse"])
+                and view["tokens"][self.seat] > reserve
+            ):
                 return {"do": "refuse"}
-            return {"do": "accept"} if "accept" in by_verb else None
-        if phase == "challenge":
-            return self._challenge(view, by_verb, tokens, reserve, may_wait)
+            return {"do": "accept"}
+        if by_verb.keys() & {"join", "open", "higher", "lower", "quit", "stake"}:
+            return self._challenge(view, by_verb, reserve, may_wait)
+        if by_verb.keys() & {"continue", "flashback", "room_flashback", "pass"}:
+            return self._turn(by_verb, view["tokens"][self.seat], reserve)
         return None
 
     def _turn(self, by_verb, tokens, reserve):
@@ -117,9 +125,9 @@ class SensibleBot(Bot):
             return {"do": "continue"}
         return _fill(passing) if passing is not None else None
 
-    def _challenge(self, view, by_verb, tokens, reserve, may_wait):
+    def _challenge(self, view, by_verb, reserve, may_wait):
         if "join" in by_verb:
-            if tokens > reserve and self.chance(self.p["join"]):
+            if self.chance(self.p["join"]) and view["tokens"][self.seat] > reserve:
                 return {"do": "join"}
             return None
         if "open" in by_verb:
@@ -132,9 +140,8 @@ class SensibleBot(Bot):
         if "higher" in by_verb:
             ch = view["challenge"]
             ref = cards.rank_value(ch["reference"])
-            left = Counter(
-                cards.rank_value(c) for c in cards.standard_deck() if c not in ch["drawn"]
-            )
+            drawn = set(ch["drawn"])
+            left = Counter(rank for card, rank in _RANKS if card not in drawn)
             above = sum(n for r, n in left.items() if r > ref)
             below = sum(n for r, n in left.items() if r < ref)
             return {"do": "higher" if above >= below else "lower"}

@@ -38,19 +38,18 @@ def affinity(text_card: str, picture_card: str) -> float:
 
 
 def best_assignment(story: list[str], slots: dict[str, str], noise) -> list[int]:
-    """The distinct slot numbers, one per step, whose summed (noisy) affinity is highest."""
+    """The distinct slot numbers, one per step, whose summed (noisy) affinity is highest
+    (the first such in the order of ``itertools.permutations`` when several tie)."""
     numbers = sorted(int(k) for k in slots)
-    scores = {
-        (step, n): affinity(card, slots[str(n)]) + noise()
-        for step, card in enumerate(story)
-        for n in numbers
-    }
+    rows = [[affinity(card, slots[str(n)]) + noise() for n in numbers] for card in story]
     best, best_score = None, None
-    for perm in itertools.permutations(numbers, len(story)):
-        score = sum(scores[(step, n)] for step, n in enumerate(perm))
+    for perm in itertools.permutations(range(len(numbers)), len(story)):
+        score = 0.0
+        for row, j in zip(rows, perm, strict=True):
+            score += row[j]
         if best_score is None or score > best_score:
             best, best_score = perm, score
-    return list(best)
+    return [numbers[j] for j in best]
 
 
 def _margin(card: str, slots: dict[str, str]) -> float:
