@@ -128,38 +128,33 @@ class SensibleBot(Bot):
     }
 
     def choose(self, view, legal_moves, may_wait=False):
+        # The view is read only when a decision needs it (reading it copies the state).
         by_verb: dict[str, list[dict]] = {}
         for t in legal_moves:
             by_verb.setdefault(t["do"], []).append(t)
-        me = view["players"][self.seat]
         if "character" in by_verb:
             return _character(self, view, balanced=True)
-        limit = view["options"]["pretzel_limit"]
-        if "eat_pretzels" in by_verb and me["pretzels"] >= limit - 1:
-            return {
-                "do": "eat_pretzels",
-                "count": max(by_verb["eat_pretzels"][0]["choices"]["count"]),
-            }
-        phase = view["phase"]
+        if "eat_pretzels" in by_verb:  # offered only to a player with pretzels
+            limit = view["options"]["pretzel_limit"]
+            if view["players"][self.seat]["pretzels"] >= limit - 1:
+                count = max(by_verb["eat_pretzels"][0]["choices"]["count"])
+                return {"do": "eat_pretzels", "count": count}
         if "challenge" in by_verb:
             if "vote_off" in by_verb and self.chance(self.p["call_vote"]):
                 return self._vote_off(view, by_verb["vote_off"][0])
             return self._challenge(view, by_verb["challenge"][0])
-        if phase == "story" and view["controller"] != self.seat:
-            for t in by_verb.get("take_control", []):
-                if t["with"] == "face_card" and self.chance(self.p["take_control"]):
-                    return {
-                        "do": "take_control",
-                        "with": "face_card",
-                        "card": t["choices"]["card"][0],
-                    }
-                if t["with"] == "drinks" and self.chance(self.p["take_control_drinks"]):
-                    return {"do": "take_control", "with": "drinks"}
+        for t in by_verb.get("take_control", []):  # in the story, not in control
+            if t["with"] == "face_card" and self.chance(self.p["take_control"]):
+                card = t["choices"]["card"][0]
+                return {"do": "take_control", "with": "face_card", "card": card}
+            if t["with"] == "drinks" and self.chance(self.p["take_control_drinks"]):
+                return {"do": "take_control", "with": "drinks"}
         if "throw_pretzel" in by_verb and may_wait and self.chance(self.p["pretzel"]):
             return {"do": "throw_pretzel"}
         if "accept" in by_verb:
             if "refuse" in by_verb and self.chance(self.p["refuse"]):
                 return {"do": "refuse", "penalty": self._penalties(2)}
+            me = view["players"][self.seat]
             return {"do": "accept", "attribute": self._best_attribute(me)}
         if "play" in by_verb:
             return {"do": "play", "card": self._card(view, by_verb["play"][0]["choices"]["card"])}

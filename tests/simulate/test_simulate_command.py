@@ -121,3 +121,22 @@ def test_a_ruleset_by_name_and_version_and_draft_against_draft(tmp_path):
     assert compare["figures"]["set_bonuses"]["kind"] == "difference"
     assert compare["figures"]["moves"]["value"] == 0  # 2 rounds × 3 players × (1 + 3) moves
     assert "compared with Amnesia Stories draft 4@1" in text
+
+
+def test_minutes_at_the_pace_of_real_tables(tmp_path, gm):
+    """With finished real tables of the game, each simulated game has a length in minutes:
+    its moves at their pooled seconds per move (here 600 s over 60 moves, and 300 over 60)."""
+    from games import services
+    from games.playtests.models import PlaytestReport
+
+    none, _ = simulate(tmp_path, "amnesia_stories", "--games", "3", "--players", "3")
+    assert none["real_plays"] is None and "minutes" not in none["figures"]
+    for seconds in (600, 300):
+        table = services.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"])
+        PlaytestReport.objects.create(
+            table=table, figures={"finished": True, "duration_seconds": seconds, "moves": 60}
+        )
+    report, _ = simulate(tmp_path, "amnesia_stories", "--games", "3", "--players", "3")
+    assert report["real_plays"] == {"seconds_per_move": 7.5, "tables": 2}
+    # 3 players, 2 rounds: 6 turns of 4 moves, at 7.5 s each.
+    assert report["figures"]["minutes"]["value"] == 24 * 7.5 / 60

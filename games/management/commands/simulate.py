@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import registry
 from games.models import Ruleset
+from games.playtests.models import PlaytestReport
 from games.rules.base import BadScript
 from games.rules.script import parse_setup
 from games.rulesets import match_ruleset
@@ -59,6 +60,29 @@ def parse_pairs(pairs: list[str], what: str) -> dict[str, Any]:
             value = raw
         out[name.strip()] = value
     return out
+
+
+def seconds_per_move(game: str) -> dict[str, Any] | None:
+    """How long a move takes at real tables of the game: the finished tables' playing time
+    over their moves (their playtest reports), pooled; None without any."""
+    seconds = moves = tables = 0
+    for figures in PlaytestReport.objects.filter(table__game=game).values_list(
+        "figures", flat=True
+    ):
+        if figures.get("finished") and figures.get("duration_seconds") and figures.get("moves"):
+            seconds += figures["duration_seconds"]
+            moves += figures["moves"]
+            tables += 1
+    return {"seconds_per_move": seconds / moves, "tables": tables} if moves else None
+
+
+def add_minutes(records: list[dict[str, Any]], pace: dict[str, Any] | None) -> None:
+    """Each simulated game's length in minutes at the pace of the real tables (a bot's moves
+    are a person's moves: the free ones, a suggestion or a pretzel, included)."""
+    if pace is None:
+        return
+    for record in records:
+        record["figures"]["minutes"] = record["moves"] * pace["seconds_per_move"] / 60
 
 
 def find_ruleset(game: str, ref: str) -> Ruleset:
@@ -100,11 +124,13 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         plan = self.plan(opts)
         result = run(plan["spec"], plan["processes"], plan["budget"])
+        add_minutes(result.records, plan["pace"])
         report = self.report(plan, result)
         if plan["compare"] is not None:
             other_spec = plan["compare"]["spec"]
             other_spec.games = len(result.records) or 1
             other = run(other_spec, plan["processes"], plan["budget"])
+            add_minutes(other.records, plan["pace"])
             report["compare"] = self.compare_part(plan, result, other)
         if plan["probe"]:
             report["probes"] = self.probes(plan, result)
@@ -185,6 +211,7 @@ class Command(BaseCommand):
             "processes": opts["processes"],
             "budget": opts["budget"],
             "bots": {n: resolve(kit.bots[n].params, params, strict=False) for n in names},
+            "pace": seconds_per_move(slug),
         }
 
     def ruleset_part(self, slug, ref, overrides, players) -> dict[str, Any]:
@@ -230,6 +257,7 @@ class Command(BaseCommand):
             "params": plan["bots"],
             "move_cap": spec.move_cap,
             "app_version": app_version(),
+            "real_plays": plan["pace"],
             "figures": F.summarize(result.records, spec.seed),
             "findings": holes.stalls(result.records, label)
             + holes.dominance(result.records, label),
