@@ -28,8 +28,8 @@ def collect(records: list[dict[str, Any]]) -> dict[str, list]:
             if value is not None:
                 values[name].append(value)
         winners = record["winner_bots"]
-        if winners:
-            seats = list(record["seat_bots"].values())
+        seats = list(record["seat_bots"].values())
+        if winners and len(set(seats)) > 1:  # one kind of bot has no edge to measure
             for bot in sorted(set(seats)):
                 credit = winners.count(bot) / len(winners)
                 values[f"bot.{bot}.win_edge"].append(credit - seats.count(bot) / len(seats))

@@ -58,8 +58,8 @@ def test_every_kit_has_a_random_and_a_sensible_bot_with_documented_params(game):
 def test_every_bot_move_is_one_the_referee_accepts(game):
     """Seeded games of every bot against the other, each replayed from its script by the
     referee's own ``replay``: every move legal, every game over."""
-    players = 3 if game == "contest" else 4
-    s = spec(game, ["random", "sensible"], players=players, games=6, seed=11, keep_scripts=6)
+    players, games = {"amnesia": (4, 8), "amnesia_stories": (4, 20), "contest": (3, 6)}[game]
+    s = spec(game, ["random", "sensible"], players=players, games=games, seed=11, keep_scripts=20)
     for record in run(s).records:
         assert "stall" not in record
         code, state = replay_script(json.loads(json.dumps(record["script"])))

@@ -88,6 +88,19 @@ def test_bad_input_is_a_sentence_and_exit_2(args, words):
     assert str(caught.value).endswith(".")
 
 
+def test_a_game_without_bots_cannot_be_simulated():
+    from games import registry
+    from tests.games.toy.kit import KIT
+
+    assert KIT.bots is None
+    registry.register(KIT)
+    try:
+        with pytest.raises(CommandError, match="toy has no bots, so it cannot be simulated"):
+            call_command("simulate", "toy")
+    finally:
+        registry.unregister(KIT.slug)
+
+
 def test_a_run_out_of_time_keeps_its_figures_marked_partial(tmp_path):
     report, text = simulate(tmp_path, "amnesia", "--games", "5000", "--budget", "0.3")
     assert report["partial"] and 0 < report["games"] < 5000
