@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.base import N_, Game, IllegalMove, Setup
+from games.rules.base import Game, IllegalMove, Setup
 
 MAX_GAMES = 100_000
 DEFAULT_MOVE_CAP = 5_000
@@ -86,21 +86,21 @@ def apply_private(referee: Game, state: dict[str, Any], move: dict[str, Any]) ->
     as fast as ``copy.deepcopy``). The tests prove it gives ``apply``'s states over the
     golden scripts and seeded games. A move it refuses is refused again by ``apply`` itself,
     so the error is the referee's, word for word."""
+    verb = move.get("do")
+    if (
+        state["finished"]
+        or move.get("by") not in referee.active_players(state)
+        or verb not in referee.moves
+        or state["phase"] not in referee.moves[verb]
+    ):
+        return referee.apply(state, move)  # raises the referee's own error
+    new = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
     try:
-        verb = move["do"]
-        if (
-            state["finished"]
-            or move["by"] not in referee.active_players(state)
-            or verb not in referee.moves
-            or state["phase"] not in referee.moves[verb]
-        ):
-            raise IllegalMove("rule_violation", N_("Checked by apply."))
-        new = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
         referee.handle(new, move)
-        return new
     except IllegalMove:
-        referee.apply(state, move)  # raises the referee's own error
+        referee.apply(state, move)  # raises the referee's own error, word for word
         raise
+    return new
 
 
 class LazyView(Mapping):
