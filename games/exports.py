@@ -38,9 +38,7 @@ def export_script(
     script.pop(PENDING_KEY, None)  # a table made before imports dropped it
     moves = [m.as_script_move() for m in services.live_moves(table)]
     if not with_pending:
-        referee = registry.kit(table.game).referee
-        state = services.state_of(table)
-        hidden = set(referee.pending_secrets(state, [rules_part(m) for m in moves]))
+        hidden = secret_indexes(table, moves)
         if hidden:
             moves = [m for i, m in enumerate(moves) if i not in hidden]
             script = {PENDING_KEY: len(hidden), **script}
@@ -48,6 +46,14 @@ def export_script(
     if not real_names:
         script = aliases_of(table).script(script)
     return script
+
+
+def secret_indexes(table: Table, moves: list[dict[str, Any]]) -> set[int]:
+    """The indexes in ``moves`` (the table's moves in force, as a script writes them) of those
+    the game keeps secret for now (the referee's ``pending_secrets``)."""
+    referee = registry.kit(table.game).referee
+    state = services.state_of(table)
+    return set(referee.pending_secrets(state, [rules_part(m) for m in moves]))
 
 
 @dataclass

@@ -121,8 +121,10 @@ class Carry:
     - ``check(part, files, people)``: raises ``ValueError("where")`` where the part is not the
       shape ``export`` writes (before anything is written; ``people`` are the usernames).
     - ``bring(table, part, files, people)``: writes the part for the imported ``table`` (part
-      None when the bundle carries nothing for it), ``people`` the users by username; raises
-      ValueError (its message is for the person who sent the bundle) to refuse the bundle.
+      None when the bundle carries nothing for it), ``people`` for each username the bundle
+      names the user who owns here what they owned there (the importer, unless the name is
+      linked to an account); raises ValueError (its message is for the person who sent the
+      bundle) to refuse the bundle.
     """
 
     export: Callable[..., dict[str, Any] | None]

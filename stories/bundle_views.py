@@ -37,7 +37,8 @@ def bundle_import(request):
             try:
                 if upload.size > bundles.limit("BUNDLE_MAX_BYTES"):
                     raise bundles.BundleError(_("The bundle is larger than this site accepts."))
-                summary = bundles.import_bundle(upload.read())
+                # Everything it brings is the uploader's (stories.bundles).
+                summary = bundles.import_bundle(upload.read(), request.user)
             except bundles.BundleError as exc:
                 context["error"] = _("The bundle was refused and nothing was imported: %(why)s") % {
                     "why": exc

@@ -9,21 +9,40 @@ report's place and impressions, and the game's own part (``"carried"``, from its
 characters). The playtest figures are not carried: they are a cache, recomputed on arrival.
 
 Importing goes through the one write path (``games.services.import_script``: every move is
-judged again by the referee), and is keyed by the table's stable UUID, so a table already
-there is left alone and importing the same bundle twice changes nothing. People are named by
-username: one the site knows is that user; any other is created inactive, with no password,
-so nobody can sign in as them until an administrator says so.
+judged again by the referee), and is keyed by the table's stable UUID, so importing the same
+bundle twice changes nothing.
+
+What a bundle brings in belongs to the person who imports it (the uploader on the page, the
+command's ``--owner``): its tables, their stories (which arrive private, whatever the bundle
+says), the contest's characters (with their points) and its rulesets (matched only to a ruleset
+that person owns here). The people a bundle names (game masters, seat users, authors of
+narration edits, owners of characters and rulesets) are kept as names (the story's game
+master, each edit's author) and listed in the summary: never linked to an account here, and no
+account is made. Only the command's ``--link-accounts`` (moving one's own site) links a name
+to the account of the same username that exists here already.
+
+A table that is here already (the same UUID) and belongs to the importer is extended through
+the write path when its log is the start of the bundle's (a later bundle with more moves, or
+the secret answers a partial export left out), and left as it is when the logs are the same
+(or the bundle's is the start of the one kept: an earlier bundle);
+a log that disagrees refuses the bundle. A table someone else has here is left alone and named
+in the summary.
+
+An export leaves out the answers of a turn not judged yet, as ``referee export`` does
+(``games.exports``: ``"pending_left_out": N`` at the top of that table's script) unless asked
+for the whole log (``with_pending``).
 
 A bundle is refused whole, with a message and nothing written (one transaction), when it is not
 a zip or is cut short, is larger than the limits, names a file outside its own folders (an
 absolute path, ``..``, a link), expands far beyond its size (a zip bomb), or holds JSON that is
 broken or not the shape described here. Entries are read into memory by name, never extracted
-to disk.
+to disk. A bundle too large once unpacked is refused for that, whatever else is wrong with it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import stat
@@ -48,14 +67,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from PIL import Image
 
-from games import registry
+from amnesia_site.accounts.models import display_name
+from games import exports, registry
 from games import services as game_services
 from games.images import ImageRefused, stored_bytes
-from games.models import Ruleset, Seat, Table
+from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
-from games.rules.script import holds_nul
+from games.rules.base import N_
+from games.rules.script import holds_nul, parse_script, rules_part
 from stories.covers import strip_cover
 from stories.models import MAX_TAGS, NarrationEdit, Story, Tag
 from stories.services import refresh_search_text
@@ -86,16 +107,28 @@ class BundleError(ValueError):
     """Why a bundle was refused (a sentence for the person who sent it)."""
 
 
+def _too_large() -> BundleError:
+    return BundleError(
+        _("The bundle is too large once unpacked (a zip bomb, or more than this site accepts).")
+    )
+
+
 @dataclass
 class Summary:
     tables: list[str] = field(default_factory=list)  # the names of the tables added
-    already_there: list[str] = field(default_factory=list)
+    already_there: list[str] = field(default_factory=list)  # here, the same log: left as is
+    extended: list[str] = field(default_factory=list)  # here, given the moves the bundle adds
+    others: list[str] = field(default_factory=list)  # someone else's here: left alone
     stories: int = 0
     edits: int = 0
     reports: int = 0
     impressions: int = 0
-    users_created: list[str] = field(default_factory=list)
-    users_found: list[str] = field(default_factory=list)
+    # The people the bundle names, kept as names ("Name (username)"), and those linked to an
+    # account of the same username (``link_accounts``).
+    names: list[str] = field(default_factory=list)
+    linked: list[str] = field(default_factory=list)
+    # Secret answers a partial export left out (pending_left_out), not restored.
+    left_out: int = 0
     decks: int = 0  # custom decks made (an identical one already here is used instead)
     characters: int = 0  # contest characters made (one its owner has here already is linked)
     # The covers written to storage (taken away again if the import is refused).
@@ -103,7 +136,15 @@ class Summary:
 
     @property
     def changed(self) -> bool:
-        return bool(self.tables)
+        return bool(self.tables or self.extended)
+
+
+@dataclass
+class Exported:
+    data: bytes
+    tables: int
+    # The secret answers left out (the tables' "pending_left_out", added up).
+    left_out: int = 0
 
 
 # -- export -------------------------------------------------------------------------------
@@ -120,6 +161,8 @@ def _person(user, people: dict[str, dict[str, str]]) -> str | None:
             "username": user.get_username(),
             "first_name": user.first_name,
             "last_name": user.last_name,
+            # The name this site prints for them (kept as a name where the bundle arrives).
+            "display_name": display_name(user)[:150],
         },
     )
     return user.get_username()
@@ -144,6 +187,8 @@ def _story_part(story: Story, seqs: dict[int, int], files: dict[str, bytes], peo
         "visibility": story.visibility,
         "published_at": _when(story.published_at),
         "created_at": _when(story.created_at),
+        # A game master kept as a name (this site had the story from a bundle), or "".
+        "game_master": story.game_master_name,
         "cover": cover,
         # Edits of moves no longer in force are left out: the book never shows them.
         "edits": [
@@ -153,6 +198,7 @@ def _story_part(story: Story, seqs: dict[int, int], files: dict[str, bytes], peo
                 "kind": e.kind,
                 "restores": index.get(e.restores_id),
                 "editor": _person(e.editor, people),
+                "editor_name": "" if e.editor_id else e.editor_name,
                 "created_at": _when(e.created_at),
             }
             for e in edits
@@ -186,11 +232,19 @@ def _carried(table: Table, add_file, person) -> dict | None:
     return carry.export(table, add_file, person) if carry is not None else None
 
 
-def export_bundle(tables) -> bytes:
+def export_bundle(tables, *, with_pending: bool = False) -> bytes:
     """The zip of the given tables (see the module)."""
+    return build_bundle(tables, with_pending=with_pending).data
+
+
+def build_bundle(tables, *, with_pending: bool = False) -> Exported:
+    """The zip of the given tables, and how many secret answers it left out: while a turn is
+    being answered, the answers given are left out of its table's script (``"pending_left_out":
+    N`` at its top, as ``referee export`` writes), unless ``with_pending``."""
     people: dict[str, dict[str, str]] = {}
     files: dict[str, bytes] = {}
     out_tables = []
+    left_out = 0
 
     def add_file(data: bytes, extension: str) -> str | None:
         """A game's file in the bundle, named by its content (a deck shared by several
@@ -207,7 +261,14 @@ def export_bundle(tables) -> bytes:
 
     for table in tables.select_related("owner", "ruleset").prefetch_related("seats__user"):
         live = game_services.live_moves(table)
-        # The script numbers the moves in force from 0; edits name their move by that index.
+        # The secrets of a turn not judged yet stay out (the contract's "Secrets").
+        script = exports.export_script(table, with_pending=with_pending, real_names=True)
+        if exports.PENDING_KEY in script:
+            hidden = exports.secret_indexes(table, [m.as_script_move() for m in live])
+            live = [move for i, move in enumerate(live) if i not in hidden]
+            left_out += script[exports.PENDING_KEY]
+        # The script numbers the moves in force from 0; edits name their move by that index
+        # (an edit of a move left out is left out too).
         seqs = {move.seq: i for i, move in enumerate(live)}
         ruleset = table.ruleset
         try:
@@ -222,7 +283,7 @@ def export_bundle(tables) -> bytes:
                 "created_at": _when(table.created_at),
                 "started_at": _when(table.started_at),
                 "finished_at": _when(table.finished_at),
-                "script": game_services.script_of(table),
+                "script": script,
                 "seats": [
                     {"position": s.position, "alias": s.alias, "user": _person(s.user, people)}
                     for s in table.seats.all()
@@ -256,7 +317,7 @@ def export_bundle(tables) -> bytes:
         archive.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
         for name, data in files.items():
             archive.writestr(name, data)
-    return out.getvalue()
+    return Exported(out.getvalue(), len(out_tables), left_out)
 
 
 # -- reading a bundle safely --------------------------------------------------------------
@@ -278,13 +339,10 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
         raise BundleError(_("The file is not a bundle: it is not a whole zip file.")) from None
     if len(infos) > limit("BUNDLE_MAX_ENTRIES"):
         raise BundleError(_("The bundle holds more files than this site accepts."))
+    # The sizes first, over every entry: a zip bomb is refused for being one, whatever its
+    # entries are called.
     total = 0
     for info in infos:
-        if not _safe_name(info.filename) or stat.S_ISLNK(info.external_attr >> 16):
-            raise BundleError(
-                _("The bundle names a file outside its own folders: %(name)s")
-                % {"name": info.filename[:80]}
-            )
         ceiling = limit(
             "BUNDLE_MAX_MANIFEST_BYTES" if info.filename == MANIFEST else "BUNDLE_MAX_FILE_BYTES"
         )
@@ -295,7 +353,13 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
             or total > limit("BUNDLE_MAX_TOTAL_BYTES")
             or (info.file_size > 1024 * 1024 and ratio > limit("BUNDLE_MAX_RATIO"))
         ):
-            raise BundleError(_("The bundle expands to more than this site accepts."))
+            raise _too_large()
+    for info in infos:
+        if not _safe_name(info.filename) or stat.S_ISLNK(info.external_attr >> 16):
+            raise BundleError(
+                _("The bundle names a file outside its own folders: %(name)s")
+                % {"name": info.filename[:80]}
+            )
     names = [i.filename for i in infos]
     if len(set(names)) != len(names):
         raise BundleError(_("The bundle holds the same file twice."))
@@ -309,7 +373,7 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
             with archive.open(info) as handle:
                 contents[info.filename] = handle.read(info.file_size + 1)
             if len(contents[info.filename]) > info.file_size:
-                raise BundleError(_("The bundle expands to more than this site accepts."))
+                raise _too_large()
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError):
         # RuntimeError: an encrypted entry; NotImplementedError: an unknown compression.
         raise BundleError(_("The bundle is damaged: a file in it cannot be read.")) from None
@@ -371,6 +435,7 @@ def _check_manifest(manifest: Any, files: dict[str, bytes]) -> None:
         _is(person, dict, where)
         for key in ("username", "first_name", "last_name"):
             _is(person.get(key), str, f"{where}.{key}", max_length=150)
+        _is(person.get("display_name", ""), str, f"{where}.display_name", max_length=150)
         try:
             UnicodeUsernameValidator()(person["username"])
         except ValidationError:
@@ -448,6 +513,7 @@ def _check_story(story, where: str, people: set[str], files: dict[str, bytes]) -
             raise _fail(f"{where}.tags")
     _time(story.get("published_at"), f"{where}.published_at")
     _time(story.get("created_at"), f"{where}.created_at")
+    _is(story.get("game_master", ""), str, f"{where}.game_master", max_length=150)
     cover = story.get("cover")
     _is(cover, str, f"{where}.cover", null=True)
     if cover is not None:
@@ -471,6 +537,7 @@ def _check_story(story, where: str, people: set[str], files: dict[str, bytes]) -
         if restores is not None and not 0 <= restores < e:
             raise _fail(f"{at}.restores")
         _username(edit.get("editor"), f"{at}.editor", people)
+        _is(edit.get("editor_name", ""), str, f"{at}.editor_name", max_length=150)
         _time(edit.get("created_at"), f"{at}.created_at")
 
 
@@ -506,56 +573,105 @@ def _moment(value: str | None):
     return timezone.make_aware(parsed, UTC) if timezone.is_naive(parsed) else parsed
 
 
-def _people(manifest: dict, summary: Summary) -> dict[str, Any]:
-    users = get_user_model().objects
-    found: dict[str, Any] = {}
-    for person in manifest["people"]:
-        name = person["username"]
-        user = users.filter(username=name).first()
-        if user is None:
-            user = users.create(
-                username=name,
-                first_name=person["first_name"][:150],
-                last_name=person["last_name"][:150],
-                is_active=False,
-            )
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-            summary.users_created.append(name)
-        else:
-            summary.users_found.append(name)
-        found[name] = user
-    return found
+class People:
+    """The people a bundle names, as this import treats them: each is a name (never linked to
+    an account, and no account is made), and whatever they owned there belongs here to the
+    importer; with ``link_accounts`` (the command's ``--link-accounts``) a name that is the
+    username of an account here already is that account."""
+
+    def __init__(self, manifest: dict[str, Any], importer, link_accounts: bool) -> None:
+        self.importer = importer
+        self.names: dict[str, str] = {}
+        for person in manifest["people"]:
+            shown = " ".join(person.get("display_name", "").split())
+            self.names[person["username"]] = shown or person["username"]
+        self.accounts: dict[str, Any] = {}
+        if link_accounts:
+            users = get_user_model().objects.filter(username__in=list(self.names))
+            self.accounts = {user.get_username(): user for user in users}
+
+    def account(self, username: str | None):
+        """The account a name is linked to (``link_accounts`` only), or None."""
+        return self.accounts.get(username) if username is not None else None
+
+    def name(self, username: str | None) -> str:
+        return self.names.get(username, "") if username is not None else ""
+
+    def owner(self, username: str | None):
+        """Who owns here what ``username`` owned there: the importer, or their linked account."""
+        return self.account(username) or self.importer
+
+    @property
+    def owners(self) -> dict[str, Any]:
+        """``{username: owner here}`` for every name (what a kit's ``carry`` is given)."""
+        return {username: self.owner(username) for username in self.names}
+
+    def listed(self) -> tuple[list[str], list[str]]:
+        """The names kept (as "Name (username)" when the two differ) and the names linked."""
+        kept = [
+            name if name == username else f"{name} ({username})"
+            for username, name in sorted(self.names.items())
+            if username not in self.accounts
+        ]
+        return kept, sorted(self.accounts)
 
 
-def _ruleset(data: dict | None, people: dict[str, Any]) -> Ruleset | None:
+def _ruleset_names(name: str, owner) -> Any:
+    """The names a bundle's ruleset may take here: its own, then (when someone else has a
+    ruleset of that name and version) the same followed by the importer's username."""
+    yield name
+    length = Ruleset._meta.get_field("name").max_length
+    for n in itertools.count(1):
+        tail = f" · {owner.get_username()}" + (f" {n}" if n > 1 else "")
+        yield name[: length - len(tail)] + tail
+
+
+def _ruleset(data: dict | None, people: People) -> Ruleset | None:
+    """The ruleset a bundle's table played: one of the site's own (built in) as it is, else one
+    the owner has here of the same game, name and version, else a new one of theirs. Never
+    another designer's: a bundle does not feed someone else's playtest reports."""
     if data is None:
         return None
-    existing = Ruleset.objects.filter(
-        game=data["game"], name=data["name"], version=data["version"]
-    ).first()
-    if existing is not None:
-        return existing
-    return Ruleset.objects.create(
-        game=data["game"],
-        name=data["name"],
-        version=data["version"],
-        options=data["options"],
-        changelog=data["changelog"],
-        owner=people.get(data.get("owner")),
+    owner = people.owner(data.get("owner"))
+    same = Ruleset.objects.filter(game=data["game"], version=data["version"])
+    builtin = same.filter(builtin=True, name=data["name"]).first()
+    if builtin is not None:
+        return builtin
+    for name in _ruleset_names(data["name"], owner):
+        existing = same.filter(name=name).first()
+        if existing is None:
+            return Ruleset.objects.create(
+                game=data["game"],
+                name=name,
+                version=data["version"],
+                options=data["options"],
+                changelog=data["changelog"],
+                owner=owner,
+                created_by=owner,
+            )
+        if existing.owner_id == owner.pk:
+            return existing
+    raise AssertionError("unreachable")  # pragma: no cover: the names never run out
+
+
+def _does_not_replay(data: dict, error) -> BundleError:
+    return BundleError(
+        _("The table “%(name)s” in the bundle does not replay: %(error)s")
+        % {"name": data["name"][:80], "error": error}
     )
 
 
-def _import_table(data: dict, files: dict[str, bytes], people, summary: Summary) -> None:
-    owner = people[data["owner"]]
+def _import_table(data: dict, files: dict[str, bytes], people: People, summary: Summary) -> None:
+    owner = people.owner(data["owner"])
     try:
-        table = game_services.import_script(data["script"], owner, data["name"])
+        imported = exports.import_script(data["script"], owner, data["name"])
     except (BadScript, IllegalMove, ValueError, TypeError, KeyError) as exc:
         # A hostile script may fail in ways no exported one does: refused all the same.
-        raise BundleError(
-            _("The table “%(name)s” in the bundle does not replay: %(error)s")
-            % {"name": data["name"][:80], "error": exc}
-        ) from None
+        raise _does_not_replay(data, exc) from None
+    table = imported.table
+    summary.left_out += imported.left_out
+    # Nobody here typed these moves: the history names each move's player, not an account.
+    Move.objects.filter(table=table).update(entered_by=None)
     table.uuid = uuid_module.UUID(data["uuid"])
     table.ruleset = _ruleset(data["ruleset"], people)
     times = {k: _moment(data[k]) for k in ("started_at", "finished_at") if data.get(k)}
@@ -570,50 +686,56 @@ def _import_table(data: dict, files: dict[str, bytes], people, summary: Summary)
         if found is None:
             raise BundleError(_("A seat in the bundle is not at its table."))
         found.alias = seat["alias"]
-        found.user = people.get(seat.get("user"))
+        found.user = people.account(seat.get("user"))
         found.save(update_fields=["alias", "user"])
     carry = registry.kit(table.game).carry
     if carry is not None:
         try:
-            brought = carry.bring(table, data.get("carried"), files, people)
+            brought = carry.bring(table, data.get("carried"), files, people.owners)
         except ValueError as exc:
-            raise BundleError(
-                _("The table “%(name)s” in the bundle does not replay: %(error)s")
-                % {"name": data["name"][:80], "error": exc}
-            ) from None
+            raise _does_not_replay(data, exc) from None
         summary.files.extend(brought.files)
         summary.decks += brought.decks
         summary.characters += brought.characters
     seqs = [m.seq for m in game_services.live_moves(table)]
     if data["story"] is not None:
-        _import_story(table, data["story"], seqs, files, people, summary)
+        # The game master as the bundle names them, unless they are linked to the owner.
+        master = data["story"].get("game_master", "")
+        if not master and people.account(data["owner"]) is None:
+            master = people.name(data["owner"])
+        _import_story(table, data["story"], master, seqs, files, people, summary)
     if data["report"] is not None:
         _import_report(table, data["report"], seats, summary)
     summary.tables.append(table.name)
 
 
-def _import_story(table, data, seqs, files, people, summary: Summary) -> None:
+def _import_story(table, data, master: str, seqs, files, people: People, summary) -> None:
+    # Private, whatever the bundle says: the importer decides who may read it here.
     story = Story.objects.create(
         table=table,
         title=data["title"],
         subtitle=data["subtitle"],
         blurb=data["blurb"],
         language=data["language"],
-        visibility=data["visibility"],
-        published_at=_moment(data["published_at"]),
+        visibility=Story.Visibility.PRIVATE,
+        published_at=None,
+        game_master_name=master[:150],
     )
     story.tags.set(Tag.for_names(data["tags"]))
     made: list[NarrationEdit] = []
     for edit in data["edits"]:
         if not 0 <= edit["move"] < len(seqs):
             raise BundleError(_("A story in the bundle edits a move its table does not have."))
+        editor = people.account(edit.get("editor"))
+        name = "" if editor else people.name(edit.get("editor")) or edit.get("editor_name", "")
         row = NarrationEdit.objects.create(
             story=story,
             move_seq=seqs[edit["move"]],
             text=edit["text"],
             kind=edit["kind"],
             restores=made[edit["restores"]] if edit["restores"] is not None else None,
-            editor=people.get(edit.get("editor")),
+            editor=editor,
+            editor_name=name[:150],
         )
         if edit.get("created_at"):
             NarrationEdit.objects.filter(pk=row.pk).update(created_at=_moment(edit["created_at"]))
@@ -653,12 +775,89 @@ def _import_report(table, data, seats: dict[int, Seat], summary: Summary) -> Non
     summary.reports += 1
 
 
-def import_bundle(data: bytes) -> Summary:
-    """Bring a bundle's tables in, all or nothing (see the module)."""
+def _disagrees(data: dict) -> BundleError:
+    return BundleError(
+        _(
+            "The table “%(name)s” is here already with moves that differ from the bundle's: "
+            "one of the two logs is not a continuation of the other."
+        )
+        % {"name": data["name"][:80]}
+    )
+
+
+def _text(move: dict) -> Any:
+    """A script move's narration as the write path keeps it (stripped; none is "")."""
+    text = move.get("text")
+    if text is None:
+        return ""
+    return text.strip() if isinstance(text, str) else text
+
+
+SETUP_KEYS = ("game", "players", "start", "options", "deck_mode", "seed", "deck")
+
+
+def _extend_table(table: Table, data: dict, summary: Summary) -> None:
+    """The bundle's table is this one, the importer's: when the log kept here is the start of
+    the bundle's, the moves it adds are played through the write path (judged again); the
+    same log, or the start of it (an earlier bundle), changes nothing; any other log refuses
+    the bundle."""
+    script = dict(data["script"])
+    left_out = script.pop(exports.PENDING_KEY, 0)
+    if isinstance(left_out, bool) or not isinstance(left_out, int) or left_out < 0:
+        raise _does_not_replay(
+            data, BadScript(N_("'pending_left_out' must be a whole number, 0 or more."))
+        )
+    try:
+        setup, moves = parse_script(script)
+    except (BadScript, ValueError, TypeError, KeyError) as exc:
+        raise _does_not_replay(data, exc) from None
+    here = game_services.setup_of(table)
+    if any(getattr(setup, key) != getattr(here, key) for key in SETUP_KEYS):
+        raise _disagrees(data)
+    kept = [(m.payload, m.text) for m in game_services.live_moves(table)]
+    theirs = [(rules_part(m), _text(m)) for m in moves[: len(kept)]]
+    if theirs != kept[: len(moves)]:
+        raise _disagrees(data)
+    if len(moves) <= len(kept):
+        # The same log, or an earlier bundle's (the start of the log kept): nothing to add.
+        summary.already_there.append(data["name"])
+        return
+    for index, move in enumerate(moves[len(kept) :], start=len(kept)):
+        at = move.get("at")
+        try:
+            stamp = parse_datetime(at) if isinstance(at, str) else None
+        except ValueError:  # well formed, but no such time (a 13th month)
+            stamp = None
+        if at is not None and stamp is None:
+            error = BadScript(
+                N_("Move {move} has an 'at' that is not an ISO 8601 time."), index, move=index
+            )
+            raise _does_not_replay(data, error)
+        if stamp is not None and timezone.is_naive(stamp):
+            stamp = timezone.make_aware(stamp, UTC)
+        try:
+            game_services.play(
+                table, {k: v for k, v in move.items() if k != "at"}, table.last_seq, None, at=stamp
+            )
+        except (IllegalMove, game_services.StaleMove, ValueError, TypeError, KeyError) as exc:
+            raise _does_not_replay(data, exc) from None
+    table.refresh_from_db()
+    first, last = table.moves.order_by("seq").first(), table.moves.order_by("seq").last()
+    if table.started_at is None and first is not None:
+        table.started_at = first.at
+    if table.status == Table.Status.FINISHED and table.finished_at is None:
+        table.finished_at = last.at
+    table.save(update_fields=["started_at", "finished_at"])
+    summary.extended.append(data["name"])
+    summary.left_out += left_out
+
+
+def import_bundle(data: bytes, owner, *, link_accounts: bool = False) -> Summary:
+    """Bring a bundle's tables in for ``owner``, all or nothing (see the module)."""
     manifest, files = read_bundle(data)
     summary = Summary()
     try:
-        _import_all(manifest, files, summary)
+        _import_all(manifest, files, People(manifest, owner, link_accounts), summary)
     except BaseException:
         # The rows are rolled back; the files the storage already holds go too.
         for name in summary.files:
@@ -667,23 +866,27 @@ def import_bundle(data: bytes) -> Summary:
     return summary
 
 
-def _import_all(manifest: dict[str, Any], files: dict[str, bytes], summary: Summary) -> None:
+def _import_all(
+    manifest: dict[str, Any], files: dict[str, bytes], people: People, summary: Summary
+) -> None:
     with transaction.atomic():
-        people = _people(manifest, summary)
-        known = set(
-            Table.objects.filter(uuid__in=[t["uuid"] for t in manifest["tables"]]).values_list(
-                "uuid", flat=True
-            )
-        )
-        for table in manifest["tables"]:
-            if uuid_module.UUID(table["uuid"]) in known:
-                summary.already_there.append(table["name"])
-                continue
-            _import_table(table, files, people, summary)
-        if not summary.changed:
-            # Nothing came in: the people it named are not left behind either.
-            transaction.set_rollback(True)
-            summary.users_created = []
+        known = {
+            table.uuid: table
+            for table in Table.objects.filter(uuid__in=[t["uuid"] for t in manifest["tables"]])
+        }
+        for data in manifest["tables"]:
+            here = known.get(uuid_module.UUID(data["uuid"]))
+            if here is None:
+                _import_table(data, files, people, summary)
+            elif here.owner_id != people.owner(data["owner"]).pk:
+                # Someone else's table: left alone, named by the bundle's own name for it.
+                summary.others.append(data["name"])
+            else:
+                _extend_table(here, data, summary)
+        if summary.changed:
+            summary.names, summary.linked = people.listed()
+        else:
+            transaction.set_rollback(True)  # nothing came in: nothing is kept either
 
 
 def summary_lines(summary: Summary) -> list[str]:
@@ -701,6 +904,27 @@ def summary_lines(summary: Summary) -> list[str]:
                 count,
             )
             % {"n": count}
+        )
+    if summary.extended:
+        lines.append(
+            _("Here already, now given the moves the bundle adds: %(names)s.")
+            % {"names": ", ".join(summary.extended)}
+        )
+    if summary.others:
+        lines.append(
+            _("Left alone, because someone else has them on this site: %(names)s.")
+            % {"names": ", ".join(summary.others)}
+        )
+    if summary.left_out:
+        lines.append(
+            ngettext(
+                "The bundle left out %(n)d secret answer of a turn not judged yet: it was not "
+                "restored, and that player answers again.",
+                "The bundle left out %(n)d secret answers of a turn not judged yet: they were "
+                "not restored, and those players answer again.",
+                summary.left_out,
+            )
+            % {"n": summary.left_out}
         )
     if summary.changed:
         lines.append(
@@ -720,9 +944,17 @@ def summary_lines(summary: Summary) -> list[str]:
             _("Custom decks: %(decks)d; Contest characters: %(characters)d.")
             % {"decks": summary.decks, "characters": summary.characters}
         )
-    if summary.users_created:
+    if summary.names:
         lines.append(
-            _("New inactive accounts (nobody can sign in with them yet): %(names)s.")
-            % {"names": ", ".join(summary.users_created)}
+            _(
+                "The people the bundle names are kept as names, linked to no account here: "
+                "%(names)s."
+            )
+            % {"names": ", ".join(summary.names)}
+        )
+    if summary.linked:
+        lines.append(
+            _("Linked to the accounts of the same username on this site: %(names)s.")
+            % {"names": ", ".join(summary.linked)}
         )
     return lines

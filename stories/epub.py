@@ -79,7 +79,7 @@ def authors(book: Book) -> list[str]:
     """The cover's names: the players who told something, then the game master by the name
     they are credited by."""
     told = [c.name for c in book.credits if c.chapters or c.words]
-    master = display_name(book.story.table.owner)
+    master = book.game_master
     return told + ([master] if master not in told else [])
 
 

@@ -101,6 +101,11 @@ class Story(models.Model):
     # The unlisted link: /stories/s/<secret>/. A new one can be drawn to revoke the old.
     secret = models.CharField(max_length=40, unique=True, default=new_secret, editable=False)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The game master as a bundle named them (stories.bundles): a name, never an account; the
+    # book prints it instead of the owner's (empty: the owner is the game master).
+    game_master_name = models.CharField(
+        _("game master's name"), max_length=150, blank=True, default=""
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # The narration as plain text (with the authors' edits), for the archive's search.
@@ -185,6 +190,8 @@ class NarrationEdit(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
     )
+    # Who wrote it as a bundle named them (stories.bundles), when no account is linked.
+    editor_name = models.CharField(_("editor's name"), max_length=150, blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = NarrationEditQuerySet.as_manager()

@@ -116,8 +116,9 @@ class Book:
 
 
 def game_master_name(story: Story) -> str:
-    """The owner as they chose to be printed (their display name), never their login."""
-    return display_name(story.table.owner)
+    """The game master a bundle named (a name kept, never an account: stories.bundles), else
+    the owner as they chose to be printed (their display name), never their login."""
+    return story.game_master_name or display_name(story.table.owner)
 
 
 def make_book(story: Story, language: str | None = None) -> Book:
@@ -276,7 +277,7 @@ def history(story: Story, seq: int) -> list[Version]:
     )
     versions = [Version(aliases.text(move.text), typed_by, move.at, None)]
     for edit in NarrationEdit.objects.filter(story=story, move_seq=seq).select_related("editor"):
-        who = display_name(edit.editor) if edit.editor else _("someone")
+        who = display_name(edit.editor) if edit.editor else edit.editor_name or _("someone")
         versions.append(Version(aliases.text(edit.text), who, edit.created_at, edit))
     versions[-1].current = True
     return list(reversed(versions))

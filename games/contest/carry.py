@@ -1,8 +1,9 @@
 """The contest's characters in a bundle (``stories.bundles``; the kit's ``carry``).
 
 A seat that brought a saved character links to it (``SeatCharacter``); the bundle carries
-each such character with its owner, attributes and points, and whether this table's win was
-already credited to it. On arrival a character its owner already has here (same name) is
+each such character with its owner's name, attributes and points, and whether this table's
+win was already credited to it. On arrival the character belongs to whoever imports the bundle
+(``people`` says who owns here what a name owned there): one of theirs of the same name is
 linked as it is, its points untouched; any other is made with the bundle's figures, which
 already hold this table's credit when it was given. A table finished in the bundle is
 therefore never credited twice.

@@ -11,7 +11,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import translation
 from PIL import Image
 
@@ -24,7 +23,7 @@ from games.contest.models import Character, SeatCharacter
 from games.models import Table
 from stories import bundles
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
-from tests.stories.test_bundles import empty_the_site, zip_of
+from tests.stories.test_bundles import empty_the_site, importer, zip_of
 from tests.test_permission_matrix import deck_table as matrix_deck_table
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +84,14 @@ def seen() -> dict:
     return out
 
 
+def owned_by(tables: dict, owner: str) -> dict:
+    """What ``seen`` says once the characters belong to ``owner`` (whoever imported them)."""
+    return {
+        name: {**t, "characters": [(c[0], owner, *c[2:]) for c in t["characters"]]}
+        for name, t in tables.items()
+    }
+
+
 def test_the_deck_and_the_characters_come_along_once(laptop):
     before = seen()
     assert len(before["Forest one"]["deck"]) == laptop.cards.count() > 0
@@ -94,17 +101,16 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
     pictures = [n for n in archive.namelist() if n.startswith("files/")]
     assert len(pictures) == laptop.cards.count()  # two tables, one deck: each picture once
 
-    empty_the_site()
+    mover = empty_the_site()
     assert CustomDeck.objects.count() == 0 and Character.objects.count() == 0
-    summary = bundles.import_bundle(data)
+    summary = bundles.import_bundle(data, mover)
     assert summary.decks == 1 and summary.characters == 2
     assert "Custom decks: 1; Contest characters: 2." in bundles.summary_lines(summary)
     with translation.override("pt-br"):
         assert "Baralhos próprios: 1; personagens da Disputa: 2." in bundles.summary_lines(summary)
-    assert seen() == before
-    gm = get_user_model().objects.get(username="gm")
+    assert seen() == owned_by(before, "mover")
     deck = CustomDeck.objects.get()
-    assert deck.owner == gm and deck.name == "Forest deck"
+    assert deck.owner == mover and deck.name == "Forest deck"
     for table in Table.objects.filter(game="amnesia_stories"):
         assert table.extra["custom_deck"] == deck.pk
         # Which deck's pictures to show is no rule: the kept state is the replay's still.
@@ -113,7 +119,7 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
         assert decks.table_picture(table, card.pk, "large") is not None
     # Nothing is made twice.
     counts = [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)]
-    again = bundles.import_bundle(data)
+    again = bundles.import_bundle(data, mover)
     assert again.decks == 0 and again.characters == 0 and len(again.already_there) == 3
     assert [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)] == counts
 
@@ -131,9 +137,11 @@ def test_a_finished_table_is_credited_once(gm):
     before = seen()["Finished fair"]["characters"]
     assert all(row[-1] for row in before)
     data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
-    empty_the_site()
-    bundles.import_bundle(data)
-    assert seen()["Finished fair"]["characters"] == before
+    bundles.import_bundle(data, empty_the_site())
+    assert (
+        seen()["Finished fair"]["characters"]
+        == owned_by({"t": {"characters": before}}, "mover")["t"]["characters"]
+    )
 
 
 def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
@@ -147,7 +155,7 @@ def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
     manifest["tables"][0]["carried"] = None  # a bundle that carries no deck
     entries = {"bundle.json": json.dumps(manifest).encode()}
     Table.objects.all().delete()  # the deck stays: same owner, same id as in the script
-    bundles.import_bundle(zip_of(entries))
+    bundles.import_bundle(zip_of(entries), gm)
     arrived = Table.objects.get()
     assert "custom_deck" not in arrived.extra
     assert not decks.table_cards(arrived).exists()
@@ -176,7 +184,7 @@ def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, setting
     media = Path(settings.MEDIA_ROOT)
     files_before = sorted(p for p in media.rglob("*") if p.is_file())
     with pytest.raises(bundles.BundleError, match="not a JPEG, PNG or WebP"):
-        bundles.import_bundle(data)
+        bundles.import_bundle(data, importer())
     assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
     assert sorted(p for p in media.rglob("*") if p.is_file()) == files_before
 
@@ -195,7 +203,7 @@ def test_a_part_of_the_wrong_shape_is_refused_before_anything_is_written(laptop,
     data = bundle_with(laptop, lambda manifest, entries: change(manifest["tables"][0]))
     empty_the_site()
     with pytest.raises(bundles.BundleError) as caught:
-        bundles.import_bundle(data)
+        bundles.import_bundle(data, importer())
     assert where in str(caught.value)
     assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
 
@@ -207,5 +215,5 @@ def test_a_character_of_the_wrong_shape_is_refused(laptop):
     manifest["tables"][0]["carried"]["characters"][0]["muscle"] = -1
     empty_the_site()
     with pytest.raises(bundles.BundleError, match=r"characters\[0\]\.muscle"):
-        bundles.import_bundle(zip_of({"bundle.json": json.dumps(manifest).encode()}))
+        bundles.import_bundle(zip_of({"bundle.json": json.dumps(manifest).encode()}), importer())
     assert Character.objects.count() == 0

@@ -1,5 +1,6 @@
-"""``bundle export OUT.zip [--user NAME] [--game GAME]`` and ``bundle import FILE.zip``: carry
-tables, their stories and playtest reports from one site to another (``stories.bundles``)."""
+"""``bundle export OUT.zip [--user NAME] [--game GAME] [--with-pending]`` and ``bundle import
+FILE.zip --owner NAME [--link-accounts]``: carry tables, their stories and playtest reports from
+one site to another (``stories.bundles``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import registry
 from games.models import Table
-from stories.bundles import BundleError, export_bundle, import_bundle, summary_lines
+from stories.bundles import BundleError, build_bundle, import_bundle, summary_lines
+
+# A command used wrongly (no owner, an unknown one) exits 2, as argparse does for its own.
+USAGE = 2
 
 
 class Command(BaseCommand):
@@ -22,16 +26,31 @@ class Command(BaseCommand):
         export.add_argument("out", type=Path)
         export.add_argument("--user", help="Only the tables this user runs (their username).")
         export.add_argument("--game", help="Only the tables of this game (its slug).")
+        export.add_argument(
+            "--with-pending",
+            action="store_true",
+            help="write the whole log, the secret answers of a turn not judged yet included",
+        )
         load = sub.add_parser("import", help="Bring a bundle's tables into this site.")
         load.add_argument("file", type=Path)
+        load.add_argument(
+            "--owner",
+            help="username of the person everything the bundle brings will belong to (required)",
+        )
+        load.add_argument(
+            "--link-accounts",
+            action="store_true",
+            help="link the people the bundle names to the accounts of the same username that "
+            "exist here already (moving one's own site); no account is ever made",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["action"] == "export":
-            self.export(options["out"], options["user"], options["game"])
+            self.export(options["out"], options["user"], options["game"], options["with_pending"])
         else:
-            self.load(options["file"])
+            self.load(options["file"], options["owner"], options["link_accounts"])
 
-    def export(self, out: Path, username: str | None, game: str | None) -> None:
+    def export(self, out: Path, username: str | None, game: str | None, pending: bool) -> None:
         tables = Table.objects.order_by("created_at", "pk")
         if username:
             user = get_user_model().objects.filter(username=username).first()
@@ -42,17 +61,34 @@ class Command(BaseCommand):
             if not registry.is_game(game):
                 raise CommandError(f"There is no game {game!r}.")
             tables = tables.filter(game=game)
-        data = export_bundle(tables)
-        out.write_bytes(data)
-        self.stdout.write(f"{out}: {tables.count()} tables, {len(data):,} bytes.")
+        exported = build_bundle(tables, with_pending=pending)
+        out.write_bytes(exported.data)
+        self.stdout.write(f"{out}: {exported.tables} tables, {len(exported.data):,} bytes.")
+        if exported.left_out:
+            self.stdout.write(
+                f"Left out {exported.left_out} secret answer(s) of a turn not judged yet "
+                '("pending_left_out"); --with-pending writes them.'
+            )
 
-    def load(self, path: Path) -> None:
+    def load(self, path: Path, owner_name: str | None, link_accounts: bool) -> None:
+        if not owner_name:
+            raise CommandError(
+                "bundle import needs --owner NAME: the username of the person everything the "
+                "bundle brings will belong to.",
+                returncode=USAGE,
+            )
+        owner = get_user_model().objects.filter(username=owner_name).first()
+        if owner is None:
+            raise CommandError(
+                f"There is no user {owner_name!r} to own what the bundle brings (--owner).",
+                returncode=USAGE,
+            )
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror}") from None
         try:
-            summary = import_bundle(data)
+            summary = import_bundle(data, owner, link_accounts=link_accounts)
         except BundleError as exc:
             raise CommandError(f"{path}: refused, nothing was imported. {exc}") from None
         for line in summary_lines(summary):
