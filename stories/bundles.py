@@ -467,6 +467,8 @@ def _check_manifest(manifest: Any, files: dict[str, bytes]) -> None:
             _is(ruleset.get("game"), str, f"{where}.ruleset.game", max_length=32)
             _is(ruleset.get("name"), str, f"{where}.ruleset.name", max_length=120)
             _is(ruleset.get("version"), int, f"{where}.ruleset.version")
+            if not 1 <= ruleset["version"] <= 2**31 - 1:  # what the column stores, on both
+                raise _fail(f"{where}.ruleset.version")
             _is(ruleset.get("options"), dict, f"{where}.ruleset.options")
             _is(ruleset.get("changelog"), str, f"{where}.ruleset.changelog")
             _username(ruleset.get("owner"), f"{where}.ruleset.owner", people)

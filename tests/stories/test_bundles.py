@@ -346,6 +346,18 @@ def test_bad_json_is_refused_whole(bundle, change, words):
     assert words in refused(zip_of(entries))
 
 
+@pytest.mark.parametrize("version", [0, -1, 2**40])
+def test_a_ruleset_version_the_database_cannot_store_is_refused(bundle, version):
+    """Not an error of the database (a 500 on the page) but a sentence, on both engines."""
+    archive = zipfile.ZipFile(io.BytesIO(bundle))
+    entries = {n: archive.read(n) for n in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    (table,) = [t for t in manifest["tables"] if t["ruleset"]]
+    table["ruleset"]["version"] = version
+    entries["bundle.json"] = json.dumps(manifest).encode()
+    assert "ruleset.version" in refused(zip_of(entries))
+
+
 def test_the_command_refuses_with_a_message(bundle, tmp_path):
     path = tmp_path / "cut.zip"
     path.write_bytes(bundle[: len(bundle) // 3])
