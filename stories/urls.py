@@ -1,5 +1,6 @@
 from django.urls import path
 
+from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
 from stories import bundle_views, download_views, plays_views, views
 
 app_name = "stories"
@@ -17,20 +18,20 @@ urlpatterns = [
     path("<int:pk>/cover/", views.cover, name="cover"),
     path("<int:pk>/epub/", download_views.epub, name="epub"),
     path("<int:pk>/html/", download_views.single_html, name="single_html"),
-    path("<int:pk>/pictures/<int:picture>/<str:size>/", views.picture, name="picture"),
+    path("<int:pk>/pictures/<int:picture>/<key:size>/", views.picture, name="picture"),
     path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/publish/", views.publish, name="publish"),
     path("<int:pk>/new-link/", views.new_link, name="new_link"),
     path("<int:pk>/narration/<int:seq>/", views.narration, name="narration"),
     path("<int:pk>/narration/<int:seq>/revert/", views.revert, name="revert"),
-    path("s/<str:secret>/", views.shared, name="shared"),
-    path("s/<str:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
-    path("s/<str:secret>/pdf/status/", views.shared_pdf_status, name="shared_pdf_status"),
-    path("s/<str:secret>/cover/", views.shared_cover, name="shared_cover"),
-    path("s/<str:secret>/epub/", download_views.shared_epub, name="shared_epub"),
-    path("s/<str:secret>/html/", download_views.shared_single_html, name="shared_single_html"),
+    path("s/<secret:secret>/", views.shared, name="shared"),
+    path("s/<secret:secret>/pdf/", views.shared_pdf, name="shared_pdf"),
+    path("s/<secret:secret>/pdf/status/", views.shared_pdf_status, name="shared_pdf_status"),
+    path("s/<secret:secret>/cover/", views.shared_cover, name="shared_cover"),
+    path("s/<secret:secret>/epub/", download_views.shared_epub, name="shared_epub"),
+    path("s/<secret:secret>/html/", download_views.shared_single_html, name="shared_single_html"),
     path(
-        "s/<str:secret>/pictures/<int:picture>/<str:size>/",
+        "s/<secret:secret>/pictures/<int:picture>/<key:size>/",
         views.shared_picture,
         name="shared_picture",
     ),

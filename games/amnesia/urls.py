@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
 from games.amnesia import views
 
 app_name = "amnesia"
@@ -9,6 +10,6 @@ app_name = "amnesia"
 urlpatterns = [
     # Under the seat's token like every seat page; "amnesia/" keeps it apart from the
     # contest's seat page, which owns the bare "seat/<token>/".
-    path("seat/<str:token>/amnesia/", views.seat_page, name="seat"),
-    path("seat/<str:token>/amnesia/move/", views.seat_move, name="seat_move"),
+    path("seat/<token:token>/amnesia/", views.seat_page, name="seat"),
+    path("seat/<token:token>/amnesia/move/", views.seat_move, name="seat_move"),
 ]

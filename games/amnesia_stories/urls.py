@@ -1,5 +1,6 @@
 from django.urls import path
 
+from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
 from games.amnesia_stories import seat, views
 
 app_name = "amnesia_stories"
@@ -12,12 +13,12 @@ urlpatterns = [
     path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
     path("tables/<int:pk>/timer/", views.timer, name="timer"),
     # Each player's own page: their secret answer from their phone.
-    path("seat/<str:token>/stories/", seat.seat_page, name="seat"),
-    path("seat/<str:token>/stories/answer/", seat.seat_move, name="seat_move"),
-    path("areas/<str:card_id>/<str:size>/", views.area_image, name="area_image"),
+    path("seat/<token:token>/stories/", seat.seat_page, name="seat"),
+    path("seat/<token:token>/stories/answer/", seat.seat_move, name="seat_move"),
+    path("areas/<key:card_id>/<key:size>/", views.area_image, name="area_image"),
     path("decks/", views.deck_list, name="decks"),
     path("decks/upload/", views.deck_upload, name="deck_upload"),
     path("decks/<int:pk>/", views.deck_detail, name="deck"),
     path("decks/<int:pk>/delete/", views.deck_delete, name="deck_delete"),
-    path("decks/<int:pk>/cards/<int:card>/<str:size>/", views.deck_picture, name="deck_picture"),
+    path("decks/<int:pk>/cards/<int:card>/<key:size>/", views.deck_picture, name="deck_picture"),
 ]

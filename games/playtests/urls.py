@@ -1,5 +1,6 @@
 from django.urls import path
 
+from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
 from games.playtests import views
 
 app_name = "playtests"
@@ -14,7 +15,7 @@ urlpatterns = [
         views.gm_impression,
         name="gm_impression",
     ),
-    path("seat/<str:token>/impression/", views.seat_impression, name="seat_impression"),
+    path("seat/<token:token>/impression/", views.seat_impression, name="seat_impression"),
     path("rulesets/<slug:game>/", views.rulesets, name="rulesets"),
     path("rulesets/version/<int:pk>/edit/", views.ruleset_edit, name="ruleset_edit"),
     path("rulesets/version/<int:pk>/pdf/", views.ruleset_pdf, name="ruleset_pdf"),
