@@ -1,5 +1,6 @@
 """The site's answers when it will not or cannot do what was asked, in words and in its frame.
 
+- 400 (what was sent cannot be taken: a NUL character in a text), nothing done with it;
 - 429 (too many tries: logins, secret links), with ``Retry-After``;
 - 503 (the database locked or lost), with ``Retry-After``: nothing was applied, send it again.
 
@@ -39,6 +40,13 @@ def too_many_requests(
         response = render(request, _template(request, "429.html"), context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
+
+
+def bad_request(request: HttpRequest, message: str) -> HttpResponse:
+    """400: ``message`` says what in the request cannot be taken; nothing was done with it."""
+    if _wants_json(request):
+        return JsonResponse({"error": {"code": "bad_argument", "message": message}}, status=400)
+    return render(request, _template(request, "400.html"), {"message": message}, status=400)
 
 
 def database_busy(request: HttpRequest) -> HttpResponse:

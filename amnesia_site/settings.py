@@ -159,6 +159,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After the CSRF check and htmx: a NUL in any text sent is a 400 and a sentence.
+    "amnesia_site.middleware.NulCharacterMiddleware",
     # A database that is locked or gone answers 503 "busy, nothing applied" (needs request.htmx).
     "amnesia_site.busy.DatabaseBusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the 429 page.
