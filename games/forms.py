@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from amnesia_site.numbers import number_or_text, whole_number
 from games import registry
 from games import start as start_draws
 from games.languages import normalise
@@ -31,14 +32,6 @@ MAX_TURN_MARKER = 100
 TRUE_WORDS = ("true", "on", "1", "yes")
 
 
-def _maybe_int(raw: str) -> Any:
-    raw = raw.strip()
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
-
-
 def _field_value(field: Field | None, values: list[str]) -> Any:
     """A posted field's value as the move holds it, by the kind the referee declares.
 
@@ -53,10 +46,10 @@ def _field_value(field: Field | None, values: list[str]) -> Any:
             values = ",".join(values).split(field.separator)
             values = [v.strip() for v in values]
         if field.item_kind == "int":
-            return [_maybe_int(v) for v in values if v.strip() != ""]
+            return [number_or_text(v) for v in values if v.strip() != ""]
         return [v for v in values if v != ""]
     if field.kind == "int":
-        return _maybe_int(values[-1])
+        return number_or_text(values[-1])
     if field.kind == "bool":
         return values[-1].strip().lower() in TRUE_WORDS
     return values[-1]
@@ -108,10 +101,8 @@ def parse_expected_seq(data: QueryDict) -> int | None:
     raw = data.get("expected_seq")
     if raw in (None, ""):
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        return -1  # never matches: the client gets a 409, not a silently applied move
+    seq = whole_number(raw)
+    return -1 if seq is None else seq  # -1 never matches: a 409, not a silently applied move
 
 
 def parse_expected_turn(raw: Any) -> str | None:
@@ -366,8 +357,8 @@ class NewTableForm(forms.Form):
         """The start player's name from a seat number (or a name); None for the first seat."""
         if not raw or not players:
             return None
-        if raw.isdigit():
-            n = int(raw)
+        n = whole_number(raw)
+        if n is not None:
             if 1 <= n <= len(players):
                 return players[n - 1]
             self.add_error(

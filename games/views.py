@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.accounts.views import demo_user
+from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, presenters, registry, services, uploads
 from games.answers import answer_move, render_table, table_page, write_url
@@ -161,7 +162,7 @@ def table_draft(request, pk: int):
     """Autosave of the narration being typed (so a reload or a lost connection keeps it)."""
     table = _my_table(request, pk)
     raw_seq = request.POST.get("seq", "")
-    seen = int(raw_seq) if raw_seq.isdigit() and len(raw_seq) < 10 else None
+    seen = whole_number(raw_seq, low=0)
     try:
         kept = services.save_draft(table, request.POST.get("text", ""), seen)
     except IllegalMove as exc:
@@ -203,10 +204,10 @@ def table_story(request, pk: int):
     if kit.story_part is None:
         raise Http404("This game has no story so far to page through.")
     raw = request.GET.get("before", "")
-    try:
-        before = max(0, int(raw)) if raw else None
-    except ValueError:
+    before = whole_number(raw)
+    if raw and before is None:
         return HttpResponseBadRequest(_("Which scenes? The address does not say."))
+    before = None if before is None else max(0, before)
     snap = Snapshot(table)
     # No place asked for: the last scenes, as the table page shows them.
     part = snap.story_tail if before is None else snap.story_before(before)
@@ -289,9 +290,8 @@ def table_names(request, pk: int):
     table = _my_table(request, pk)
     error = ""
     if request.method == "POST":
-        try:
-            position = int(request.POST.get("position", ""))
-        except ValueError:
+        position = whole_number(request.POST.get("position"), low=0)
+        if position is None:
             return HttpResponse(status=400)
         try:
             if request.POST.get("action") == "restore":

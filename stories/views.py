@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from games import registry, uploads
 from games.models import Move, Table
@@ -396,9 +397,10 @@ def revert(request, pk: int, seq: int):
     version = request.POST.get("version", "")
     to = None
     if version != "original":
-        if not version.isdigit():
+        pk = whole_number(version, low=1)
+        if pk is None:
             raise Http404("No such version.")
-        to = get_object_or_404(NarrationEdit, pk=int(version), story=story, move_seq=seq)
+        to = get_object_or_404(NarrationEdit, pk=pk, story=story, move_seq=seq)
     try:
         services.revert_narration(story, seq, to, request.user)
     except Move.DoesNotExist:

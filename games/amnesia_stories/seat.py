@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from amnesia_site.numbers import number_or_text
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia_stories import page
@@ -87,7 +88,7 @@ def _picks(data, questions: int) -> list:
         raw = (data.get(f"pick-{step}") or "").strip()
         if not raw:
             continue  # the referee says how many it needs
-        picks.append(int(raw) if raw.isdigit() else raw)
+        picks.append(number_or_text(raw))
     return picks
 
 

@@ -6,8 +6,6 @@ Every move still goes through ``services.play``; these views only parse and rend
 
 from __future__ import annotations
 
-import re
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -21,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 from django_htmx.http import replace_url
 
+from amnesia_site.numbers import number_or_text, whole_number
 from games import services, uploads
 from games.amnesia_stories import area_store
 from games.amnesia_stories import page as page
@@ -45,7 +44,6 @@ from games.rules.base import N_
 from games.snapshot import Snapshot
 
 GAME = "amnesia_stories"
-STEP = re.compile(r"[0-9]{1,3}")
 
 
 def _stories_table(request, pk: int) -> Table:
@@ -128,13 +126,13 @@ def reveal_step(request, pk: int):
         return redirect(table.get_absolute_url() + "#reveal")
     judged = reveal_state.on_screen(Snapshot(table).view)
     turn = (request.POST.get("turn") or "").strip()
-    step = (request.POST.get("step") or "").strip()
     if judged is None or turn != str(judged["turn_number"]):
         message = _("That reveal is over: the table has moved on.")
         return render_table(request, table, error=message, status=409)
-    if not STEP.fullmatch(step) or not 1 <= int(step) <= reveal_state.step_count(judged):
+    step = whole_number(request.POST.get("step"), low=1, high=reveal_state.step_count(judged))
+    if step is None:
         return render_table(request, table, error=_("There is no such step."), status=400)
-    reveal_state.open_step(table, judged, int(step))
+    reveal_state.open_step(table, judged, step)
     if request.htmx:
         # the address bar keeps the table's own address, not this action's
         return replace_url(render_table(request, table), table.get_absolute_url())
@@ -146,16 +144,15 @@ def reveal_step(request, pk: int):
 def timer(request, pk: int):
     """The table's answer timer: its length (0: none), or started again for this turn."""
     table = _stories_table(request, pk)
-    try:
-        seconds = int(request.POST.get("seconds", ""))
-        answer_timer.set_seconds(table, seconds)
-    except ValueError:
+    seconds = whole_number(request.POST.get("seconds"), low=0, high=answer_timer.MAX_SECONDS)
+    if seconds is None:
         messages.error(
             request,
             _("The answer timer takes a whole number of seconds from 0 to %(max)s.")
             % {"max": answer_timer.MAX_SECONDS},
         )
         return redirect(table)
+    answer_timer.set_seconds(table, seconds)
     seen = _seen(table)
     if request.POST.get("action") == "restart" and seen["phase"] == "answer":
         answer_timer.restart(table, seen["turn_number"])
@@ -284,10 +281,7 @@ def _picks_from(data, prefix: str, questions: int) -> list:
         raw = (data.get(f"{prefix}{step}") or "").strip()
         if not raw:
             continue  # the referee says how many it needs
-        try:
-            picks.append(int(raw))
-        except ValueError:
-            picks.append(raw)
+        picks.append(number_or_text(raw))
     return picks
 
 

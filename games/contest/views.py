@@ -7,7 +7,6 @@ Every move still goes through ``services.play`` with the client's ``expected_seq
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import qrcode
@@ -22,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.numbers import number_or_text, whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
 from games.answers import answer_move, keep_address, seat_answer, table_page, write_url
@@ -39,8 +39,6 @@ from games.rules import BadScript, IllegalMove
 from games.rules.base import N_
 from games.rules.script import holds_nul, load_json, misfit_field, undeclared_fields
 from games.snapshot import Snapshot
-
-CHARACTER_ID = re.compile(r"[0-9]{1,9}")
 
 
 def _table(request, pk: int) -> Table:
@@ -94,10 +92,7 @@ def _pending_move(data) -> dict[str, Any] | None:
     if "word" in data:
         move["word"] = data.get("word") in ("true", "on", "1")
     if data.get("ham", "").strip() not in ("", "0"):
-        try:
-            move["ham"] = int(data["ham"])
-        except ValueError:
-            move["ham"] = data["ham"]
+        move["ham"] = number_or_text(data["ham"])
     if "reward" in data:
         move["reward"] = data.get("reward") or None
     if holds_nul(move) or undeclared_fields(GAME, move) or misfit_field(GAME, move):
@@ -207,8 +202,9 @@ def bring(request, pk: int):
     raw = request.POST.get("character") or ""
     # A character's id as the select posts it; anything else is no character at all.
     chosen = None
-    if CHARACTER_ID.fullmatch(raw):
-        chosen = get_object_or_404(Character, pk=int(raw), owner=request.user)
+    pk = whole_number(raw, low=1) if raw == raw.strip() else None
+    if pk is not None:
+        chosen = get_object_or_404(Character, pk=pk, owner=request.user)
     expected = parse_expected_seq(request.POST)
     by = request.POST.get("by", "")
     client_id = request.POST.get("client_id")
