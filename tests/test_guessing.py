@@ -253,3 +253,24 @@ def test_too_many_wrong_story_links_get_429_on_every_secret_route(gm, settings) 
     assert reader.get(reverse("stories:shared", args=[story.secret])).status_code == 200
     # Seat links are counted apart.
     assert guesser.get(reverse("contest:seat", args=["wrong"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_guessing_at_impression_links_is_throttled_like_the_seat_links(make_table, settings):
+    """The playtest impression link is a seat link: the same counter, the same 429."""
+    table = make_table("contest", ["Ana", "Bo"])
+    seat = table.seats.get(name="Ana")
+    guesser = Client(REMOTE_ADDR=GUESSER)
+    for n in range(settings.SECRET_LINK_FAILURES):
+        url = reverse("playtests:seat_impression", args=[f"guess-{n}"])
+        assert guesser.get(url).status_code == 404
+    for url in (
+        reverse("playtests:seat_impression", args=[seat.token]),
+        reverse("playtests:seat_impression", args=["guess-x"]),
+        reverse("contest:seat", args=[seat.token]),
+    ):
+        assert guesser.get(url).status_code == 429, url
+    response = guesser.post(reverse("playtests:seat_impression", args=[seat.token]), {"fun": 5})
+    assert response.status_code == 429
+    player = Client(REMOTE_ADDR=GM_ADDRESS)
+    assert player.get(reverse("playtests:seat_impression", args=[seat.token])).status_code == 200

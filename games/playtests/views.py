@@ -35,6 +35,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.aliases import Aliases
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
@@ -198,15 +199,17 @@ def _pdf_response(data: bytes, filename: str) -> HttpResponse:
 
 # -- impressions ---------------------------------------------------------------------------------
 def _impression_page(request, table: Table, seat: Seat, *, done_url: str, by_seat: bool):
-    report = service.ensure_report(table)
-    existing = Impression.objects.filter(report=report, player=seat.name).first()
+    """The form, and on a valid answer the impression saved: nothing (the table's report
+    neither) is written before the answer is valid."""
+    existing = Impression.objects.filter(report__table=table, player=seat.name).first()
     form = ImpressionForm(request.POST or None, instance=existing)
     if request.method == "POST" and form.is_valid():
         impression = form.save(commit=False)
-        impression.report = report
-        impression.seat = seat
-        impression.player = seat.name
-        impression.save()
+        with transaction.atomic():
+            impression.report = service.ensure_report(table)
+            impression.seat = seat
+            impression.player = seat.name
+            impression.save()
         messages.success(
             request, _("Thank you, %(name)s: your impressions are saved.") % {"name": seat.name}
         )
@@ -235,8 +238,10 @@ def gm_impression(request, pk: int, position: int):
 
 
 @require_http_methods(["GET", "POST"])
+@guards_secret(SEAT_LINKS, "token")
 def seat_impression(request, token: str):
-    """A player answers through their seat's private link: no account needed."""
+    """A player answers through their seat's private link: no account needed (guessing at
+    the link is throttled like at every seat link)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     table = seat.table
     if table.status != Table.Status.FINISHED:

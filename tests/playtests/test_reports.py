@@ -137,6 +137,21 @@ def test_player_answers_through_the_seat_link_without_an_account(gm, client):
     assert client.get(reverse("playtests:seat_impression", args=["not-a-token"])).status_code == 404
 
 
+@pytest.mark.parametrize("refused", [{"fun": 6}, {"fun": "9" * 5000}, {"fun": ""}])
+def test_a_refused_impression_writes_nothing(gm, gm_client, client, refused):
+    """Not the impression, and not the table's report either: nothing before it is valid."""
+    table = finished_table(gm, "contest/last_card_and_winner")
+    PlaytestReport.objects.filter(table=table).delete()
+    seat_url = reverse("playtests:seat_impression", args=[table.seats.get(name="Ana").token])
+    gm_url = reverse("playtests:gm_impression", args=[table.pk, 1])
+    assert client.get(seat_url).status_code == 200
+    assert client.post(seat_url, {**RATINGS, **refused}).status_code == 400
+    assert gm_client.post(gm_url, {**RATINGS, **refused}).status_code == 400
+    assert not PlaytestReport.objects.exists() and not Impression.objects.exists()
+    assert client.post(seat_url, RATINGS).status_code == 302
+    assert PlaytestReport.objects.get().impressions.get().player == "Ana"
+
+
 def test_seat_link_waits_for_the_end_of_the_game(gm, client):
     table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
     url = reverse("playtests:seat_impression", args=[table.seats.first().token])
