@@ -48,6 +48,7 @@ import re
 import stat
 import uuid as uuid_module
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import UTC
 from io import BytesIO
@@ -374,13 +375,23 @@ def read_bundle(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
                 contents[info.filename] = handle.read(info.file_size + 1)
             if len(contents[info.filename]) > info.file_size:
                 raise _too_large()
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError):
-        # RuntimeError: an encrypted entry; NotImplementedError: an unknown compression.
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        OSError,
+        EOFError,
+        ValueError,
+        NotImplementedError,
+        RuntimeError,
+    ):
+        # RuntimeError: an encrypted entry; NotImplementedError: an unknown compression;
+        # zlib.error: a deflated entry whose bytes were damaged (the CRC is checked after).
         raise BundleError(_("The bundle is damaged: a file in it cannot be read.")) from None
     try:
         manifest = json.loads(contents.pop(MANIFEST).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        # RecursionError: arrays nested thousands deep, which no bundle has.
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # ValueError: bad JSON, or an integer longer than Python reads; RecursionError:
+        # arrays nested thousands deep, which no bundle has.
         raise BundleError(_("The bundle's bundle.json is not valid JSON.")) from None
     if holds_nul(manifest):
         # PostgreSQL stores no NUL in a text (SQLite would): refused on both, before any write.

@@ -1,31 +1,47 @@
-"""Hostile bodies to every POST endpoint that takes a move or a script: never a 500, never a
-traceback page (DEBUG is on), and no table's log changed.
+"""Hostile bodies to every POST endpoint that takes a move, a script, a label, an impression or
+a bundle: never a 500, never a traceback page (DEBUG is on), no table's log changed, and nothing
+else written (a label, an impression, a report, a table or a person from a bundle).
 
 A seeded generator (SEED, ROUNDS) makes the same requests on every run, on whichever engine
 the suite runs on (SQLite, or PostgreSQL with DATABASE_URL). Each body starts from a move
 or script that would be accepted and is then broken on purpose, at least once, in a way
 that must be refused: deep JSON, numbers too long to read, NaN, NUL bytes, lone surrogates,
 invalid UTF-8, fields of the wrong kind, fields no verb reads, huge strings, a stale or
-malformed position, a malformed client id. The figures are printed (``pytest -s``).
+malformed position, a malformed client id, a zip that is cut, flipped, or holds a hostile
+bundle.json or a file outside its folders. The figures are printed (``pytest -s``).
+
+``bench/fuzz.py`` sends the same kinds of requests by the thousand on both engines.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import tempfile
+import zipfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.amnesia_stories.modes import PHONES
 from games.contest.models import Character, SeatCharacter
-from games.models import Move, Table
+from games.models import Move, Seat, Table
+from games.playtests.models import DESIGNERS_GROUP, FREE_TEXTS, RATINGS, Impression, PlaytestReport
+from stories import bundles
+from stories.models import Story
+from tests.playtests.conftest import finished_table
 
 pytestmark = pytest.mark.django_db
 
@@ -148,20 +164,38 @@ class World:
     stories: Table
     contest: Table
     zed: Character
+    phones: Table  # Amnesia Stories answered on each player's phone, in the answer phase
+    finished: Table  # a finished contest, whose players give their impressions
+    bundle: bytes  # a bundle of the tables above, as another site would export it
 
     def url(self, name: str, *args) -> str:
         return reverse(name, args=args)
 
 
-@pytest.fixture
-def world(gm, gm_client) -> World:
+def make_world(gm, gm_client: Client) -> World:
+    """The tables every endpoint is sent to (also ``bench/fuzz.py``'s); ``gm`` designs games."""
+    gm.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
     amnesia = services.create_table(gm, "amnesia", PLAYERS, seed=3)
     stories = services.create_table(gm, "amnesia_stories", PLAYERS, seed=5)
     story = stories.state["journey"][:3]
     services.play(stories, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
     contest = services.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
     zed = Character.objects.create(owner=gm, name="Zed", brains=3, muscle=3, moves=3, coolness=3)
-    return World(gm, gm_client, Client(), amnesia, stories, contest, zed)
+    phones = services.create_table(
+        gm, "amnesia_stories", PLAYERS, seed=5, extra={"answer_mode": PHONES}
+    )
+    services.play(phones, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
+    finished = finished_table(gm, "contest/last_card_and_winner")
+    with tempfile.TemporaryDirectory() as folder:  # the command, as another site exports
+        out = Path(folder) / "tables.zip"
+        call_command("bundle", "export", str(out), user=gm.username, stdout=io.StringIO())
+        bundle = out.read_bytes()
+    return World(gm, gm_client, Client(), amnesia, stories, contest, zed, phones, finished, bundle)
+
+
+@pytest.fixture
+def world(gm, gm_client) -> World:
+    return make_world(gm, gm_client)
 
 
 SCRIPT = {
@@ -320,6 +354,117 @@ def bring(rng, w):
     return w.client, w.url("contest:bring", w.contest.pk), {"data": data}
 
 
+def seat_answer(rng, w):
+    """A player's secret answer from their phone (Amnesia Stories)."""
+    token = w.phones.seats.get(name="Bruno").token
+    data = {"pick-1": "1", "pick-2": "2", "pick-3": "3", "expected_seq": "1"}
+    data |= {"expected_turn": "answer/1"}
+    fields = ("pick-1", "pick-2", "pick-3", "expected_turn", "client_id")
+    data = break_form(rng, data, fields)
+    if rng.random() < 0.3:  # what str.isdigit takes and int does not, or reads otherwise
+        data[f"pick-{rng.randint(1, 3)}"] = rng.choice(["²", "٣", "１", "1_0", "+1", " 9" * 99])
+    return w.anonymous, w.url("amnesia_stories:seat_move", token), {"data": data}
+
+
+def names(rng, w):
+    """The owner's label for a player left out (only a broken position or label here)."""
+    data = {"position": "0", "label": "Player 1"}
+    for name in rng.sample(["position", "label"], rng.randint(1, 2)):
+        if name == "position":
+            data["position"] = rng.choice(
+                ["abc", "-1", "99", HUGE_NUMBER, "1.5", "\x00", "[]", "²", "", "9" * 16]
+            )
+        else:
+            data["label"] = rng.choice(["\x00", "Ab\x00cd", "x" * 25_000, "", "   ", "Bruno"])
+    if rng.random() < 0.2:
+        data["action"] = rng.choice(["rename", "\x00", "x" * 500])
+    return w.client, w.url("games:names", w.amnesia.pk), {"data": data}
+
+
+def impression(rng, w):
+    """A player's impressions through their seat's link: a rating out of 1-5 or a text no
+    answer may hold."""
+    token = w.finished.seats.get(name="Ana").token
+    data = {key: "4" for key, _label in RATINGS} | {key: "" for key, _label in FREE_TEXTS}
+    keys = [key for key, _label in RATINGS + FREE_TEXTS]
+    for key in rng.sample(keys, rng.randint(1, 3)):
+        if key in data and data[key] == "4":
+            data[key] = rng.choice(["0", "6", "-1", HUGE_NUMBER, "²", "4.5", "", "\x00", "[]"])
+        else:
+            data[key] = rng.choice(["\x00", "a\x00b", "x" * 2001, "y" * 25_000])
+    if rng.random() < 0.2:
+        data[unknown_key(rng).replace("\x00", "")] = "1"
+    return w.anonymous, w.url("playtests:seat_impression", token), {"data": data}
+
+
+def _zip(entries: list[tuple[str, bytes]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def _entries(bundle: bytes) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        return [(info.filename, archive.read(info)) for info in archive.infolist()]
+
+
+def _poke(rng: random.Random, value: Any) -> Any:
+    """``value`` (a bundle.json) with one place somewhere inside it replaced by a misfit."""
+    if isinstance(value, dict) and value and rng.random() < 0.8:
+        key = rng.choice(sorted(value))
+        return {**value, key: _poke(rng, value[key])}
+    if isinstance(value, list) and value and rng.random() < 0.8:
+        i = rng.randrange(len(value))
+        return [*value[:i], _poke(rng, value[i]), *value[i + 1 :]]
+    return rng.choice([*MISFITS, None, "", "x", 7, {"k": "v"}, ["\x00"]])
+
+
+def broken_bundle(rng: random.Random, good: bytes) -> bytes:
+    """The bundle, broken as bytes, as a zip, or in its bundle.json."""
+    how = rng.choice(["cut", "flip", "garbage", "manifest", "raw", "entry", "twice", "nul"])
+    if how == "cut":
+        return good[: rng.randrange(len(good))]
+    if how == "flip":
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        return bytes(data)
+    if how == "garbage":
+        return rng.choice([b"", b"PK\x03\x04" + b"\x00" * 40, rng.randbytes(300), b"{}"])
+    entries = _entries(good)
+    manifest = json.loads(entries[0][1])
+    if how == "manifest":
+        manifest = _poke(rng, manifest)
+        entries[0] = (bundles.MANIFEST, json.dumps(manifest, allow_nan=True).encode())
+    elif how == "raw":  # text no JSON reader should take whole
+        raw = rng.choice(RAW_VALUES)
+        entries[0] = (bundles.MANIFEST, entries[0][1].replace(b"null", raw.encode(), 1))
+        if b"null" not in _entries(good)[0][1]:
+            entries[0] = (bundles.MANIFEST, f'{{"format": {raw}}}'.encode())
+    elif how == "entry":
+        name = rng.choice(
+            ["../evil.png", "/abs.png", "files/../../x.png", "files/x.exe", "C:x", "a\\b"]
+        )
+        entries.append((name, b"x"))
+    elif how == "twice":
+        entries.append(entries[0])
+    else:
+        entries[0] = (bundles.MANIFEST, entries[0][1].replace(b'"', b'"\\u0000', 1))
+    return _zip(entries)
+
+
+def bundle_upload(rng, w):
+    """A designer's bundle from another site (only requests: the import is the bundle's)."""
+    data: dict[str, Any] = {
+        "bundle": SimpleUploadedFile("tables.zip", broken_bundle(rng, w.bundle), "application/zip")
+    }
+    if rng.random() < 0.15:
+        data = rng.choice([{"bundle": "not a file"}, {"other": data["bundle"]}, {}])
+    return w.client, w.url("stories:bundle_import"), {"data": data}
+
+
 ENDPOINTS: dict[str, Maker] = {
     "move (JSON)": move_json,
     "move (form)": move_form,
@@ -333,11 +478,20 @@ ENDPOINTS: dict[str, Maker] = {
     "contest build": build,
     "contest character": character,
     "contest bring": bring,
+    "stories seat answer": seat_answer,
+    "names": names,
+    "impression": impression,
+    "bundle upload": bundle_upload,
+}
+# What else a status may be, per endpoint (every one may answer 400, 404 and 409).
+ALSO_ALLOWED = {
+    "contest build": {302},
+    "bundle upload": {200},  # a bundle whose tables are here already: left alone
 }
 
 
 def snapshot(w: World) -> dict:
-    """Every table's log and state, and what a move could have written beside it."""
+    """Every table's log and state, and what a request could have written beside it."""
     tables = {}
     for table in Table.objects.order_by("pk"):
         rows = list(table.moves.order_by("seq").values_list("seq", "payload", "text"))
@@ -347,7 +501,23 @@ def snapshot(w: World) -> dict:
         "moves": Move.objects.count(),
         "characters": Character.objects.count(),
         "links": SeatCharacter.objects.count(),
+        "seats": list(Seat.objects.order_by("pk").values_list("pk", "name", "alias", "user")),
+        "impressions": Impression.objects.count(),
+        "reports": PlaytestReport.objects.count(),
+        "stories": Story.objects.count(),
+        "people": get_user_model().objects.count(),
     }
+
+
+def send(client: Client, url: str, kwargs: dict) -> tuple[int, str]:
+    """The status of one hostile request, and its body as text (after the exception that
+    made it a 500, if one did)."""
+    client.raise_request_exception = False
+    response = client.post(url, **kwargs)
+    body = response.content[:200_000].decode("utf-8", "replace")
+    if getattr(response, "exc_info", None):
+        body = f"{response.exc_info[0].__name__}: {str(response.exc_info[1])[:200]}\n{body}"
+    return response.status_code, body
 
 
 def test_hostile_bodies_are_answered_in_words_and_change_no_log(world, settings, capsys):
@@ -361,14 +531,12 @@ def test_hostile_bodies_are_answered_in_words_and_change_no_log(world, settings,
         seen = statuses.setdefault(name, Counter())
         for round_ in range(ROUNDS):
             client, url, kwargs = make(rng, world)
-            client.raise_request_exception = False
-            response = client.post(url, **kwargs)
+            status, body = send(client, url, kwargs)
             sent += 1
-            seen[response.status_code] += 1
-            body = response.content[:200_000].decode("utf-8", "replace")
-            allowed = {400, 404, 409} | ({302} if name == "contest build" else set())
-            if response.status_code not in allowed or "Traceback" in body:
-                failures.append(f"{name} #{round_}: {response.status_code} {str(kwargs)[:300]}")
+            seen[status] += 1
+            allowed = {400, 404, 409} | ALSO_ALLOWED.get(name, set())
+            if status not in allowed or "Traceback" in body:
+                failures.append(f"{name} #{round_}: {status} {body[:200]} {str(kwargs)[:300]}")
     with capsys.disabled():
         print(f"\nfuzz: {sent} requests, seed {SEED}")
         for name, seen in statuses.items():
