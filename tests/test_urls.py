@@ -87,3 +87,22 @@ def test_a_broken_key_is_404(gm_client):
     gm_client.raise_request_exception = False
     for url in ("/areas/A01/%00/", "/areas/A%0001/large/", "/decks/1/cards/1/%00/"):
         assert gm_client.get(url).status_code == 404, url
+
+
+@pytest.mark.django_db
+def test_djangos_own_pages_with_a_nul_in_the_link_are_no_500(gm, gm_client, settings):
+    """Password reset and the admin parse what they take before any query."""
+    gm.is_staff = gm.is_superuser = True
+    gm.save()
+    client = Client(REMOTE_ADDR="198.51.100.22")
+    for sender in (client, gm_client):
+        sender.raise_request_exception = False
+    admin = "/" + settings.ADMIN_URL
+    for sender, url in (
+        (client, "/accounts/reset/%00/%00/"),
+        (client, "/accounts/reset/MQ/set-%00/"),
+        (gm_client, f"{admin}games/table/%00/change/"),
+        (gm_client, f"{admin}auth/user/%00/change/"),
+        (gm_client, f"{admin}games/table/?q=%00"),
+    ):
+        assert sender.get(url).status_code in (200, 302, 400, 404), url
