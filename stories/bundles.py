@@ -712,17 +712,18 @@ def _import_table(data: dict, files: dict[str, bytes], people: People, summary: 
         summary.characters += brought.characters
     seqs = [m.seq for m in game_services.live_moves(table)]
     if data["story"] is not None:
-        # The game master as the bundle names them, unless they are linked to the owner.
-        master = data["story"].get("game_master", "")
-        if not master and people.account(data["owner"]) is None:
-            master = people.name(data["owner"])
-        _import_story(table, data["story"], master, seqs, files, people, summary)
+        _import_story(table, data, seqs, files, people, summary)
     if data["report"] is not None:
         _import_report(table, data["report"], seats, summary)
     summary.tables.append(table.name)
 
 
-def _import_story(table, data, master: str, seqs, files, people: People, summary) -> None:
+def _import_story(table, table_data, seqs, files, people: People, summary) -> None:
+    data = table_data["story"]
+    # The game master as the bundle names them, unless they are linked to the owner.
+    master = data.get("game_master", "")
+    if not master and people.account(table_data["owner"]) is None:
+        master = people.name(table_data["owner"])
     # Private, whatever the bundle says: the importer decides who may read it here.
     story = Story.objects.create(
         table=table,
@@ -735,24 +736,7 @@ def _import_story(table, data, master: str, seqs, files, people: People, summary
         game_master_name=master[:150],
     )
     story.tags.set(Tag.for_names(data["tags"]))
-    made: list[NarrationEdit] = []
-    for edit in data["edits"]:
-        if not 0 <= edit["move"] < len(seqs):
-            raise BundleError(_("A story in the bundle edits a move its table does not have."))
-        editor = people.account(edit.get("editor"))
-        name = "" if editor else people.name(edit.get("editor")) or edit.get("editor_name", "")
-        row = NarrationEdit.objects.create(
-            story=story,
-            move_seq=seqs[edit["move"]],
-            text=edit["text"],
-            kind=edit["kind"],
-            restores=made[edit["restores"]] if edit["restores"] is not None else None,
-            editor=editor,
-            editor_name=name[:150],
-        )
-        if edit.get("created_at"):
-            NarrationEdit.objects.filter(pk=row.pk).update(created_at=_moment(edit["created_at"]))
-        made.append(row)
+    made = _import_edits(story, data["edits"], seqs, people)
     if data["cover"] is not None:
         # Made safe as an uploaded cover is (re-encoded from its pixels: no EXIF, no GPS, no
         # bytes hidden after the picture); a cover this site kept is never refused for its size.
@@ -768,7 +752,40 @@ def _import_story(table, data, master: str, seqs, files, people: People, summary
     # The archive's search text follows the book, as for any story.
     refresh_search_text(Story.objects.get(pk=story.pk))
     summary.stories += 1
-    summary.edits += len(made)
+    summary.edits += made
+
+
+def _import_edits(story: Story, edits: list, seqs: list[int], people: People) -> int:
+    """The bundle's edits of the story that it does not have yet (the same move, text, kind
+    and time: an extended table's story takes only the new ones); returns how many were
+    written."""
+    here = {(e.move_seq, e.text, e.kind, e.created_at): e for e in story.edits.all()}
+    made: dict[int, NarrationEdit] = {}
+    written = 0
+    for index, edit in enumerate(edits):
+        if not 0 <= edit["move"] < len(seqs):
+            raise BundleError(_("A story in the bundle edits a move its table does not have."))
+        when = _moment(edit.get("created_at"))
+        known = here.get((seqs[edit["move"]], edit["text"], edit["kind"], when))
+        if known is not None:
+            made[index] = known
+            continue
+        editor = people.account(edit.get("editor"))
+        name = "" if editor else people.name(edit.get("editor")) or edit.get("editor_name", "")
+        row = NarrationEdit.objects.create(
+            story=story,
+            move_seq=seqs[edit["move"]],
+            text=edit["text"],
+            kind=edit["kind"],
+            restores=made.get(edit["restores"]) if edit["restores"] is not None else None,
+            editor=editor,
+            editor_name=name[:150],
+        )
+        if when is not None:
+            NarrationEdit.objects.filter(pk=row.pk).update(created_at=when)
+        made[index] = row
+        written += 1
+    return written
 
 
 def _import_report(table, data, seats: dict[int, Seat], summary: Summary) -> None:
@@ -809,7 +826,9 @@ def _text(move: dict) -> Any:
 SETUP_KEYS = ("game", "players", "start", "options", "deck_mode", "seed", "deck")
 
 
-def _extend_table(table: Table, data: dict, summary: Summary) -> None:
+def _extend_table(
+    table: Table, data: dict, files: dict[str, bytes], people: People, summary: Summary
+) -> None:
     """The bundle's table is this one, the importer's: when the log kept here is the start of
     the bundle's, the moves it adds are played through the write path (judged again); the
     same log, or the start of it (an earlier bundle), changes nothing; any other log refuses
@@ -861,6 +880,17 @@ def _extend_table(table: Table, data: dict, summary: Summary) -> None:
     if table.status == Table.Status.FINISHED and table.finished_at is None:
         table.finished_at = last.at
     table.save(update_fields=["started_at", "finished_at"])
+    # The story follows: the edits it does not have yet (or the whole story, new here), and
+    # the playtest report when there is none here yet.
+    seqs = [m.seq for m in game_services.live_moves(table)]
+    story = Story.objects.filter(table=table).first()
+    if data["story"] is not None and story is None:
+        _import_story(table, data, seqs, files, people, summary)
+    elif data["story"] is not None:
+        summary.edits += _import_edits(story, data["story"]["edits"], seqs, people)
+        refresh_search_text(Story.objects.get(pk=story.pk))
+    if data["report"] is not None and not PlaytestReport.objects.filter(table=table).exists():
+        _import_report(table, data["report"], {s.position: s for s in table.seats.all()}, summary)
     summary.extended.append(data["name"])
     summary.left_out += left_out
 
@@ -895,7 +925,7 @@ def _import_all(
                 # Someone else's table: left alone, named by the bundle's own name for it.
                 summary.others.append(data["name"])
             else:
-                _extend_table(here, data, summary)
+                _extend_table(here, data, files, people, summary)
         if summary.changed:
             summary.names, summary.linked = people.listed()
         else:

@@ -34,7 +34,7 @@ from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP
 from stories import bundles
 from stories import services as story_services
-from stories.models import NarrationEdit, Story
+from stories.models import NarrationEdit, Story, story_for
 
 from .conftest import make_story
 from .test_bundles import importer
@@ -234,34 +234,45 @@ def play_on(table: Table, moves: list[dict]) -> None:
         game_services.play(table, move, table.last_seq)
 
 
-def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds(gm):
+def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds(gm, other):
     """At home a turn is being answered (one answer given): the first bundle leaves that
     answer out; the second, made once the turn was judged, brings it and what followed."""
     table = answering(gm, 6)
+    story = story_for(table)
+    story_services.edit_narration(story, 1, "Edited before the first bundle.", gm)
     early = bundles.build_bundle(Table.objects.filter(pk=table.pk))
     assert early.left_out == 1
-    play_on(table, stories_script()["moves"][6:8])
-    later = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    play_on(table, stories_script()["moves"][6:9])
+    # After the first bundle: an edit of an old move and one of a move it did not have.
+    story_services.edit_narration(story, 1, "Edited again, later.", other)
+    story_services.edit_narration(story, 9, "The third bard, edited.", gm)
+    later = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
     home = (game_services.script_of(table)["moves"], game_services.rebuild_state(table))
+    history = [(e.move_seq, e.text) for e in NarrationEdit.objects.order_by("pk")]
     Table.objects.all().delete()
 
     mover = importer()
     first = bundles.import_bundle(early.data, mover)
     assert first.tables and first.left_out == 1
     here = Table.objects.get()
-    assert here.last_seq == 5
+    assert here.last_seq == 5 and NarrationEdit.objects.count() == 1
     summary = bundles.import_bundle(later, mover)
-    assert summary.tables == [] and summary.extended == [here.name]
+    assert summary.tables == [] and summary.extended == [here.name] and summary.edits == 2
     assert any(
         "now given the moves the bundle adds" in line for line in bundles.summary_lines(summary)
     )
     here = Table.objects.get()
     moves = game_services.script_of(here)["moves"]
-    assert [Move.objects.get(table=here, seq=i + 1).payload for i in range(8)] == [
+    assert [Move.objects.get(table=here, seq=i + 1).payload for i in range(9)] == [
         {k: v for k, v in m.items() if k not in ("at", "text")} for m in home[0]
     ]
     assert [m["at"] for m in moves] == [m["at"] for m in home[0]]  # the bundle's times
     assert game_services.state_of(here) == home[1] == game_services.rebuild_state(here)
+    # The story took the edits it did not have, each once, by the names that wrote them.
+    edits = NarrationEdit.objects.order_by("move_seq", "created_at")
+    assert sorted((e.move_seq, e.text) for e in edits) == sorted(history)
+    assert [e.editor_name for e in edits] == ["gm", "other", "gm"]
+    assert not Move.objects.filter(entered_by__isnull=False).exists()
     # Again: nothing more to add, and the earlier bundle has nothing to add either.
     counts = Move.objects.count()
     assert bundles.import_bundle(later, mover).already_there == [here.name]
