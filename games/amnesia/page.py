@@ -51,6 +51,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         and state.get("last_challenge")
     )
     return {
+        "narration_back": narration_back(snap),
         "seats": seats,
         "finale": {
             "discard": state["discard"],
@@ -74,6 +75,24 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "just_settled": just_settled,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
     }
+
+
+def narration_back(snap: Snapshot) -> str:
+    """The narration of an "End the scene" just undone, for the box it came from: the undo
+    reopens the scene, and its text comes back into the box (until something is typed there,
+    which the table keeps as its draft)."""
+    table, state = snap.table, snap.state
+    if state["phase"] != "scene" or table.draft or not snap.recent_rows:
+        return ""
+    last = snap.recent_rows[0]
+    if last.kind != last.Kind.UNDO or last.undoes is None:
+        return ""
+    undone = next((m for m in snap.recent_rows if m.seq == last.undoes), None)
+    if undone is None:
+        undone = table.moves.filter(seq=last.undoes).first()
+    if undone is None or undone.payload.get("do") != "end_scene":
+        return ""
+    return undone.text
 
 
 def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,7 +10,9 @@
 // refresh waits for a later poll (the server keeps answering "changed" until the page draws
 // the new version). A narration box is the exception, since it may hold text for minutes:
 // its text (autosaved as a draft anyway) is carried into the new panel when the box is
-// still there, and the keyboard goes back to whatever control had it.
+// still there, and the keyboard goes back to whatever control had it, a text field's caret
+// and selection where they were. So a narration box with the keyboard never stops the page
+// from following the table (only a word an input method is still composing waits).
 (function () {
   "use strict";
 
@@ -46,6 +48,14 @@
     return !/^(hidden|submit|button|reset|image|checkbox|radio)$/.test(field.type);
   }
 
+  function carried(field) {
+    return field.tagName === "TEXTAREA" && !!field.dataset.draftKey;
+  }
+
+  var composing = false;
+  document.addEventListener("compositionstart", function () { composing = true; });
+  document.addEventListener("compositionend", function () { composing = false; });
+
   function unsent(field) {
     if (field.dataset.draftUrl) return false; // carried over (see carry), never a reason to wait
     if (field.tagName === "SELECT") {
@@ -75,7 +85,11 @@
     var target = el.getAttribute("hx-target");
     var root = (target && document.querySelector(target)) || panelOf(el);
     var active = document.activeElement;
-    if (active && root.contains(active) && editable(active)) return false;
+    if (composing) return false; // a word still being composed (an IME) is never cut short
+    // A narration box has the keyboard whenever someone narrates (a move puts it there): its
+    // text, caret and focus are carried into the new panel (below), so the page keeps
+    // following the table while someone types in it.
+    if (active && root.contains(active) && editable(active) && !carried(active)) return false;
     var fields = root.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
       if (!fields[i].disabled && unsent(fields[i])) return false;
@@ -151,7 +165,16 @@
     });
     var active = document.activeElement;
     var focus = active && active !== document.body && root.contains(active) ? keyOf(active) : null;
-    kept = { drafts: drafts, focus: focus };
+    var caret = null;
+    if (focus && editable(active) && typeof active.selectionStart === "number") {
+      caret = {
+        start: active.selectionStart,
+        end: active.selectionEnd,
+        direction: active.selectionDirection || "none",
+        scroll: active.scrollTop,
+      };
+    }
+    kept = { drafts: drafts, focus: focus, caret: caret };
   });
 
   document.addEventListener("htmx:afterSwap", function (ev) {
@@ -167,6 +190,16 @@
     if (was.focus) {
       var again = find(document.body, was.focus);
       if (again && again.focus) again.focus({ preventScroll: true });
+      if (again && was.caret && typeof again.setSelectionRange === "function") {
+        // The caret (or the selection) where it was, and the box scrolled as it was.
+        var end = again.value.length;
+        try {
+          again.setSelectionRange(
+            Math.min(was.caret.start, end), Math.min(was.caret.end, end), was.caret.direction
+          );
+        } catch (e) { /* a field with no caret */ }
+        again.scrollTop = was.caret.scroll;
+      }
     }
   });
 

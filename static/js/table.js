@@ -98,8 +98,21 @@
   });
 
   function pushDraft(area, status, seq) {
+    var key = area.dataset.draftKey;
+    if (!area.isConnected) {
+      // The table moved on while this was typed, and its refresh carried the text into a new
+      // box (static/js/live.js): save from that one.
+      var boxes = document.querySelectorAll("textarea[data-draft-key]");
+      area = null;
+      for (var i = 0; i < boxes.length; i++) {
+        if (boxes[i].dataset.draftKey === key) area = boxes[i];
+      }
+      if (!area) return;
+      status = area.form && area.form.querySelector(".draft-status");
+      seq = pageSeq(); // the same scene's box still: what it holds was never sent
+    }
     var url = area.dataset.draftUrl;
-    if (!url || !area.isConnected) return;
+    if (!url) return;
     var token = document.querySelector("[name=csrfmiddlewaretoken]");
     var body = new FormData();
     body.append("text", area.value);
