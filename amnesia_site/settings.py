@@ -139,7 +139,34 @@ INSTALLED_APPS = [
     "games.contest",
     "games.playtests",
     "stories",
+    # Work off the request: Django's Tasks kept in the database (django-tasks-db), and the
+    # workers that run them (manage.py worker; make run and make serve start them).
+    "django_tasks_db",
+    "amnesia_site.workers",
 ]
+
+# The queues (amnesia_site.workers.work): "books", the books people wait for; "long", the long
+# runs, on workers of their own so a book never waits behind one.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["books", "long"],
+    }
+}
+# A worker says it is alive every TASK_BEAT_SECONDS; one silent for TASK_SILENT_AFTER seconds
+# does not answer (the page waiting for a book says so); a running task whose worker is gone
+# (its process on this machine has ended) or silent for TASK_STALE_AFTER seconds is run again.
+# TASK_STALE_AFTER must be longer than the longest step of a task between two beats.
+TASK_BEAT_SECONDS = env_int("TASK_BEAT_SECONDS", 5)
+TASK_SILENT_AFTER = env_int("TASK_SILENT_AFTER", 30)
+TASK_STALE_AFTER = env_int("TASK_STALE_AFTER", 600)
+# Tests only: a folder where a worker stops between the steps of a task until let go
+# (amnesia_site.workers.work.pause_at). Empty everywhere else.
+TASK_PAUSE_DIR = os.environ.get("TASK_PAUSE_DIR", "")
+# A book of more passages than this is printed by a worker, never in the request.
+BOOK_LONG_PASSAGES = env_int("BOOK_LONG_PASSAGES", 100)
+# The archive's disk cache (stories.cache); empty: a folder in the system's temporary one.
+STORY_CACHE_DIR = os.environ.get("STORY_CACHE_DIR", "")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

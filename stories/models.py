@@ -232,29 +232,49 @@ def story_for(table: Table, language: str | None = None) -> Story:
 
 class BookBuild(models.Model):
     """One build of a story's book: one version of the story (``version``, a hash of what
-    goes into it: ``stories.jobs.version``), in one language and page size. A short book is
-    built in the request that asks for it; a long one by a worker (``stories.jobs``), this
-    row saying where it is, so any web process can answer "is it ready?"."""
+    goes into it: ``stories.printing.version``), in one language and page size, kept once
+    (the unique constraint). A short book is built in the request that asks for it; a long
+    one by a worker (the ``stories.printing.build_book`` task), this row saying where it is
+    (its place in the queue, its phase), so any web process can answer the page that waits
+    for it, and holding the cancel flag the task reads between its phases."""
 
     class Status(models.TextChoices):
+        NEW = "new", _("Not printed yet")
         QUEUED = "queued", _("Waiting to be printed")
         RENDERING = "rendering", _("Being printed")
         READY = "ready", _("Ready")
         FAILED = "failed", _("Could not be printed")
+        CANCELLED = "cancelled", _("Printing stopped")
+
+    class Phase(models.TextChoices):
+        # WeasyPrint gives no percentage: the phases of a build, in order.
+        READING = "reading", _("Reading the story")
+        LAYOUT = "layout", _("Laying out the pages")
+        WRITING = "writing", _("Writing the PDF")
 
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="builds")
     page_size = models.CharField(max_length=16)
     language = models.CharField(max_length=8)
     version = models.CharField(max_length=64)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.NEW)
+    phase = models.CharField(max_length=16, choices=Phase.choices, blank=True, default="")
     # What went wrong, in words for the reader (a failed build).
     error = models.TextField(blank=True, default="")
     passages = models.PositiveIntegerField(default=0)
-    # Which process renders it (host:pid:token): a row left "rendering" by a process that
-    # is gone (a restart) is queued again.
+    # The task that prints it (a django-tasks-db result id) and the worker running it: the
+    # task run again after its worker died takes the row back; another task does not.
+    task_id = models.CharField(max_length=64, blank=True, default="")
     worker = models.CharField(max_length=200, blank=True, default="")
+    # How many times printing started (more than once: a worker died on the way).
+    attempts = models.PositiveIntegerField(default=0)
+    # Asked to stop: the worker stops at its next phase.
+    cancel_requested = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it was last asked for (its place in the queue).
+    queued_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The worker's last word on this build (each phase).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

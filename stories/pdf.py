@@ -143,6 +143,15 @@ def render_book_pdf(book: Book, page_size: str = DEFAULT_SIZE) -> bytes:
     return html_to_pdf(book_html(book, page_size), extra=book_resources(book))
 
 
+def lay_out_book(book: Book, page_size: str = DEFAULT_SIZE):
+    """The book's pages laid out (a WeasyPrint document, not written yet): the first half of
+    ``render_book_pdf``, for a worker that reports the two phases apart. Its ``write_pdf()``
+    gives the same bytes as ``render_book_pdf``."""
+    fetcher = BookFetcher(book_resources(book))
+    document = HTML(string=book_html(book, page_size), base_url=BASE_URL, url_fetcher=fetcher)
+    return document.render(font_config=FontConfiguration())
+
+
 def book_resources(book: Book) -> dict[str, tuple[bytes, str]]:
     """The files one book links to besides the static ones: its cover and pictures."""
     extra = {COVER_PATH: cover_image(book)}

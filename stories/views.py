@@ -26,7 +26,8 @@ from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from games import registry, uploads
 from games.models import Move, Table
-from stories import jobs, services
+from amnesia_site.workers import work
+from stories import printing, services
 from stories.covers import cover_image
 from stories.forms import SORTS, ArchiveForm, NarrationForm, StoryForm
 from stories.models import (
@@ -116,11 +117,11 @@ def _base(story: Story, shared: bool) -> str:
 def _pdf_links(story: Story, book, base: str) -> list[tuple]:
     """Each size's link: a download when the book is kept or short (printed at once), else
     the page that waits for the worker; with the phase of a build on its way."""
-    long = sum(len(c.passages) for c in book.chapters) > jobs.LONG
+    long = printing.is_long(story, book)
     builds = {
         b.page_size: b
         for b in BookBuild.objects.filter(
-            story=story, language=story.language, version=jobs.version(story)
+            story=story, language=story.language, version=printing.version(story)
         )
     }
     links = []
@@ -129,9 +130,16 @@ def _pdf_links(story: Story, book, base: str) -> list[tuple]:
         ready = build is not None and build.status == BookBuild.Status.READY
         waiting = long and not ready
         url = f"{base}pdf/status/?size={size}" if waiting else f"{base}pdf/?size={size}"
-        phase = build.get_status_display() if build is not None and not ready else ""
+        phase = _phase_label(build) if build is not None and not ready else ""
         links.append((size, label, url, not waiting, phase))
     return links
+
+
+def _phase_label(build: BookBuild) -> str:
+    """Where a build is, in a few words (its phase while it is being printed)."""
+    if build.status == BookBuild.Status.RENDERING and build.phase:
+        return build.get_phase_display()
+    return build.get_status_display()
 
 
 def _reading_page(request, story: Story, *, shared: bool = False):
@@ -172,7 +180,7 @@ def _size(request) -> str:
 
 def _pdf_response(request, story: Story, *, shared: bool = False):
     size = _size(request)
-    data = jobs.pdf_or_build(story, size)
+    data = printing.pdf_or_build(story, size)
     if isinstance(data, BookBuild):  # a long book being printed: the page that waits
         return redirect(f"{_base(story, shared)}pdf/status/?size={size}")
     response = HttpResponse(data, content_type="application/pdf")
@@ -195,41 +203,55 @@ def shared_pdf(request, secret: str):
 
 
 def _pdf_status(request, story: Story, *, shared: bool = False):
-    """Where a long book's printing stands: the page refreshes itself (a meta refresh, no
-    script) until the book is ready, then sends the reader to the download."""
+    """Where a long book's printing stands. A GET only reads: the page (and, while the book is
+    on its way, its htmx poll every few seconds) says the place in the queue, the phase, or
+    what went wrong; a kept or short book sends the reader to the download. A POST asks for
+    the book (queues its build), or, from an author, stops it."""
     size = _size(request)
     base = _base(story, shared)
     status_url = f"{base}pdf/status/?size={size}"
     pdf_url = f"{base}pdf/?size={size}"
-    build = jobs.current(story, size)
+    can_stop = story.is_author(request.user)
     if request.method == "POST":
-        if build is not None and build.status == BookBuild.Status.FAILED:
-            jobs.retry(build)
+        build = printing.current(story, size)
+        if request.POST.get("action") == "stop":
+            if build is not None and can_stop:
+                printing.cancel(build)
+        else:
+            printing.ask(story, size)
         return redirect(status_url)
-    if build is None or build.status == BookBuild.Status.READY:
-        found = jobs.pdf_or_build(story, size)
-        if not isinstance(found, BookBuild):
-            return redirect(pdf_url)
-        build = found
-    if build.status in (BookBuild.Status.QUEUED, BookBuild.Status.RENDERING):
-        jobs.requeue_stale()
-        jobs.kick()
-        build.refresh_from_db()
-    if build.status == BookBuild.Status.READY:
+    build = printing.current(story, size)
+    Status = BookBuild.Status
+    if build is not None and build.status == Status.READY and printing.kept_pdf(build) is None:
+        build.refresh_from_db()  # its file was cleared: not printed any more
+    ready = build is not None and build.status == Status.READY
+    if ready and not request.htmx:
         return redirect(pdf_url)
-    waiting = build.status in (BookBuild.Status.QUEUED, BookBuild.Status.RENDERING)
-    return render(
-        request,
-        "stories/book_status.html",
-        {
-            "story": story,
-            "build": build,
-            "waiting": waiting,
-            "story_url": base,
-            "status_url": status_url,
-            "size_label": dict(SIZE_LABELS).get(size, size),
-        },
-    )
+    if not ready and (build is None or build.status == Status.NEW):
+        known = build.passages if build is not None else 0
+        long = known > printing.long_passages() if known else printing.is_long(story)
+        if not long:  # a short book is printed by the download itself
+            return redirect(pdf_url)
+    waiting = build is not None and build.status in printing.WAITING
+    context = {
+        "story": story,
+        "build": build,
+        "status": build.status if build is not None else Status.NEW,
+        "waiting": waiting,
+        "ready": ready,
+        "can_stop": can_stop,
+        "story_url": base,
+        "status_url": status_url,
+        "pdf_url": pdf_url,
+        "size_label": dict(SIZE_LABELS).get(size, size),
+    }
+    if waiting:
+        context["ahead"] = printing.place_in_queue(build)
+        context["answering"] = work.answering(work.BOOKS)
+        context["phases"] = [
+            (value, label, value == build.phase) for value, label in BookBuild.Phase.choices
+        ]
+    return render(request, "stories/book_status.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -13,7 +13,9 @@ The steps, each testable alone:
 3. the secret key: SECRET_KEY if given, else a key made once and kept in a file outside git;
 4. the addresses: ``--addresses`` or LAN_ADDRESSES, else the private IPv4 addresses of the
    interfaces that are up now;
-5. ``collectstatic`` under the server's settings, then Granian in this process's place.
+5. ``collectstatic`` under the server's settings, then Granian and the workers (books, long
+   runs), children of this process, which stops them together and starts again a worker that
+   died (``amnesia_site.workers.supervise``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from amnesia_site.addresses import is_loopback, is_private_ipv4, private_addresses
+from amnesia_site.workers.supervise import Supervisor
+from amnesia_site.workers.work import worker_commands
 from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
 
 DEFAULT_KEY_FILE = ".secret_key"  # beside manage.py; .gitignore keeps it out of git
@@ -170,6 +174,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="check and print, but start nothing"
         )
+        parser.add_argument(
+            "--no-workers",
+            action="store_true",
+            help="Granian alone: the tasks (books) wait for workers started elsewhere",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         host: str = opts["host"]
@@ -216,10 +225,9 @@ class Command(BaseCommand):
         command = granian_command(host, port, opts["workers"], opts["threads"], cert)
         sys.stdout.flush()
         sys.stderr.flush()
-        os.chdir(settings.BASE_DIR)
-        if os.name == "posix":
-            os.execve(command[0], command, env)  # the server takes this process's place
-        raise SystemExit(subprocess.call(command, env=env))  # Windows: no exec to speak of
+        workers = {} if opts["no_workers"] else worker_commands()
+        supervisor = Supervisor(("server", command), workers, env=env, cwd=str(settings.BASE_DIR))
+        raise SystemExit(supervisor.run())
 
     def _certificate(self) -> tuple[Path, Path]:
         cert, key = os.environ.get("SERVE_CERT", ""), os.environ.get("SERVE_KEY", "")
@@ -235,7 +243,7 @@ class Command(BaseCommand):
     def _banner(self, host: str, port: int, urls: list[str]) -> None:
         out = self.stdout
         out.write("")
-        out.write(f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off).")
+        out.write(f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off), with its workers.")
         if len(urls) == 1:
             out.write(f"Phones on this network open: {urls[0]}")
         else:
