@@ -81,9 +81,18 @@ class Server:
         return self.output.read_text(errors="replace") if self.output.exists() else ""
 
 
-def start_server(env: dict[str, str], output: Path, *args: str, port: int | None = None) -> Server:
-    """``manage.py serve`` on 127.0.0.1 (no set-up, static collected already), once it answers."""
+def start_server(
+    env: dict[str, str],
+    output: Path,
+    *args: str,
+    port: int | None = None,
+    workers: bool = False,
+) -> Server:
+    """``manage.py serve`` on 127.0.0.1 (no set-up, static collected already), once it answers;
+    without its workers unless asked (they cost two processes a test rarely needs)."""
     port = port or free_port()
+    if not workers:
+        args = ("--no-workers", *args)
     command = [
         sys.executable,
         "manage.py",

@@ -9,6 +9,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import ssl
 import stat
 import subprocess
@@ -17,6 +18,7 @@ import threading
 import uuid
 from pathlib import Path
 
+import psutil
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
@@ -24,6 +26,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
+from amnesia_site.workers import work
+from amnesia_site.workers.models import WorkerBeat
 from games import registry, services
 from games.management.commands import serve
 from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
@@ -38,6 +42,7 @@ from tests.serving import (
     serve_env,
     start_server,
 )
+from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,10 +87,10 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
     status, headers, page, _ = phone.get("/")
     assert status == 200, server.log()
     assert headers.get("server") == "granian"  # not runserver's WSGIServer
-    cmdline = Path(f"/proc/{server.process.pid}/cmdline")
-    if cmdline.exists():  # the serve command's process became Granian's (Linux shows it)
-        running = cmdline.read_bytes().split(b"\0")
-        assert b"granian" in running and b"runserver" not in running
+    # The serve command's process supervises Granian, its child.
+    children = psutil.Process(server.process.pid).children()
+    assert [c for c in children if "granian" in c.cmdline()]
+    assert not [c for c in children if "runserver" in c.cmdline()]
     # DEBUG off: a missing page is the site's own 404, never Django's technical page.
     status, _headers, body, _ = phone.get("/no-such-page/")
     assert status == 404 and b"URLconf" not in body and b"Traceback" not in body
@@ -101,6 +106,40 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
         assert "immutable" in headers["cache-control"]
     # The site's own headers are on the server's answers too.
     assert "content-security-policy" in {k for k in phone.get("/")[1]}
+
+
+def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
+    """make serve: a worker for the books and one for the long runs beside Granian; a worker
+    killed is started again; stopping the server stops them all."""
+    log = tmp_path / "serve.log"
+    server = start_server(server_env, log, workers=True)
+    try:
+
+        def workers() -> dict[str, int]:
+            return {
+                w.queues: w.pid
+                for w in WorkerBeat.objects.filter(host=work.HOST)
+                if not work.gone(w)
+            }
+
+        first = wait_for(lambda: len(workers()) == 2 and workers(), "two workers", log=log)
+        assert set(first) == {"books", "long"}
+        supervised = {c.pid for c in psutil.Process(server.process.pid).children()}
+        assert set(first.values()) <= supervised
+        os.kill(first["books"], signal.SIGKILL)
+        again = wait_for(
+            lambda: workers().get("books") not in (None, first["books"]) and workers(),
+            "the books worker started again",
+            log=log,
+        )
+        assert again["long"] == first["long"]  # the other one untouched
+        assert "The books worker stopped (exit status -9): started again" in log.read_text()
+        children = psutil.Process(server.process.pid).children(recursive=True)
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    for child in children:  # Granian, its workers, the task workers: all gone with it
+        assert not psutil.pid_exists(child.pid) or child.status() == psutil.STATUS_ZOMBIE
 
 
 def test_a_phone_logs_in_and_plays_a_move_over_plain_http(server, gm, make_table):

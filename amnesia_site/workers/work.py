@@ -151,6 +151,11 @@ def requeue_lost(now=None) -> list[str]:
             again.append(str(result.pk))
         if worker is not None:
             worker.delete()
+    # The rows of idle workers that died: this host's gone ones, anyone's silent for a day.
+    old = now - timedelta(days=1)
+    for worker in WorkerBeat.objects.filter(Q(host=HOST[:255]) | Q(beat_at__lt=old)):
+        if worker.beat_at < old or gone(worker):
+            worker.delete()
     return again
 
 

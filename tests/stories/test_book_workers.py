@@ -1,0 +1,144 @@
+"""Books printed by real ``manage.py worker`` processes on the test database (SQLite's file or
+PostgreSQL): a worker killed with SIGKILL in the middle of a book, two workers taking the
+same build at the same moment, and a book asked for while a long run holds a worker.
+
+Nothing here waits on luck: each worker stops at a pause point (TASK_PAUSE_DIR, see
+``amnesia_site.workers.work.pause_at``) and the test waits for the state it needs (a file a
+worker wrote there, a row), then lets it go or kills it."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from django.urls import reverse
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from amnesia_site.workers import work
+from amnesia_site.workers.models import WorkerBeat
+from stories import printing
+from stories.models import BookBuild
+from tests.stories.conftest import make_story
+from tests.stories.long_run import hold
+from tests.workers import let_go, reached, start_worker, stop, wait_for, worker_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+Status = BookBuild.Status
+
+
+@pytest.fixture
+def pauses(tmp_path):
+    folder = tmp_path / "pauses"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def started(tmp_path):
+    """Worker processes started by the test, stopped at its end whatever happened."""
+    processes = []
+    yield processes
+    for process in processes:
+        stop(process)
+
+
+def kept_files(build: BookBuild) -> list:
+    return sorted(printing.pdf_path(build).parent.glob(f"{build.story_id}-*.pdf"))
+
+
+def test_a_worker_killed_in_the_middle_of_a_book_and_the_book_kept_once(
+    gm, settings, pauses, started, tmp_path
+):
+    settings.BOOK_LONG_PASSAGES = 2
+    log = tmp_path / "workers.log"
+    story = make_story(gm, "en")
+    build = printing.ask(story, "a5")
+    for phase in ("claim", "reading"):
+        let_go(pauses, f"book-{build.pk}-{phase}")
+    first = start_worker(worker_env(pauses), "--queues", "books", log=log)
+    started.append(first)
+    wait_for(lambda: reached(pauses, f"book-{build.pk}-layout"), "the page layout", log=log)
+    build.refresh_from_db()
+    assert (build.status, build.phase, build.attempts) == (Status.RENDERING, "layout", 1)
+
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait(timeout=10)
+    task = DBTaskResult.objects.get(pk=build.task_id)
+    assert task.status == TaskResultStatus.RUNNING  # django-tasks-db alone would leave it so
+
+    # A fresh worker (no pause points) notices the lost task, runs it and exits when done.
+    second = start_worker(worker_env(), "--queues", "books", "--batch", log=log)
+    started.append(second)
+    assert second.wait(timeout=120) == 0, log.read_text()
+    build.refresh_from_db()
+    assert (build.status, build.phase, build.attempts) == (Status.READY, "", 2)
+    task.refresh_from_db()
+    assert task.status == TaskResultStatus.SUCCESSFUL and len(task.worker_ids) == 2
+    assert BookBuild.objects.filter(story=story).count() == 1
+    assert kept_files(build) == [printing.pdf_path(build)]
+    assert printing.pdf_path(build).read_bytes().startswith(b"%PDF")
+    assert not WorkerBeat.objects.exists()  # the dead one's row cleared, the other's at exit
+
+
+def test_two_workers_taking_the_same_build_at_once_print_it_once(
+    gm, settings, pauses, started, tmp_path
+):
+    settings.BOOK_LONG_PASSAGES = 2
+    log = tmp_path / "workers.log"
+    story = make_story(gm, "en")
+    build = printing.ask(story, "a5")
+    # A second task for the same build (two web processes asking at the very same moment,
+    # say): two workers, one task each, both at the row at once.
+    printing.build_book.enqueue(build.pk)
+    for phase in ("reading", "layout", "writing"):
+        let_go(pauses, f"book-{build.pk}-{phase}")
+    for _ in range(2):
+        started.append(start_worker(worker_env(pauses), "--queues", "books", "--batch", log=log))
+    # The barrier: both workers hold their task at the row, then both go at once.
+    wait_for(lambda: reached(pauses, f"book-{build.pk}-claim", 2), "two workers", log=log)
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).count() == 2
+    let_go(pauses, f"book-{build.pk}-claim")
+    for process in started:
+        assert process.wait(timeout=120) == 0, log.read_text()
+    build.refresh_from_db()
+    assert build.status == Status.READY and build.attempts == 1  # printed once
+    results = sorted(DBTaskResult.objects.values_list("return_value", flat=True))
+    assert results == ["ready", "taken elsewhere, stopped or gone"]
+    assert kept_files(build) == [printing.pdf_path(build)]
+
+
+def test_a_book_is_printed_while_a_long_run_holds_its_worker(
+    gm, gm_client, settings, pauses, started, tmp_path
+):
+    settings.BOOK_LONG_PASSAGES = 2
+    log = tmp_path / "workers.log"
+    # The workers make run and make serve start: one for the books, one for the long runs.
+    commands = work.worker_commands()
+    run = hold.enqueue("long-run")
+    started.append(
+        start_worker(worker_env(pauses), *commands["long-run worker"][3:], log=log)
+    )
+    wait_for(lambda: reached(pauses, "long-run"), "the long run under way", log=log)
+    started.append(start_worker(worker_env(), *commands["books worker"][3:], log=log))
+
+    story = make_story(gm, "en")
+    status = reverse("stories:pdf_status", args=[story.pk]) + "?size=a5"
+    assert gm_client.post(status).status_code == 302
+    build = BookBuild.objects.get(story=story)
+    wait_for(
+        lambda: BookBuild.objects.filter(pk=build.pk, status=Status.READY).exists(),
+        "the book printed",
+        log=log,
+    )
+    assert DBTaskResult.objects.get(pk=run.id).status == TaskResultStatus.RUNNING  # still on
+    assert gm_client.get(status)["Location"].endswith("/pdf/?size=a5")
+
+    let_go(pauses, "long-run")
+    wait_for(
+        lambda: DBTaskResult.objects.get(pk=run.id).status == TaskResultStatus.SUCCESSFUL,
+        "the long run done",
+        log=log,
+    )
