@@ -23,8 +23,8 @@ SERVE_HOST := $(if $(filter file,$(origin HOST)),0.0.0.0,$(HOST))
 .PHONY: help setup run serve test test-sqlite test-postgres lint format bench backup
 
 help:
-	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
-	@echo "make serve   set up, migrate, load the demo, serve the phones on $(SERVE_HOST):$(PORT) (Granian)"
+	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/ with the workers"
+	@echo "make serve   set up, migrate, load the demo, serve the phones on $(SERVE_HOST):$(PORT) (Granian, workers)"
 	@echo "make test    set up, check migrations and lint, run the tests on SQLite and PostgreSQL"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  ruff format and ruff check --fix"
@@ -34,16 +34,17 @@ help:
 setup:
 	@scripts/setup.sh
 
-# The site alone: the set-up leaves out what only the tests need (Chromium, epubcheck, Java).
+# The site: the set-up leaves out what only the tests need (Chromium, epubcheck, Java).
+# devserver is runserver plus the workers (books, long runs), stopped together by Ctrl-C.
 run:
 	@SETUP_FOR=run scripts/setup.sh
 	$(MANAGE) migrate --noinput
 	$(MANAGE) generate_area_cards
 	$(MANAGE) demo
-	DEBUG=$${DEBUG:-1} $(MANAGE) runserver $(HOST):$(PORT)
+	DEBUG=$${DEBUG:-1} $(MANAGE) devserver $(HOST):$(PORT)
 
 # The logic is the serve command's (games/management/commands/serve.py): set-up, checks, the
-# secret key, the addresses, collectstatic, then Granian.
+# secret key, the addresses, collectstatic, then Granian and the workers, supervised.
 serve:
 	@SETUP_FOR=run scripts/setup.sh
 	$(MANAGE) serve --host $(SERVE_HOST) --port $(PORT)

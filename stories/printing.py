@@ -31,6 +31,8 @@ from django.db.models import Count, F, Max, Q
 from django.tasks import task
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from amnesia_site.accounts.models import display_name
 from amnesia_site.workers import work
@@ -159,9 +161,6 @@ def pdf_or_build(story: Story, page_size: str) -> bytes | BookBuild:
 
 
 def _task_pending(task_id: str) -> bool:
-    from django_tasks_db.compat import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     if not task_id:
         return False
     return DBTaskResult.objects.filter(

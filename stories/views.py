@@ -24,9 +24,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from amnesia_site.addresses import phone_url
 from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import STORY_LINKS, guards_secret
+from amnesia_site.workers import work
 from games import registry, uploads
 from games.models import Move, Table
-from amnesia_site.workers import work
 from stories import printing, services
 from stories.covers import cover_image
 from stories.forms import SORTS, ArchiveForm, NarrationForm, StoryForm

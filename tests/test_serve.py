@@ -16,7 +16,6 @@ import subprocess
 import sys
 import threading
 import uuid
-from pathlib import Path
 
 import psutil
 import pytest

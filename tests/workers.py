@@ -14,15 +14,14 @@ from unittest import mock
 from django.conf import settings
 from django.db import connection
 
+from amnesia_site.workers import work
+from amnesia_site.workers.management.commands import worker as command
 from tests.serving import ROOT, database_url
 
 
 def run_queued(queues: tuple[str, ...] = ("books",)) -> int:
     """What a worker does with what is queued now (``manage.py worker --batch``), here; how
     many tasks it ran. The test's transaction stays open (no connection is closed)."""
-    from amnesia_site.workers import work
-    from amnesia_site.workers.management.commands import worker as command
-
     runner = command.Worker(queue_names=list(queues), interval=0, batch=True)
     try:
         with mock.patch.object(command, "close_old_connections", lambda: None):

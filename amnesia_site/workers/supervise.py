@@ -117,8 +117,7 @@ class Supervisor:
         lived = now - child.started
         child.pause = min(child.pause * 2, MAX_PAUSE) if lived < QUICK_DEATH else 0.5
         self.say(
-            f"The {child.name} stopped (exit status {code}): "
-            f"started again in {child.pause:.1f} s."
+            f"The {child.name} stopped (exit status {code}): started again in {child.pause:.1f} s."
         )
         child.process = None
         child.next_start = now + child.pause

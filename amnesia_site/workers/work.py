@@ -46,6 +46,10 @@ import psutil
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from amnesia_site.workers.models import WorkerBeat
 
 BOOKS = "books"
 LONG = "long"
@@ -89,8 +93,6 @@ def stale_after() -> timedelta:
 
 def beat() -> None:
     """Say that this process's worker is alive (between the steps of a long task)."""
-    from amnesia_site.workers.models import WorkerBeat
-
     if _current:
         WorkerBeat.objects.filter(worker_id=_current).update(beat_at=timezone.now())
 
@@ -128,11 +130,6 @@ def lost(worker, now) -> bool:
 def requeue_lost(now=None) -> list[str]:
     """Make ready again the running tasks whose worker is lost (or has no row and started
     them longer ago than TASK_STALE_AFTER); the ids of the tasks made ready."""
-    from django_tasks_db.compat import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
-    from amnesia_site.workers.models import WorkerBeat
-
     now = now or timezone.now()
     again: list[str] = []
     running = DBTaskResult.objects.running().only("id", "worker_ids", "started_at")
@@ -162,8 +159,6 @@ def requeue_lost(now=None) -> list[str]:
 def answering(queue: str) -> bool:
     """Whether a worker for ``queue`` is alive: it said so within TASK_SILENT_AFTER, or it is
     running a task and said so within TASK_STALE_AFTER (a long step says nothing)."""
-    from amnesia_site.workers.models import WorkerBeat
-
     now = timezone.now()
     recent = Q(beat_at__gte=now - silent_after()) | Q(
         ~Q(task_id=""), beat_at__gte=now - stale_after()

@@ -17,8 +17,8 @@ from django_tasks_db.models import DBTaskResult
 
 from amnesia_site.workers import work
 from amnesia_site.workers.models import WorkerBeat
-from stories import printing, services
 from stories import pdf as story_pdf
+from stories import printing, services
 from stories.models import BookBuild
 from tests.stories.conftest import make_story
 from tests.workers import run_queued

@@ -118,9 +118,7 @@ def test_a_book_is_printed_while_a_long_run_holds_its_worker(
     # The workers make run and make serve start: one for the books, one for the long runs.
     commands = work.worker_commands()
     run = hold.enqueue("long-run")
-    started.append(
-        start_worker(worker_env(pauses), *commands["long-run worker"][3:], log=log)
-    )
+    started.append(start_worker(worker_env(pauses), *commands["long-run worker"][3:], log=log))
     wait_for(lambda: reached(pauses, "long-run"), "the long run under way", log=log)
     started.append(start_worker(worker_env(), *commands["books worker"][3:], log=log))
 

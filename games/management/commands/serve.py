@@ -243,7 +243,9 @@ class Command(BaseCommand):
     def _banner(self, host: str, port: int, urls: list[str]) -> None:
         out = self.stdout
         out.write("")
-        out.write(f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off), with its workers.")
+        out.write(
+            f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off), with its workers."
+        )
         if len(urls) == 1:
             out.write(f"Phones on this network open: {urls[0]}")
         else:

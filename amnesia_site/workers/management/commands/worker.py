@@ -123,9 +123,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--interval", type=float, default=1.0, help="seconds between looks at an empty queue"
         )
-        parser.add_argument(
-            "--batch", action="store_true", help="run what is queued, then exit"
-        )
+        parser.add_argument("--batch", action="store_true", help="run what is queued, then exit")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         queues = [q.strip() for q in opts["queues"].split(",") if q.strip()]
