@@ -160,6 +160,11 @@ def pdf_or_build(story: Story, page_size: str) -> bytes | BookBuild:
     return data
 
 
+def pending(build: BookBuild) -> bool:
+    """Whether the build's task is still queued or running (a worker will get to it)."""
+    return _task_pending(build.task_id)
+
+
 def _task_pending(task_id: str) -> bool:
     if not task_id:
         return False

@@ -233,10 +233,13 @@ def _pdf_status(request, story: Story, *, shared: bool = False):
         if not long:  # a short book is printed by the download itself
             return redirect(pdf_url)
     waiting = build is not None and build.status in printing.WAITING
+    status = build.status if build is not None else Status.NEW
+    if waiting and not printing.pending(build):
+        waiting, status = False, Status.NEW  # its task is gone (pruned, or failed outside it)
     context = {
         "story": story,
         "build": build,
-        "status": build.status if build is not None else Status.NEW,
+        "status": status,
         "waiting": waiting,
         "ready": ready,
         "can_stop": can_stop,

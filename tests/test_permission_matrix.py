@@ -702,6 +702,8 @@ ADMIN_MODELS = (
     "axes.accessattempt",
     "axes.accesslog",
     "axes.accessfailurelog",
+    # django-tasks-db: the queued and finished tasks (books, long runs)
+    "django_tasks_database.dbtaskresult",
 )
 
 

@@ -318,3 +318,16 @@ def test_the_shared_link_waits_and_downloads_too(gm, client, long_books):
     run_queued()
     assert client.get(wait)["Location"] == url + "?size=a5"
     assert client.get(url).content.startswith(b"%PDF")
+
+
+def test_a_build_whose_task_is_gone_may_be_asked_for_again(gm, gm_client, long_books):
+    story = make_story(gm, "en")
+    gm_client.post(status_url(story))
+    DBTaskResult.objects.all().delete()  # pruned, say: no worker will ever get to it
+    page = gm_client.get(status_url(story)).content.decode()
+    assert 'data-status="new"' in page and 'data-testid="book-ask"' in page
+    assert 'hx-trigger="every' not in page  # nothing to follow: it would wait forever
+    gm_client.post(status_url(story))
+    assert len(tasks()) == 1
+    run_queued()
+    assert BookBuild.objects.get(story=story).status == Status.READY

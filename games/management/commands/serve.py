@@ -221,7 +221,7 @@ class Command(BaseCommand):
                 env=env,
                 check=True,
             )
-        self._banner(host, port, urls)
+        self._banner(host, port, urls, workers=not opts["no_workers"])
         command = granian_command(host, port, opts["workers"], opts["threads"], cert)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -240,12 +240,11 @@ class Command(BaseCommand):
             )
         return Path(cert), Path(key)
 
-    def _banner(self, host: str, port: int, urls: list[str]) -> None:
+    def _banner(self, host: str, port: int, urls: list[str], workers: bool = True) -> None:
         out = self.stdout
         out.write("")
-        out.write(
-            f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off), with its workers."
-        )
+        beside = ", with its workers" if workers else ", no workers (--no-workers)"
+        out.write(f"Amnesia Table is serving on {host}:{port} (Granian, DEBUG off){beside}.")
         if len(urls) == 1:
             out.write(f"Phones on this network open: {urls[0]}")
         else:
