@@ -221,6 +221,7 @@ def _optional(report: _Report) -> None:
         "printed_texts": (0, "printed_texts() -> [str]"),
         "picture": (3, "picture(table, number, size) -> stored file or None"),
         "describe_move": (1, "describe(move) -> str"),
+        "table_guard": (4, "guard(table, state, moves, now) -> None or IllegalMove"),
     }
     for part, (count, shape) in hooks.items():
         value = getattr(kit, part)

@@ -205,6 +205,12 @@ class GameKit:
     bots: Mapping[str, Any] | None = None
     bot_figures: Callable[..., dict[str, Any]] | None = None
 
+    # A setting of the table outside the referee's script that the write path enforces
+    # (the referee's options are closed and it reads no clock): (the locked table, the state
+    # before the moves, the moves, now) -> None, or IllegalMove to refuse them all. The
+    # contest's strict narrator's minute (``games.contest.minute``).
+    table_guard: Callable[..., None] | None = None
+
     # What a table of this game takes along in a bundle beyond its script (a custom deck's
     # pictures, the contest's characters): see :class:`Carry` and ``stories.bundles``.
     carry: Carry | None = None

@@ -376,6 +376,9 @@ def play_many(
         referee = get_game(locked.game)
         first = state = state_of(locked)
         _check_position(locked, referee, first, moves, expected_seq, expected_turn)
+        guard = registry.kit(locked.game).table_guard  # a table setting outside the script
+        if guard is not None:
+            guard(locked, first, moves, timezone.now())
         judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         for index, move in enumerate(moves):
             try:

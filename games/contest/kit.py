@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, bots, carry, components, cover, demo, page, playtest
+from games.contest import book, bots, carry, components, cover, demo, minute, page, playtest
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -46,4 +46,5 @@ KIT = GameKit(
     seat_page="contest:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    table_guard=minute.guard,
 )

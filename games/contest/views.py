@@ -25,7 +25,7 @@ from amnesia_site.numbers import number_or_text, whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
 from games.answers import answer_move, keep_address, seat_answer, table_page, write_url
-from games.contest import characters
+from games.contest import characters, minute
 from games.contest import page as page
 from games.contest import seat as contest_seat
 from games.contest.models import Character
@@ -276,7 +276,12 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     attrs = me.get("attributes") or {}
     words = page.drink_words(mode)
     virtual = public["deck_mode"] == "virtual"
+    # The narrator's countdown, the laptop's own (counted from the moves' stored times).
+    services.current_story(table)
+    control = page.control_info(public, (table.story_cursor or {}).get("narrator") or {})
     return {
+        "control": control,
+        "strict_minute": minute.is_strict(table),
         "seat": seat,
         "table": table,
         "state": public,

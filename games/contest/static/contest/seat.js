@@ -48,3 +48,61 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (ev) { init(ev.target); });
 })();
+
+// The narrator's countdown on a phone, as on the laptop (contest/_clock.html: the server says
+// how long the minute is and how much of it the moves' stored times have used), and a take of
+// control before it is up asks first: the seed leaves the timing to the table's judgement. At
+// a table that keeps the minute strictly the server refuses instead (games/contest/minute.py),
+// and the form carries no question.
+(function () {
+  "use strict";
+
+  function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+
+  function remaining(el) {
+    if (!el.dataset.deadline) {
+      var left = Math.max(0, (Number(el.dataset.seconds) || 0) - (Number(el.dataset.elapsed) || 0));
+      el.dataset.deadline = String(Date.now() + left * 1000);
+    }
+    return Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+  }
+
+  var timer = null;
+
+  function tick() {
+    window.clearTimeout(timer);
+    var el = document.querySelector("#seat-panel [data-countdown]");
+    if (!el) return;
+    var bar = el.querySelector("progress");
+    var text = el.querySelector(".countdown-text");
+    var left = remaining(el);
+    if (el.hasAttribute("data-paused")) {
+      if (bar) bar.value = left;
+      if (text) text.textContent = text.dataset.pausedText.replace("%s", clock(left));
+      return;
+    }
+    if (bar) bar.value = left;
+    el.classList.toggle("done", left === 0);
+    if (text) {
+      text.textContent = left === 0 ? text.dataset.openText : text.dataset.waitText.replace("%s", clock(left));
+    }
+    if (left > 0) timer = window.setTimeout(tick, 250);
+  }
+
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest("form[data-early-confirm] button");
+    if (!button) return;
+    var el = document.querySelector("#seat-panel [data-countdown]");
+    if (!el || el.hasAttribute("data-paused")) return;
+    var left = remaining(el);
+    if (left === 0) return;
+    var question = button.form.dataset.earlyConfirm.replace("%s", clock(left));
+    if (!window.confirm(question)) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  }, true);
+
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:load", tick);
+})();

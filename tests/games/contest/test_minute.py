@@ -1,0 +1,73 @@
+"""The narrator's minute kept strictly (issue 26, item 2): a setting of the table outside the
+referee's script, enforced by the write path from the moves' stored times, off by default,
+and written into exports only as an informational key."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import exports, services
+from games.contest import minute
+from games.models import Table
+from games.rules import IllegalMove
+from tests.games.test_start_player import CONTEST, create
+
+DECK = ["4H", "5H", "2C", "9C", "7D", "3D", "AS", "KS", "8D", "6C", "10D", "JH"]
+TAKE = {"by": "Bo", "do": "take_control", "with": "face_card", "card": "KS"}
+
+
+def table_at(owner, seconds_ago: int, extra=None) -> Table:
+    table = services.create_table(
+        owner, "contest", ["Ana", "Bo"], options={"hand_size": 4}, deck=DECK, extra=extra
+    )
+    began = timezone.now() - timedelta(seconds=seconds_ago)
+    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
+        move = {"by": by, "do": "character", "name": name}
+        move |= {"brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
+        services.play(table, move, None, at=began)
+    return table
+
+
+def test_off_by_default_an_early_take_is_the_tables_judgement(gm) -> None:
+    table = table_at(gm, 5)
+    services.play(table, TAKE, table.last_seq)
+    assert services.state_of(table)["controller"] == "Bo"
+    assert minute.KEY not in exports.export_script(table)
+
+
+def test_a_strict_table_refuses_an_early_take_whoever_sends_it(gm) -> None:
+    table = table_at(gm, 15, extra={minute.KEY: minute.STRICT})
+    with pytest.raises(IllegalMove) as refused:
+        services.play(table, TAKE, table.last_seq)
+    assert refused.value.code == "rule_violation"
+    assert "(0:45 left)" in refused.value.message or "(0:44 left)" in refused.value.message
+    assert table.moves.count() == 2 and services.state_of(table)["controller"] == "Ana"
+    # A batch that holds a take is refused whole as well.
+    with pytest.raises(IllegalMove):
+        services.play_many(table, [TAKE], table.last_seq)
+    # Once the minute is up (by the stored times), the same take goes through.
+    late = table_at(gm, 61, extra={minute.KEY: minute.STRICT})
+    services.play(late, TAKE, late.last_seq)
+    assert services.state_of(late)["controller"] == "Bo"
+
+
+def test_the_setting_is_an_informational_key_of_the_export_and_comes_back(gm) -> None:
+    table = table_at(gm, 5, extra={minute.KEY: minute.STRICT})
+    script = exports.export_script(table)
+    assert script[minute.KEY] == minute.STRICT
+    assert minute.KEY not in script["options"]  # the referee's options are closed
+    again = services.import_script(script, gm, name="Again")
+    assert minute.is_strict(again)
+    with pytest.raises(IllegalMove):
+        services.play(again, TAKE, again.last_seq)
+
+
+def test_the_new_table_form_sets_it_only_when_ticked(gm_client) -> None:
+    page = gm_client.get(reverse("games:table_new") + "?game=contest").content.decode()
+    assert 'name="strict_minute"' in page
+    assert not minute.is_strict(create(gm_client, CONTEST))
+    assert minute.is_strict(create(gm_client, CONTEST, strict_minute="on"))
