@@ -216,6 +216,21 @@ def standings(seen: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def turn_points(turn: dict[str, Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
+    """A judged turn's points, once its reveal is over (the projector's Σ): what each player
+    gained and the red cards they took in that turn, and their VP since."""
+    return [
+        {
+            "name": name,
+            "gains": turn["gains"].get(name, 0),
+            "red_cards": turn["red_cards"].get(name, 0),
+            "vp": seen["vp"][name],
+            "bard": name == turn["bard"],
+        }
+        for name in seen["seats"]
+    ]
+
+
 # The points-by-turn table shows the turns of the last this many rounds; the earlier ones
 # are drawn only when asked for (``?turns=all``), so a long game's page stays as light as a
 # short one's.
@@ -324,6 +339,9 @@ def reveal(
         "steps": steps,
         "opened": count,
         "total": total,
+        # the questions only (the last step, Σ, is the turn's total, not a question)
+        "questions": len(turn["story"]),
+        "questions_open": min(count, len(turn["story"])),
         "done": done,
         # the next step to open (its number; the total's is ``total``), None once all are
         "next": None if done else count + 1,

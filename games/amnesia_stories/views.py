@@ -98,11 +98,19 @@ def projector(request, pk: int):
         shown = page.reveal(judged, selection, seen["options"], card, opened)
         # the room still looks at the slots the turn was played with
         slots = page.marked_slots(selection, shown, card)
+    # Once a turn's reveal is over (its Σ open): the turn's points, until the next bard tells;
+    # at the end, the final standings instead.
+    over = judged is not None and not seen["revealing"]
+    final = page.standings(seen) if over and seen.get("finished") else []
     context = {
         "table": table,
         "answer_timer": clock,
         "seen": seen,
         "reveal": shown,
+        "turn_points": page.turn_points(judged, seen) if over and not final else [],
+        "turn_done": judged if over else None,
+        "standings": final,
+        "draw": len(seen.get("winners", [])) > 1,
         # while a physical deal is being entered, the old slots are no longer on the table
         "slots": slots,
         "grid": _projector_grid(len(slots)),
