@@ -21,11 +21,13 @@ from amnesia_site.numbers import number_or_text
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia_stories import page
+from games.amnesia_stories import timer as answer_timer
 from games.answers import answer_move, seat_answer, write_url
 from games.forms import new_client_id, posted_move
 from games.languages import use_table_language
 from games.models import Seat
 from games.rules import get_game
+from games.snapshot import Snapshot
 
 GAME = "amnesia_stories"
 
@@ -59,6 +61,10 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "story": [card(c) for c in seen["story"]] if answering else [],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "board": page.scoreboard(seen),
+        # the answer timer the laptop and the projector show (the same end time)
+        "answer_timer": answer_timer.info(table, seen, Snapshot(table).story_tail.entries)
+        if answering
+        else None,
         "expected_seq": table.last_seq,
         "expected_turn": referee.turn_marker(state),
         "new_client_id": new_client_id,
