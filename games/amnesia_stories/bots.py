@@ -115,8 +115,8 @@ BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     """One simulated game's figures: length, wins by seat and draws, the winner's margin,
-    the spread of final VP, the bard's share of the points, steps where everyone or no one
-    matched, red cards and their penalty, set bonuses, and each kind of bot's share of the
+    the spread of final VP, the bard's share of the points, steps where everyone, some or no
+    one matched, red cards and their penalty, set bonuses, and each kind of bot's share of the
     wins against its share of the seats."""
     seats = setup.players
     final = states[-1] if states else initial
@@ -142,6 +142,8 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     total_steps = sum(steps.values())
     out["steps_all_matched"] = steps["all"] / total_steps if total_steps else None
     out["steps_none_matched"] = steps["none"] / total_steps if total_steps else None
+    # Read by some but not all: what draft 4's changelog asks of a bard.
+    out["steps_some_matched"] = steps["some"] / total_steps if total_steps else None
     out["bard_share"] = bard_points / all_points if all_points else None
     out["set_bonuses"] = set_bonuses
     out["red_cards"] = sum(final["red_cards"].values())
