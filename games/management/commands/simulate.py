@@ -358,7 +358,7 @@ class Command(BaseCommand):
                 )
             else:
                 w(
-                    f"option {probe['option']}={probe['value']} changes: "
+                    f"option {probe['option']}={probe['value']} is not shown equivalent on: "
                     f"{', '.join(probe['not_equivalent'][:8])}"
                 )
         t = report["timings"]
