@@ -49,7 +49,7 @@ from games.amnesia_stories.models import CustomCard
 from games.contest.models import Character
 from games.models import Ruleset, Table
 from games.playtests import views as playtest_views
-from games.playtests.models import DESIGNERS_GROUP, ExternalReport
+from games.playtests.models import DESIGNERS_GROUP, ExternalReport, SimulationRun
 from games.rules import get_game
 from stories import formats as story_formats
 from stories import pdf as story_pdf
@@ -101,6 +101,7 @@ class World:
     ruleset: Ruleset
     external: ExternalReport
     unshared: Table | None = None  # a finished table whose owner does not share its report
+    run: SimulationRun | None = None  # the owner's simulated run (the lab), not shared
     guesses: dict[str, str] = field(default_factory=dict)
 
     def token(self, table: Table, actor: str) -> str:
@@ -167,6 +168,20 @@ def make_world(gm, other, designer) -> World:
         approved=True,
         publish_consent=ExternalReport.Consent.WITH_NAMES,
     )
+    run = SimulationRun.objects.create(
+        owner=gm,
+        game="amnesia_stories",
+        ruleset=ruleset,
+        ruleset_label=f"{ruleset.name}@1",
+        players=4,
+        games_asked=3,
+        bots=["random"],
+        options={},
+        changed={"bard_points": 3},
+        status=SimulationRun.Status.DONE,
+        games_done=3,
+        figures={"moves": {"n": 3, "kind": "mean", "value": 40.0}},
+    )
     amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
     services.play(amnesia, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
     return World(
@@ -184,6 +199,7 @@ def make_world(gm, other, designer) -> World:
         ruleset=ruleset,
         external=external,
         unshared=unshared,
+        run=run,
     )
 
 
@@ -587,6 +603,37 @@ ROWS: list[Row] = [
         pk("external"),
         post=(LOGIN, 403, LOGIN, X, X),
         data=lambda w: {"publish": "1"},
+        owner_changes=True,
+    ),
+    # -- the lab: designers of the game; a run is its owner's unless shared --
+    Row(
+        "playtests:lab",
+        (LOGIN, 403, LOGIN, 200, 200),
+        lambda w, a: ["amnesia_stories"],
+        post=(LOGIN, 403, LOGIN, X, X),
+        data=lambda w: {"players": 4, "games": 1, "bots": "random", "seed": 1},
+        owner_changes=True,
+    ),
+    Row("playtests:run_detail", OWNER, pk("run")),
+    Row("playtests:run_compare", OWNER, pk("run"), query=lambda w: {"other": w.run.pk}),
+    Row("playtests:run_export", OWNER, lambda w, a: [w.run.pk, "csv"]),
+    Row("playtests:run_export", OWNER, lambda w, a: [w.run.pk, "json"], variant="json"),
+    Row("playtests:run_cancel", POST_ONLY, pk("run"), post=OWNER_POST),
+    Row("playtests:run_delete", POST_ONLY, pk("run"), post=OWNER_POST),
+    Row(
+        "playtests:run_share",
+        POST_ONLY,
+        pk("run"),
+        post=OWNER_POST,
+        data=lambda w: {"username": "designer"},
+        owner_changes=True,
+    ),
+    Row(
+        "playtests:run_save_ruleset",
+        POST_ONLY,
+        pk("run"),
+        post=OWNER_POST,
+        data=lambda w: {"name": "Vandalised"},
         owner_changes=True,
     ),
     Row("playtests:published", EVERYONE, lambda w, a: ["amnesia_stories"]),

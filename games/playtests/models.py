@@ -9,6 +9,7 @@ computed at, so a stale one is recomputed rather than trusted.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -221,3 +222,92 @@ class Impression(models.Model):
 
     def ratings(self) -> dict[str, int]:
         return {key: getattr(self, key) for key, _label in RATINGS}
+
+
+class SimulationRun(models.Model):
+    """A designer's simulated run of a ruleset (the lab, ``games.playtests.lab``): bots play
+    ``games_asked`` games on the ``long`` queue, split into chunks (``SimulationChunk``) that
+    any worker takes; the figures are merged from the chunks' games. A sweep is a run whose
+    ``sweep`` names one option or parameter and its values: its children are ordinary runs,
+    one per value."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        PARTIAL = "partial", _("Partial")
+        CANCELLED = "cancelled", _("Cancelled")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulation_runs"
+    )
+    shared_with = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="shared_simulation_runs"
+    )
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
+    )
+    game = models.CharField(max_length=32)
+    ruleset = models.ForeignKey(Ruleset, null=True, blank=True, on_delete=models.SET_NULL)
+    # "Name@version" as it was when the run started (the row may be deleted later).
+    ruleset_label = models.CharField(max_length=200, blank=True, default="")
+    players = models.PositiveSmallIntegerField()
+    games_asked = models.PositiveIntegerField()
+    bots = models.JSONField(default=list)
+    params = models.JSONField(default=dict, blank=True)
+    # The options played (the ruleset's, with the run's own changes applied) and the changes.
+    options = models.JSONField(default=dict, blank=True)
+    changed = models.JSONField(default=dict, blank=True)
+    # {"kind": "option"|"param", "name": ..., "values": [...]} for a sweep, else empty.
+    sweep = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=1)
+    chunk_games = models.PositiveIntegerField(default=50)
+    budget_seconds = models.PositiveIntegerField(default=600)
+    app_version = models.CharField(max_length=40, blank=True, default="")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    games_done = models.PositiveIntegerField(default=0)
+    figures = models.JSONField(default=dict, blank=True)
+    findings = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True, default="")
+    cancel_requested = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset_label or self.game} × {self.games_asked} (#{self.pk})"
+
+    @property
+    def chunk_count(self) -> int:
+        return -(-self.games_asked // self.chunk_games) if not self.sweep else 0
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class SimulationChunk(models.Model):
+    """One chunk of a run: its games' records, stored once (the index is unique per run, so a
+    chunk played twice, by two workers or after a lost one, is kept once)."""
+
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    records = models.JSONField(default=list)
+    worker = models.CharField(max_length=64, blank=True, default="")
+    seconds = models.FloatField(default=0)
+    # Seconds the chunk waited for the tables in play (the run yields to them).
+    yielded_seconds = models.FloatField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "index"], name="simulation_chunk_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id}, chunk {self.index}"

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
-from games.playtests import views
+from games.playtests import lab_views, views
 
 app_name = "playtests"
 
@@ -22,6 +22,14 @@ urlpatterns = [
     path("dashboard/<slug:game>/", views.dashboard, name="dashboard"),
     path("dashboard/<slug:game>/export.csv", views.export_csv, name="export_csv"),
     path("dashboard/<slug:game>/export.json", views.export_json, name="export_json"),
+    path("lab/<slug:game>/", lab_views.lab_page, name="lab"),
+    path("runs/<int:pk>/", lab_views.run_detail, name="run_detail"),
+    path("runs/<int:pk>/cancel/", lab_views.run_cancel, name="run_cancel"),
+    path("runs/<int:pk>/delete/", lab_views.run_delete, name="run_delete"),
+    path("runs/<int:pk>/share/", lab_views.run_share, name="run_share"),
+    path("runs/<int:pk>/compare/", lab_views.run_compare, name="run_compare"),
+    path("runs/<int:pk>/save-ruleset/", lab_views.run_save_ruleset, name="run_save_ruleset"),
+    path("runs/<int:pk>/export.<str:fmt>", lab_views.run_export, name="run_export"),
     path("external/<int:pk>/review/", views.review_external, name="review_external"),
     path("external/<int:pk>/publish/", views.publish_external, name="publish_external"),
     path("<slug:game>/published/", views.published, name="published"),

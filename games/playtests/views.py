@@ -39,7 +39,7 @@ from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.aliases import Aliases
 from games.forms import game_choices
 from games.models import Ruleset, Seat, Table
-from games.playtests import present, service, stats
+from games.playtests import lab, present, service, stats
 from games.playtests.forms import (
     ExternalImpressions,
     ExternalReportForm,
@@ -440,6 +440,7 @@ def dashboard(request, game: str):
         "game": game,
         "game_label": dict(game_choices())[game],
         "publishable": publishable,
+        "simulable": game in lab.simulable_games(),
         "games": [(k, v) for k, v in game_choices() if service.is_designer(request.user, k)],
         "summary": summary,
         "summary_rows": _summary_rows(summary),

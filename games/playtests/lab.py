@@ -1,0 +1,578 @@
+"""The designer's lab: simulated runs of a ruleset, off the request, kept and compared.
+
+A run (``SimulationRun``) plays ``games_asked`` games with the game's bots
+(``games.simulate``) on the ``long`` queue. It is split into chunks of ``chunk_games`` games;
+every chunk is its own task (:func:`simulate_chunk`), so any worker takes any chunk and two
+workers share a run. Game ``i`` is seeded from the run's seed and ``i`` (the engine's
+``derive``), a chunk's records are stored once (``SimulationChunk``: the index is unique per
+run), and the figures are always computed from all stored records in index order: so a run
+split over two workers gives the same figures as one worker.
+
+Cancel: a flag on the run; a chunk that has not started does nothing, a chunk in play
+finishes and its games are kept; the run is marked partial (cancelled if nothing was played).
+A run past its time budget stops the same way, partial.
+
+Yielding to tables in play: before each game a chunk looks (at most once a second) for a move
+made at any table in the last ``LAB_YIELD_SECONDS`` (the newest row of the move log, by its
+primary key: one indexed read); while there is one it sleeps ``LAB_YIELD_PAUSE`` seconds at a
+time, saying it is alive, for at most ``LAB_YIELD_MAX`` seconds per game, so the table's
+requests get the machine's cores. The seconds waited are kept on the chunk.
+
+A sweep is a run whose children are ordinary runs, one per value of one option or bot
+parameter; its chart draws a figure over the values with its band.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.tasks import task
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from amnesia_site.workers import work
+from games import registry
+from games.models import Move, Ruleset
+from games.playtests.models import SimulationChunk, SimulationRun
+from games.rules.base import BadScript
+from games.rules.script import parse_setup
+from games.simulate import figures as F
+from games.simulate import holes
+from games.simulate.bots import BadParam, check_params
+from games.simulate.engine import Spec, play_game, seat_names
+
+Status = SimulationRun.Status
+ACTIVE = (Status.QUEUED, Status.RUNNING)
+MAX_GAMES = 20_000
+MAX_SWEEP_VALUES = 9
+
+
+class LabError(ValueError):
+    """Bad input for a run, in a sentence for the designer."""
+
+
+def setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def default_budget() -> int:
+    return int(setting("LAB_BUDGET_SECONDS", 600))
+
+
+def chunk_games() -> int:
+    return int(setting("LAB_CHUNK_GAMES", 50))
+
+
+def app_version() -> str:
+    from games.management.commands.simulate import app_version as version
+
+    return version()
+
+
+def simulable_games() -> list[str]:
+    return [k.slug for k in registry.kits() if k.bots and k.bot_figures is not None]
+
+
+# -- who sees what ----------------------------------------------------------------------------
+def visible_runs(user):
+    """The runs a user may see: their own and those shared with them (top-level ones)."""
+    from django.db.models import Q
+
+    if not user.is_authenticated:
+        return SimulationRun.objects.none()
+    return SimulationRun.objects.filter(
+        Q(owner=user) | Q(shared_with=user), parent__isnull=True
+    ).distinct()
+
+
+def running_run(user) -> SimulationRun | None:
+    """The designer's run still queued or running (one at a time per designer)."""
+    return (
+        SimulationRun.objects.filter(owner=user, parent__isnull=True, status__in=ACTIVE)
+        .order_by("pk")
+        .first()
+    )
+
+
+# -- starting a run ---------------------------------------------------------------------------
+def options_for(game: str, ruleset: Ruleset | None, changed: dict, players: int) -> dict:
+    options = dict(ruleset.options) if ruleset else {}
+    options.update(changed)
+    try:
+        setup = parse_setup({"game": game, "players": seat_names(players), "options": options})
+    except BadScript as exc:
+        raise LabError(exc.message) from None
+    return setup.options
+
+
+def check_bots_and_params(game: str, bots: list[str], params: dict) -> dict:
+    kit = registry.kit(game)
+    if not bots:
+        raise LabError(_("Choose at least one bot."))
+    for name in bots:
+        if name not in kit.bots:
+            raise LabError(_("Unknown bot: %(name)s.") % {"name": name})
+    try:
+        return check_params([kit.bots[n] for n in dict.fromkeys(bots)], params)
+    except BadParam as exc:
+        raise LabError(str(exc)) from None
+
+
+def start(
+    owner,
+    game: str,
+    ruleset: Ruleset | None,
+    *,
+    players: int,
+    games: int,
+    bots: list[str],
+    params: dict | None = None,
+    changed: dict | None = None,
+    seed: int = 1,
+    sweep: dict | None = None,
+    budget: int | None = None,
+) -> SimulationRun:
+    """Make the run (and a sweep's children) and queue its chunks on the long queue, in one
+    transaction. Refused (LabError) while the designer has a run queued or running."""
+    if game not in simulable_games():
+        raise LabError(_("This game has no bots, so it cannot be simulated."))
+    referee = registry.kit(game).referee
+    if not referee.min_players <= players <= referee.max_players:
+        raise LabError(
+            _("This game is played by %(lo)s to %(hi)s players.")
+            % {"lo": referee.min_players, "hi": referee.max_players}
+        )
+    if not 1 <= games <= MAX_GAMES:
+        raise LabError(_("A run plays from 1 to %(n)s games.") % {"n": f"{MAX_GAMES:,}"})
+    params = check_bots_and_params(game, bots, params or {})
+    changed = dict(changed or {})
+    options = options_for(game, ruleset, changed, players)
+    label = f"{ruleset.name}@{ruleset.version}" if ruleset else ""
+    base = {
+        "owner": owner,
+        "game": game,
+        "ruleset": ruleset,
+        "ruleset_label": label,
+        "players": players,
+        "bots": bots,
+        "seed": seed,
+        "chunk_games": chunk_games(),
+        "budget_seconds": budget or default_budget(),
+        "app_version": app_version(),
+    }
+    children: list[dict] = []
+    if sweep:
+        values = list(sweep["values"])[:MAX_SWEEP_VALUES]
+        if len(values) < 2:
+            raise LabError(_("A sweep needs at least two values."))
+        for value in values:
+            if sweep["kind"] == "option":
+                child_changed = {**changed, sweep["name"]: value}
+                children.append(
+                    {
+                        "params": params,
+                        "changed": child_changed,
+                        "options": options_for(game, ruleset, child_changed, players),
+                    }
+                )
+            else:
+                child_params = check_bots_and_params(game, bots, {**params, sweep["name"]: value})
+                children.append({"params": child_params, "changed": changed, "options": options})
+        sweep = {**sweep, "values": values}
+    with transaction.atomic():
+        # One running run per designer: the owner's row is locked while deciding.
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        if running_run(owner) is not None:
+            raise LabError(_("You already have a run going: wait for it or cancel it."))
+        run = SimulationRun.objects.create(
+            **base,
+            games_asked=games,
+            params=params,
+            changed=changed,
+            options=options,
+            sweep=sweep or {},
+        )
+        runs = [run]
+        if children:
+            runs = [
+                SimulationRun.objects.create(**base, **child, games_asked=games, parent=run)
+                for child in children
+            ]
+        for each in runs:
+            for index in range(each.chunk_count):
+                simulate_chunk.enqueue(each.pk, index)
+    return run
+
+
+# -- the chunks -------------------------------------------------------------------------------
+def spec_of(run: SimulationRun) -> Spec:
+    kit = registry.kit(run.game)
+    return Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots),
+        figures=kit.bot_figures,
+        options=dict(run.options),
+        players=run.players,
+        bots=list(run.bots),
+        params=dict(run.params),
+        seed=run.seed,
+        games=run.games_asked,
+    )
+
+
+class _Yield:
+    """Waits while a table is in play (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.checked = 0.0
+        self.waited = 0.0
+
+    def busy(self) -> bool:
+        recent = setting("LAB_YIELD_SECONDS", 10)
+        if recent <= 0:
+            return False
+        last = Move.objects.order_by("-pk").values_list("at", flat=True).first()
+        return last is not None and last >= timezone.now() - timedelta(seconds=recent)
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now - self.checked < 1.0:
+            return
+        self.checked = now
+        most = setting("LAB_YIELD_MAX", 30)
+        pause = setting("LAB_YIELD_PAUSE", 0.5)
+        began = now
+        while self.busy() and time.monotonic() - began < most:
+            time.sleep(pause)
+            work.beat()
+        self.waited += time.monotonic() - began
+        self.checked = time.monotonic()
+
+
+def _stop(run: SimulationRun, why: str = "") -> None:
+    """Mark an active run stopped: partial with games kept, cancelled without."""
+    with transaction.atomic():
+        row = SimulationRun.objects.select_for_update().get(pk=run.pk)
+        if row.status not in ACTIVE:
+            return
+        row.status = Status.PARTIAL if row.games_done else Status.CANCELLED
+        row.finished_at = timezone.now()
+        row.error = why
+        row.save(update_fields=["status", "finished_at", "error"])
+    if row.parent_id:
+        _sweep_settled(row.parent_id)
+
+
+def past_budget(run: SimulationRun) -> bool:
+    began = run.started_at or run.created_at
+    return timezone.now() > began + timedelta(seconds=run.budget_seconds)
+
+
+def play_chunk(run_id: int, index: int) -> None:
+    """Play chunk ``index`` of the run and keep its records once; the run's figures merged."""
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or run.status not in ACTIVE:
+        return
+    if run.cancel_requested:
+        _stop(run)
+        return
+    if past_budget(run):
+        _stop(run, "budget")
+        return
+    if SimulationChunk.objects.filter(run=run, index=index).exists():
+        merge(run.pk)
+        return
+    SimulationRun.objects.filter(pk=run.pk, status=Status.QUEUED).update(
+        status=Status.RUNNING, started_at=timezone.now()
+    )
+    if run.parent_id:
+        SimulationRun.objects.filter(pk=run.parent_id, status=Status.QUEUED).update(
+            status=Status.RUNNING, started_at=timezone.now()
+        )
+    began = time.monotonic()
+    wait = _Yield()
+    spec = spec_of(run)
+    first = index * run.chunk_games
+    records = []
+    try:
+        for i in range(first, min(run.games_asked, first + run.chunk_games)):
+            wait()
+            records.append(play_game(spec, i))
+            work.beat()
+    except Exception as exc:  # a referee or bot error: the run says so, in words
+        SimulationRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(
+            status=Status.FAILED,
+            error=f"{type(exc).__name__}: {exc}"[:2000],
+            finished_at=timezone.now(),
+        )
+        raise
+    try:
+        with transaction.atomic():
+            SimulationChunk.objects.create(
+                run=run,
+                index=index,
+                records=records,
+                worker=work.current_worker()[:64],
+                seconds=time.monotonic() - began,
+                yielded_seconds=wait.waited,
+            )
+    except IntegrityError:  # another worker kept this chunk meanwhile: the same games
+        pass
+    merge(run.pk)
+
+
+@task(queue_name=work.LONG)
+def simulate_chunk(run_id: int, index: int) -> None:
+    play_chunk(run_id, index)
+
+
+def records_of(run: SimulationRun) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for records in (
+        SimulationChunk.objects.filter(run=run).order_by("index").values_list("records", flat=True)
+    ):
+        out.extend(records)
+    out.sort(key=lambda r: r["index"])
+    return out
+
+
+def merge(run_id: int) -> None:
+    """The run's figures from all its kept chunks (in game order); done when all are kept."""
+    run = SimulationRun.objects.get(pk=run_id)
+    records = records_of(run)
+    done = len(records)
+    figures = F.summarize(records, run.seed) if records else {}
+    label = run.ruleset_label or run.game
+    complete = SimulationChunk.objects.filter(run=run).count() >= run.chunk_count
+    findings = holes.stalls(records, label) + holes.dominance(records, label) if complete else []
+    with transaction.atomic():
+        row = SimulationRun.objects.select_for_update().get(pk=run_id)
+        if done < row.games_done:
+            return  # a later merge already counted more games
+        row.games_done = done
+        row.figures = figures
+        fields = ["games_done", "figures"]
+        if complete and row.status in ACTIVE:
+            row.status = Status.DONE
+            row.findings = findings
+            row.finished_at = timezone.now()
+            fields += ["status", "findings", "finished_at"]
+        elif row.status == Status.CANCELLED and done:
+            row.status = Status.PARTIAL
+            fields.append("status")
+        if complete and row.status == Status.PARTIAL:
+            row.findings = findings
+            fields.append("findings")
+        row.save(update_fields=fields)
+    if row.parent_id:
+        _sweep_settled(row.parent_id)
+
+
+def _sweep_settled(parent_id: int) -> None:
+    """A sweep's own row follows its children: games done summed; settled when they are."""
+    with transaction.atomic():
+        parent = SimulationRun.objects.select_for_update().get(pk=parent_id)
+        children = list(parent.children.all())
+        parent.games_done = sum(c.games_done for c in children)
+        fields = ["games_done"]
+        if parent.status in ACTIVE and all(c.status not in ACTIVE for c in children):
+            statuses = {c.status for c in children}
+            parent.status = (
+                Status.DONE
+                if statuses == {Status.DONE}
+                else Status.FAILED
+                if Status.FAILED in statuses
+                else Status.PARTIAL
+                if parent.games_done
+                else Status.CANCELLED
+            )
+            parent.finished_at = timezone.now()
+            fields += ["status", "finished_at"]
+        parent.save(update_fields=fields)
+
+
+def cancel(run: SimulationRun) -> None:
+    """Stop the run between chunks: the chunks not started do nothing, the games played are
+    kept (partial; cancelled if none)."""
+    runs = [run, *run.children.all()]
+    for each in runs:
+        SimulationRun.objects.filter(pk=each.pk).update(cancel_requested=True)
+    for each in runs:
+        each.refresh_from_db()
+        if each.sweep:
+            continue
+        _stop(each, "cancelled")
+    if run.sweep:
+        _sweep_settled(run.pk)
+
+
+def run_everything(run: SimulationRun) -> None:
+    """Play every chunk of a run (and its children) in this process, in order: for tests and
+    for a site without a long-run worker's help (``manage.py`` shells)."""
+    for each in [run, *run.children.order_by("pk")]:
+        for index in range(each.chunk_count):
+            play_chunk(each.pk, index)
+
+
+# -- reading a run ----------------------------------------------------------------------------
+def pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def _range(fig: dict, as_pct: bool) -> str:
+    show = pct if as_pct else (lambda v: F._num(v))
+    if "low" not in fig:
+        return show(fig["value"])
+    return f"{show(fig['value'])} ({show(fig['low'])}–{show(fig['high'])})"
+
+
+def sentences(run: SimulationRun) -> list[str]:
+    """A few sentences a designer reads first, from the run's figures (whatever the game:
+    the figures it has say what can be said)."""
+    figs = run.figures
+    if not figs or not run.games_done:
+        return []
+    who = run.ruleset_label.replace("@", " v") if run.ruleset_label else _("The game's defaults")
+    out = [
+        _("%(ruleset)s at %(players)s players, %(games)s simulated games.")
+        % {"ruleset": who, "players": run.players, "games": run.games_done}
+    ]
+    seat1 = figs.get("seat1.wins")
+    if seat1 and seat1.get("value") is not None:
+        fair = 1 / run.players
+        inside = "low" in seat1 and seat1["low"] <= fair <= seat1["high"]
+        text = _("The first seat wins %(share)s of games") % {"share": _range(seat1, True)}
+        if "low" in seat1:
+            text += ", " + (
+                _("about what a fair seat would (%(fair)s).")
+                if inside
+                else _("not what a fair seat would (%(fair)s).")
+            ) % {"fair": pct(fair)}
+        else:
+            text += "."
+        out.append(text)
+    share = figs.get("bard_share")
+    if share and share.get("value") is not None:
+        out.append(_("The bard earns %(share)s of all points.") % {"share": _range(share, True)})
+    draw = figs.get("draw")
+    if draw and draw.get("value") is not None:
+        if draw["value"] > 0:
+            out.append(
+                _("1 game in %(k)s ends in a draw.") % {"k": max(1, round(1 / draw["value"]))}
+            )
+        else:
+            out.append(_("No game ends in a draw."))
+    moves = figs.get("moves")
+    if moves and moves.get("value") is not None:
+        out.append(_("A game lasts %(moves)s moves.") % {"moves": _range(moves, False)})
+    minutes = figs.get("minutes")
+    if minutes and minutes.get("value") is not None:
+        out.append(
+            _("At the pace of real tables that is %(minutes)s minutes.")
+            % {"minutes": _range(minutes, False)}
+        )
+    finished = figs.get("finished")
+    if finished and finished.get("value") is not None and finished["value"] < 1:
+        out.append(
+            _("%(share)s of games did not end within the move cap.")
+            % {"share": pct(1 - finished["value"])}
+        )
+    for finding in run.findings:
+        if finding.get("kind") == "dominant":
+            out.append(
+                _("The %(bot)s bot wins more than its share (%(wins)s of %(games)s games).")
+                % {"bot": finding["bot"], "wins": finding["wins"], "games": finding["games"]}
+            )
+    return out
+
+
+def figure_rows(figures: dict[str, dict]) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "text": F.fmt(fig), "n": fig["n"], **fig}
+        for name, fig in sorted(figures.items())
+    ]
+
+
+def compare(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]:
+    """Each figure's difference (b − a) with its interval, games paired by index (the same
+    seeds when both runs have the same seed)."""
+    diffs = F.compare(records_of(a), records_of(b), a.seed)
+    return [
+        {
+            "name": name,
+            "a": F.fmt(a.figures[name]) if name in a.figures else "–",
+            "b": F.fmt(b.figures[name]) if name in b.figures else "–",
+            "diff": F.fmt(diff),
+            "differs": "low" in diff and not diff["low"] <= 0 <= diff["high"],
+        }
+        for name, diff in diffs.items()
+    ]
+
+
+def as_json(run: SimulationRun) -> dict[str, Any]:
+    return {
+        "id": run.pk,
+        "game": run.game,
+        "ruleset": run.ruleset_label,
+        "players": run.players,
+        "games_asked": run.games_asked,
+        "games": run.games_done,
+        "status": run.status,
+        "bots": run.bots,
+        "params": run.params,
+        "options": run.options,
+        "changed": run.changed,
+        "sweep": run.sweep,
+        "seed": run.seed,
+        "app_version": run.app_version,
+        "created_at": run.created_at.isoformat(),
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "figures": run.figures,
+        "findings": run.findings,
+        "children": [as_json(c) for c in run.children.order_by("pk")],
+    }
+
+
+def as_csv(run: SimulationRun) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["run", "value", "figure", "n", "mean", "low", "high", "kind"])
+    rows = [(run, "")] if not run.sweep else []
+    rows += [(c, json.dumps(_swept(run, c))) for c in run.children.order_by("pk")]
+    for each, value in rows:
+        for name, fig in sorted(each.figures.items()):
+            writer.writerow(
+                [
+                    each.pk,
+                    value,
+                    name,
+                    fig["n"],
+                    fig.get("value"),
+                    fig.get("low", ""),
+                    fig.get("high", ""),
+                    fig["kind"],
+                ]
+            )
+    return out.getvalue()
+
+
+def _swept(parent: SimulationRun, child: SimulationRun) -> Any:
+    name = parent.sweep.get("name")
+    if parent.sweep.get("kind") == "option":
+        return child.changed.get(name)
+    return child.params.get(name)
+
+
+def sweep_points(run: SimulationRun, figure: str) -> list[dict[str, Any]]:
+    return [
+        {"value": _swept(run, c), "child": c, "figure": c.figures.get(figure)}
+        for c in run.children.order_by("pk")
+    ]

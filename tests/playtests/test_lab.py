@@ -1,0 +1,245 @@
+"""The designer's lab: runs on the long queue in chunks, merged, cancelled, compared, shared.
+
+The chunks are played in this process by calling the task's function (``lab.play_chunk``),
+as a worker would; the run's tasks are really queued on the database (django-tasks-db)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games import services
+from games.models import Move, Ruleset
+from games.playtests import lab
+from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
+from tests.playtests.conftest import builtin
+
+GAME = "amnesia_stories"
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(settings):
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0  # no table is in play in these tests unless one says so
+
+
+def start(user, games=8, seed=5, **kw):
+    kw.setdefault("players", 4)
+    kw.setdefault("bots", ["sensible", "random"])
+    ruleset = kw.pop("ruleset", builtin(GAME, "Amnesia Stories draft 4"))
+    return lab.start(user, GAME, ruleset, games=games, seed=seed, **kw)
+
+
+def test_a_run_is_queued_in_chunks_on_the_long_queue_and_merged(designer):
+    run = start(designer)
+    assert run.status == "queued" and run.chunk_count == 3
+    tasks = DBTaskResult.objects.filter(queue_name="long")
+    assert tasks.count() == 3
+    assert sorted(json.loads(json.dumps(t.args_kwargs))["args"][1] for t in tasks) == [0, 1, 2]
+    lab.play_chunk(run.pk, 0)
+    run.refresh_from_db()
+    assert run.status == "running" and run.games_done == 3
+    assert run.figures["finished"]["n"] == 3
+    lab.play_chunk(run.pk, 1)
+    lab.play_chunk(run.pk, 2)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 8 and run.finished_at
+    assert run.figures["seat1.wins"]["n"] == 8
+    assert run.ruleset_label == "Amnesia Stories draft 4@1" and run.app_version
+    # A chunk played again (a lost worker's task run twice) is kept once.
+    lab.play_chunk(run.pk, 1)
+    assert SimulationChunk.objects.filter(run=run).count() == 3
+
+
+def test_two_workers_give_the_figures_of_one(designer, other):
+    """Chunks taken in another order by two workers (each keeps its own) merge into the
+    figures one worker gets playing them in order."""
+    one = start(designer, games=10, seed=11)
+    lab.run_everything(one)
+    Group.objects.get_or_create(name=DESIGNERS_GROUP)[0].user_set.add(other)
+    two = start(other, games=10, seed=11)
+    for index, worker in [(3, "w2"), (1, "w1"), (2, "w2"), (0, "w1")]:
+        lab.play_chunk(two.pk, index)
+        SimulationChunk.objects.filter(run=two, index=index).update(worker=worker)
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert two.status == one.status == "done"
+    assert two.figures == one.figures
+    assert two.findings == one.findings
+    # And they are the engine's own figures for these games, computed in one go.
+    from games.simulate import figures as F
+    from games.simulate.engine import run as engine_run
+
+    result = engine_run(lab.spec_of(one))
+    assert F.summarize(result.records, 11) == one.figures
+
+
+def test_one_running_run_per_designer(designer):
+    start(designer)
+    with pytest.raises(lab.LabError):
+        start(designer)
+
+
+def test_cancel_keeps_the_games_played_marked_partial(designer):
+    run = start(designer, games=9)
+    lab.play_chunk(run.pk, 0)
+    lab.cancel(run)
+    lab.play_chunk(run.pk, 1)  # a worker taking a chunk after the cancel does nothing
+    run.refresh_from_db()
+    assert run.status == "partial" and run.games_done == 3
+    assert run.figures["finished"]["n"] == 3
+    assert SimulationChunk.objects.filter(run=run).count() == 1
+    # Nothing played: cancelled; and a new run may start.
+    other_run = start(designer, games=3)
+    lab.cancel(other_run)
+    other_run.refresh_from_db()
+    assert other_run.status == "cancelled"
+
+
+def test_a_run_past_its_budget_stops_partial(designer):
+    run = start(designer, games=9, budget=5)
+    lab.play_chunk(run.pk, 0)
+    SimulationRun.objects.filter(pk=run.pk).update(
+        started_at=timezone.now() - timedelta(seconds=60)
+    )
+    lab.play_chunk(run.pk, 1)
+    run.refresh_from_db()
+    assert run.status == "partial" and run.games_done == 3 and run.error == "budget"
+
+
+def test_a_chunk_yields_while_a_table_is_in_play(designer, gm, settings):
+    settings.LAB_YIELD_SECONDS = 30
+    settings.LAB_YIELD_MAX = 0.3
+    settings.LAB_YIELD_PAUSE = 0.05
+    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
+    services.play(table, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
+    assert Move.objects.filter(at__gte=timezone.now() - timedelta(seconds=30)).exists()
+    run = start(designer, games=3)
+    lab.play_chunk(run.pk, 0)
+    chunk = SimulationChunk.objects.get(run=run, index=0)
+    assert chunk.yielded_seconds >= 0.3
+    # With no recent move it does not wait.
+    Move.objects.update(at=timezone.now() - timedelta(minutes=5))
+    assert SimulationRun.objects.get(pk=run.pk).status == "done"
+    run3 = start(designer, games=3, seed=9)
+    lab.play_chunk(run3.pk, 0)
+    assert SimulationChunk.objects.get(run=run3).yielded_seconds < 0.3
+
+
+def test_sentences_say_the_first_seat_share_with_its_interval(designer):
+    run = start(designer, games=8)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    text = " ".join(lab.sentences(run))
+    share = run.figures["seat1.wins"]
+    assert "Amnesia Stories draft 4 v1 at 4 players, 8 simulated games." in text
+    assert (
+        f"The first seat wins {lab.pct(share['value'])} "
+        f"({lab.pct(share['low'])}–{lab.pct(share['high'])}) of games" in text
+    )
+    assert "The bard earns" in text
+
+
+def test_an_option_sweep_and_its_ruleset(designer, client):
+    client.force_login(designer)
+    url = reverse("playtests:lab", args=[GAME])
+    response = client.post(
+        url,
+        {
+            "ruleset": builtin(GAME, "Amnesia Stories draft 4").pk,
+            "players": 4,
+            "games": 4,
+            "bots": "sensible",
+            "seed": 3,
+            "sweep_name": "bard_points",
+            "sweep_values": "1,2,3",
+        },
+    )
+    assert response.status_code == 302
+    run = SimulationRun.objects.get(parent__isnull=True)
+    assert run.sweep == {"kind": "option", "name": "bard_points", "values": [1, 2, 3]}
+    children = list(run.children.order_by("pk"))
+    assert [c.options["bard_points"] for c in children] == [1, 2, 3]
+    lab.run_everything(run)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 12
+    page = client.get(reverse("playtests:run_detail", args=[run.pk]) + "?figure=bard_share")
+    body = page.content.decode()
+    assert "<svg" in body and "bard_share as bard_points changes" in body
+    response = client.post(
+        reverse("playtests:run_save_ruleset", args=[children[2].pk]), {"name": "Three points"}
+    )
+    assert response.status_code == 302
+    saved = Ruleset.objects.get(game=GAME, name="Three points")
+    assert saved.options["bard_points"] == 3 and saved.owner == designer
+    assert "Amnesia Stories draft 4 v1" in saved.changelog and "bard_points=3" in saved.changelog
+    # The new-table form offers it.
+    form = client.get(reverse("games:table_new"), {"game": GAME})
+    assert form.status_code == 200 and "Three points" in form.content.decode()
+
+
+def test_compare_and_export(designer, client):
+    client.force_login(designer)
+    a = start(designer, games=6, seed=2)
+    lab.run_everything(a)
+    b = start(designer, games=6, seed=2, changed={"bard_points": 3})
+    lab.run_everything(b)
+    page = client.get(reverse("playtests:run_compare", args=[a.pk]), {"other": b.pk})
+    assert page.status_code == 200
+    rows = lab.compare(a, b)
+    share = next(r for r in rows if r["name"] == "bard_share")
+    assert share["diff"] in page.content.decode()
+    data = client.get(reverse("playtests:run_export", args=[a.pk, "json"])).json()
+    a.refresh_from_db()
+    assert data["figures"] == a.figures and data["seed"] == 2 and data["bots"]
+    text = client.get(reverse("playtests:run_export", args=[a.pk, "csv"])).content.decode()
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0][:3] == ["run", "value", "figure"] and len(table) == len(a.figures) + 1
+    assert client.get(reverse("playtests:run_export", args=[a.pk, "xml"])).status_code == 404
+
+
+def test_who_sees_and_starts_runs(designer, other, client, django_user_model):
+    run = start(designer, games=3)
+    lab.run_everything(run)
+    detail = reverse("playtests:run_detail", args=[run.pk])
+    lab_url = reverse("playtests:lab", args=[GAME])
+    # Not a designer: neither the lab nor the run, and no run is started.
+    client.force_login(other)
+    assert client.get(lab_url).status_code == 403
+    assert (
+        client.post(lab_url, {"players": 4, "games": 3, "bots": "random", "seed": 1}).status_code
+        == 403
+    )
+    assert client.get(detail).status_code == 404
+    # Another designer: the lab, but not this run until it is shared with them.
+    second = django_user_model.objects.create_user(username="second")
+    second.groups.add(Group.objects.get(name=DESIGNERS_GROUP))
+    client.force_login(second)
+    assert client.get(lab_url).status_code == 200
+    assert client.get(detail).status_code == 404
+    assert client.post(reverse("playtests:run_cancel", args=[run.pk])).status_code == 404
+    assert client.post(reverse("playtests:run_delete", args=[run.pk])).status_code == 404
+    assert (
+        client.post(
+            reverse("playtests:run_share", args=[run.pk]), {"username": "second"}
+        ).status_code
+        == 404
+    )
+    assert SimulationRun.objects.count() == 1 and not run.shared_with.exists()
+    client.force_login(designer)
+    client.post(reverse("playtests:run_share", args=[run.pk]), {"username": "second"})
+    client.force_login(second)
+    assert client.get(detail).status_code == 200
+    # Shared is not owned: they may read it, not delete it.
+    assert client.post(reverse("playtests:run_delete", args=[run.pk])).status_code == 404
+    client.force_login(designer)
+    assert client.post(reverse("playtests:run_delete", args=[run.pk])).status_code == 302
+    assert not SimulationRun.objects.exists()
