@@ -576,3 +576,105 @@ def sweep_points(run: SimulationRun, figure: str) -> list[dict[str, Any]]:
         {"value": _swept(run, c), "child": c, "figure": c.figures.get(figure)}
         for c in run.children.order_by("pk")
     ]
+
+
+# -- predicted beside measured ----------------------------------------------------------------
+MIN_REAL_PLAYS = 5
+FDR = 0.05
+
+
+def real_values(entries: list[dict[str, Any]], run: SimulationRun) -> dict[str, list]:
+    """The figures the real plays of the run's ruleset version share with a simulation, at
+    the run's number of players: length in moves, the first seat's wins, the margin."""
+    values: dict[str, list] = {"moves": [], "seat1.wins": [], "margin": []}
+    for e in entries:
+        if e.get("kind") != "table" or e.get("ruleset_id") != run.ruleset_id:
+            continue
+        if e.get("players") != run.players or not e.get("finished"):
+            continue
+        if e.get("moves") is not None:
+            values["moves"].append(float(e["moves"]))
+        order, winners = e.get("seat_order") or [], e.get("winners") or []
+        if order and winners:
+            values["seat1.wins"].append(order[0] in winners)
+        if e.get("margin") is not None:
+            values["margin"].append(float(e["margin"]))
+    return {k: v for k, v in values.items() if v}
+
+
+def _pvalue(real: list, expected: float) -> float:
+    if all(isinstance(v, bool) for v in real):
+        from scipy.stats import binomtest  # SciPy: only when real plays are compared
+
+        return float(binomtest(sum(real), len(real), min(max(expected, 0.0), 1.0)).pvalue)
+    if min(real) == max(real):
+        return 1.0 if real[0] == expected else 0.0
+    from scipy.stats import ttest_1samp  # (see above)
+
+    return float(ttest_1samp(real, expected).pvalue)
+
+
+def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each shared figure: the real plays' value and n beside the simulated band; those
+    outside the band pointed out in words, only with at least MIN_REAL_PLAYS plays and when
+    the difference holds after the false discovery rate correction over the figures
+    compared (``scipy.stats.false_discovery_control``)."""
+    real = real_values(entries, run)
+    rows = []
+    for name, values in sorted(real.items()):
+        sim = run.figures.get(name)
+        if not sim or sim.get("value") is None:
+            continue
+        mean = sum(float(v) for v in values) / len(values)
+        rows.append(
+            {
+                "name": name,
+                "real": mean,
+                "n": len(values),
+                "sim": sim,
+                "outside": "low" in sim and not sim["low"] <= mean <= sim["high"],
+                "p": _pvalue(values, sim["value"]),
+            }
+        )
+    if rows:
+        from scipy.stats import false_discovery_control  # (see above)
+
+        qs = false_discovery_control([r["p"] for r in rows])
+        for row, q in zip(rows, qs, strict=True):
+            row["q"] = float(q)
+    said = []
+    for row in rows:
+        row["pointed"] = row["outside"] and row["n"] >= MIN_REAL_PLAYS and row["q"] < FDR
+        if row["pointed"]:
+            sim = row["sim"]
+            change = (row["real"] - sim["value"]) / sim["value"] if sim["value"] else None
+            if row["name"] == "moves" and change is not None and change < 0:
+                said.append(
+                    _(
+                        "Real tables end %(pct)s sooner than the simulation (%(real)s moves "
+                        "against %(low)s–%(high)s, %(n)s plays): are scenes cut short?"
+                    )
+                    % {
+                        "pct": pct(-change),
+                        "real": F._num(row["real"]),
+                        "low": F._num(sim["low"]),
+                        "high": F._num(sim["high"]),
+                        "n": row["n"],
+                    }
+                )
+            else:
+                said.append(
+                    _(
+                        "Real tables give %(figure)s %(real)s, outside the simulated "
+                        "%(low)s–%(high)s (%(n)s plays)."
+                    )
+                    % {
+                        "figure": row["name"],
+                        "real": F._num(row["real"]),
+                        "low": F._num(sim["low"]),
+                        "high": F._num(sim["high"]),
+                        "n": row["n"],
+                    }
+                )
+    few = 0 < max((r["n"] for r in rows), default=0) < MIN_REAL_PLAYS
+    return {"rows": rows, "said": said, "few": few, "min": MIN_REAL_PLAYS}

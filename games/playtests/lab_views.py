@@ -205,6 +205,9 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "children": list(run.children.order_by("pk")),
         "others": lab.visible_runs(request.user).filter(game=run.game).exclude(pk=run.pk)[:50],
         "chart": None,
+        "predicted": lab.predicted(run, service.entries_for(request.user, run.game))
+        if run.ruleset_id and run.figures
+        else None,
     }
     if run.sweep:
         names = sorted({n for c in context["children"] for n in c.figures})

@@ -243,3 +243,28 @@ def test_who_sees_and_starts_runs(designer, other, client, django_user_model):
     client.force_login(designer)
     assert client.post(reverse("playtests:run_delete", args=[run.pk])).status_code == 302
     assert not SimulationRun.objects.exists()
+
+
+def test_real_plays_outside_the_band_are_pointed_out_only_when_enough(designer, client):
+    from games.playtests import service
+    from tests.playtests.conftest import many_reports
+
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    run = start(designer, games=6, players=3, bots=["sensible"])
+    lab.run_everything(run)
+    run.refresh_from_db()
+    # Two real plays (the golden game, shorter than any simulated one): too few to say.
+    many_reports(designer, 2, [draft4])
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    moves = next(r for r in seen["rows"] if r["name"] == "moves")
+    assert moves["n"] == 2 and moves["outside"] and moves["real"] < run.figures["moves"]["low"]
+    assert seen["said"] == [] and seen["few"]
+    # Eight: pointed out, in words, after the correction.
+    many_reports(designer, 6, [draft4])
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    moves = next(r for r in seen["rows"] if r["name"] == "moves")
+    assert moves["n"] == 8 and moves["q"] < lab.FDR
+    assert any("Real tables end" in s and "8 plays" in s for s in seen["said"])
+    client.force_login(designer)
+    page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
+    assert "sooner than the simulation" in page and "8 plays" in page
