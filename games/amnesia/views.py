@@ -23,6 +23,7 @@ from games.answers import answer_move, seat_answer, write_url
 from games.forms import new_client_id, posted_move
 from games.languages import use_table_language
 from games.models import Seat, Table
+from games.presenters import card_info
 from games.snapshot import Snapshot
 
 # How many of the last story entries a phone shows: enough to follow, short enough to scroll.
@@ -56,6 +57,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         ],
         "mine": mine,
         "challenge": ch,
+        # The card to beat, as the laptop shows it (issue 26: the phone had only the laptop's).
+        "reference": card_info(ch.get("reference")) if ch else None,
         # A physical deck's card is named on the game master's screen, where the grid is.
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
         "story": snap.story_tail.entries[-LAST_SCENES:],

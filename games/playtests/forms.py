@@ -222,6 +222,11 @@ class ExternalReportForm(forms.ModelForm):
         field.required = False
         if ruleset is not None:
             field.initial = ruleset.pk
+        else:
+            # The newest draft, not "another draft": a form sent as it opens is then a
+            # report on a named draft, never an error (the empty choice asks for a name).
+            newest = Ruleset.objects.filter(game=game).order_by("-pk").first()
+            field.initial = newest.pk if newest is not None else None
         self.fields["played_on"].initial = timezone.localdate
         self.fields["publish_consent"].required = False
         self.fields["publish_consent"].help_text = _(

@@ -142,8 +142,11 @@
     // What names the same control in the next panel: its id, else its form's action and its
     // own name and value (a move's button).
     if (control.id) return "#" + control.id;
+    // A link is its address: every link has no name nor value, and a refresh once gave the
+    // keyboard to the page's first link ("Skip to content") for any of them.
     var form = control.form ? control.form.getAttribute("action") : "";
-    return [control.tagName, form, control.name || "", control.value || ""].join("|");
+    var href = control.tagName === "A" ? control.getAttribute("href") || "" : "";
+    return [control.tagName, form, control.name || "", control.value || "", href].join("|");
   }
 
   function find(root, key) {

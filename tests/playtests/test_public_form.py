@@ -10,6 +10,7 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
+from games.models import Ruleset
 from games.playtests.forms import STARTED_SALT
 from games.playtests.models import ExternalReport, Impression
 
@@ -165,3 +166,17 @@ def test_a_formset_error_links_to_the_players_boxes(client):
     html = response.content.decode()
     assert '<a href="#p-rows">Each player needs a different name.</a>' in html
     assert 'id="p-rows" tabindex="-1"' in html
+
+
+def test_the_form_opens_on_the_newest_draft_so_sending_it_as_it_opens_is_no_error(client):
+    """Issue 26: it opened on "Another draft (name it below)", an error when sent unchanged."""
+    newest = Ruleset.objects.filter(game="amnesia_stories").order_by("-pk").first()
+    assert newest is not None
+    html = client.get(URL).content.decode()
+    select = re.search(r'<select name="ruleset".*?</select>', html, re.S)
+    assert select is not None
+    chosen = re.findall(r'<option value="(\d*)" selected>', select.group(0))
+    assert chosen == [str(newest.pk)]
+    response = client.post(URL, report_data(ruleset=chosen[0]))
+    assert "Thank you" in response.content.decode()
+    assert ExternalReport.objects.get().ruleset == newest
