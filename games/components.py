@@ -31,6 +31,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
 
 from games.registry import GameKit
 from stories.cache import cache_dir, cached
@@ -47,11 +48,12 @@ class PageSize:
     width: float  # millimetres
     height: float
     css: str  # the CSS @page size
+    label: Any = ""  # its name for people (a lazy translation)
 
 
 PAGE_SIZES = {
-    "a4": PageSize("a4", 210.0, 297.0, "A4"),
-    "letter": PageSize("letter", 215.9, 279.4, "letter"),
+    "a4": PageSize("a4", 210.0, 297.0, "A4", "A4"),
+    "letter": PageSize("letter", 215.9, 279.4, "letter", gettext_lazy("US Letter")),
 }
 DEFAULT_SIZE = "a4"
 # The margin a grid keeps at least on each side: room for the cut marks and a line of notes

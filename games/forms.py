@@ -30,6 +30,7 @@ CONTROL_FIELDS = {"csrfmiddlewaretoken", "expected_seq", "expected_turn", "clien
 MAX_TURN_MARKER = 100
 # Checkboxes and yes/no buttons: these are true, anything else false.
 TRUE_WORDS = ("true", "on", "1", "yes")
+JAPANESE_COMMAS = ("、", "，")
 
 
 def _field_value(field: Field | None, values: list[str]) -> Any:
@@ -43,8 +44,11 @@ def _field_value(field: Field | None, values: list[str]) -> Any:
         return values[-1]
     if field.is_list:
         if field.separator is not None:
-            values = ",".join(values).split(field.separator)
-            values = [v.strip() for v in values]
+            joined = ",".join(values)
+            # A comma-separated box takes the Japanese list marks too (、 and ，).
+            for mark in JAPANESE_COMMAS if field.separator == "," else ():
+                joined = joined.replace(mark, ",")
+            values = [v.strip() for v in joined.split(field.separator)]
         if field.item_kind == "int":
             return [number_or_text(v) for v in values if v.strip() != ""]
         return [v for v in values if v != ""]
@@ -226,13 +230,17 @@ class NewTableForm(forms.Form):
                 field = forms.BooleanField(label=label, required=False, initial=opt.default)
             elif opt.choices is not None:
                 field = forms.ChoiceField(
-                    label=label, choices=[(c, c) for c in opt.choices], initial=opt.default
+                    label=label,
+                    choices=[(c, self.kit.value_label(key, c)) for c in opt.choices],
+                    initial=opt.default,
                 )
             else:
                 field = forms.IntegerField(
                     label=label, min_value=opt.min, max_value=opt.max, initial=opt.default
                 )
-            field.help_text = _("Default: %(value)s") % {"value": _yes_no(opt.default)}
+            field.help_text = _("Default: %(value)s") % {
+                "value": self.kit.value_label(key, opt.default)
+            }
             field.widget.attrs["data-default"] = json.dumps(opt.default)
             if key in preset_values:
                 field.initial = preset_values[key]
@@ -285,10 +293,19 @@ class NewTableForm(forms.Form):
 
     def _add_ruleset_field(self, game: str, preset_values: dict, wanted: str | None):
         """The ruleset select: its options fill the option fields (in place, with JS)."""
-        rulesets = list(Ruleset.objects.filter(game=game).order_by("name", "-version"))
+        # The newest version of each ruleset: older ones stay for the tables that played
+        # them and on the designers' pages, but a new table starts from the latest.
+        # (A version asked for by its link, as a designer's page may, is offered too.)
+        newest: dict[str, Ruleset] = {}
+        for r in Ruleset.objects.filter(game=game).order_by("name", "-version"):
+            if newest.setdefault(r.name, r) is not r and str(r.pk) == str(wanted or ""):
+                newest[f"{r.name}\0{r.version}"] = r
+        rulesets = list(newest.values())
         field = RulesetChoiceField(
             label=_("Ruleset"),
-            queryset=Ruleset.objects.filter(game=game).order_by("name", "-version"),
+            queryset=Ruleset.objects.filter(pk__in=[r.pk for r in rulesets]).order_by(
+                "name", "-version"
+            ),
             required=False,
             empty_label=_("Own options (no ruleset)"),
             help_text=_(
@@ -428,14 +445,6 @@ class RulesetChoiceField(forms.ModelChoiceField):
 
     def label_from_instance(self, obj: Ruleset) -> str:
         return obj.label
-
-
-def _yes_no(value: Any) -> Any:
-    if value is True:
-        return _("on")
-    if value is False:
-        return _("off")
-    return value
 
 
 def game_choices() -> list[tuple[str, Any]]:

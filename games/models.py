@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -321,11 +322,30 @@ class Ruleset(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} v{self.version}"
+        return f"{self.shown_name} v{self.version}"
 
     def get_game_display(self) -> str:
         return str(registry.title(self.game))
 
+    def _builtin_spec(self) -> dict[str, Any]:
+        """The game's own record of a built-in ruleset (its name and changelog in every
+        language), found by its stable key, the stored (name, version); {} for one a
+        designer made, whose words are shown as typed."""
+        if not self.builtin or not registry.is_game(self.game):
+            return {}
+        for spec in registry.kit(self.game).rulesets:
+            if spec["name"] == self.name and spec.get("version", 1) == self.version:
+                return spec
+        return {}
+
+    @property
+    def shown_name(self) -> str:
+        return str(self._builtin_spec().get("label") or self.name)
+
+    @property
+    def shown_changelog(self) -> str:
+        return str(self._builtin_spec().get("changelog_label") or self.changelog)
+
     @property
     def label(self) -> str:
-        return f"{self.name} · v{self.version}"
+        return f"{self.shown_name} · v{self.version}"

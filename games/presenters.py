@@ -11,6 +11,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games import registry
 from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
@@ -75,9 +76,13 @@ def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]
     else:
         table = table.table if isinstance(table, Snapshot) else table
         rows = list(table.moves.order_by("-seq")[:limit])
+    game = table.table.game if isinstance(table, Snapshot) else table.game
     return [
         {
             "seq": m.seq,
+            # The move in the reader's words (the game's sentence); the verb and its fields
+            # only where the game has none for it.
+            "said": registry.describe_move(game, m.payload) if m.kind != m.Kind.UNDO else "",
             "undo": m.kind == m.Kind.UNDO,
             "undoes": m.undoes,
             "by": m.payload.get("by"),

@@ -159,6 +159,9 @@ class GameKit:
     # the generic views load them with the table in one query (``table_related``).
     table_related: tuple[str, ...] = ()
     option_labels: Mapping[str, Any] = field(default_factory=dict)
+    # The words for an option's values (option name -> {value: lazy label}): a choice's code
+    # is for scripts, never shown to a person (see ``value_label``).
+    value_labels: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
     # Named option sets (earlier drafts) offered on the new-table form.
     presets: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     # The built-in rulesets seeded after migrate: [{"name", "options", "changelog"}].
@@ -214,6 +217,15 @@ class GameKit:
     # What a table of this game takes along in a bundle beyond its script (a custom deck's
     # pictures, the contest's characters): see :class:`Carry` and ``stories.bundles``.
     carry: Carry | None = None
+
+    def value_label(self, name: str, value: Any) -> Any:
+        """An option's value as a person reads it: the game's label for a choice, "on"/"off"
+        for a switch, a number as it is."""
+        if value is True:
+            return _("on")
+        if value is False:
+            return _("off")
+        return self.value_labels.get(name, {}).get(value, value)
 
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:
@@ -288,3 +300,11 @@ def picture(table, number: int, size: str) -> Any:
 def title(slug: str) -> Any:
     found = _KITS.get(slug)
     return found.title if found is not None else slug
+
+
+def describe_move(slug: str, payload: dict[str, Any]) -> str:
+    """The game's sentence for a move in the current language ("" where it has none)."""
+    found = _KITS.get(slug)
+    if found is None or found.describe_move is None:
+        return ""
+    return found.describe_move(payload) or ""

@@ -336,8 +336,13 @@ def _rules(request, game: str, table: Table | None = None, seat: Seat | None = N
         {
             "name": name,
             "label": kit.option_labels.get(name, known[name].help or name),
-            "value": options[name],
-            "default": defaults[name],
+            # a switch is yes/no in the template; a choice in the game's words
+            "value": options[name]
+            if isinstance(defaults[name], bool)
+            else kit.value_label(name, options[name]),
+            "default": defaults[name]
+            if isinstance(defaults[name], bool)
+            else kit.value_label(name, defaults[name]),
             "is_bool": isinstance(defaults[name], bool),
             "changed": options[name] != defaults[name],
         }

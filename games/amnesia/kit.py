@@ -32,6 +32,7 @@ KIT = GameKit(
         charts=playtest.charts,
     ),
     option_labels=page.OPTION_LABELS,
+    value_labels=page.VALUE_LABELS,
     rulesets=page.RULESETS,
     credit=Credit(work=_("the second version of its rules, written in Portuguese")),
     emblem="amnesia/emblem.svg",

@@ -21,6 +21,21 @@ OPTION_LABELS = {
     "finale_factor": _("The room can be remembered once the discard exceeds this × players"),
     "tie_loses": _("A card of the same rank loses the challenge (off: guess again)"),
 }
+VALUE_LABELS = {
+    "pass_at_cap": {
+        "refuse": _("refuse the pass"),
+        "allow": _("allow it, taking nothing"),
+    },
+}
+
+# The phase badge's words (the referee's codes are for scripts, never for people).
+PHASES = {
+    "turn": _("a turn"),
+    "scene": _("a scene"),
+    "insist": _("a paid suggestion"),
+    "challenge": _("a challenge"),
+    "ended": _("the end"),
+}
 
 
 def context(snap: Snapshot) -> dict[str, Any]:
@@ -52,6 +67,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     )
     return {
         "narration_back": narration_back(snap),
+        "phase_label": PHASES.get(state["phase"], state["phase"]),
         "seats": seats,
         "finale": {
             "discard": state["discard"],
@@ -104,10 +120,16 @@ def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
 RULESETS = (
     {
         "name": "Amnesia: second version",
+        "label": _("Amnesia: second version"),
         "options": {},
         "changelog": "The rules of the Portuguese seed, second version: 10 tokens each, "
         "a pass takes tokens while below 10, the room may be remembered once the discard "
         "exceeds twice the players, a tie in a challenge loses.",
+        "changelog_label": _(
+            "The rules of the Portuguese seed, second version: 10 tokens each, "
+            "a pass takes tokens while below 10, the room may be remembered once the discard "
+            "exceeds twice the players, a tie in a challenge loses."
+        ),
     },
 )
 

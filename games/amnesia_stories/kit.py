@@ -39,6 +39,7 @@ KIT = GameKit(
         charts=playtest.charts,
     ),
     option_labels=page.OPTION_LABELS,
+    value_labels=page.VALUE_LABELS,
     presets=page.PRESETS,
     rulesets=page.RULESETS,
     new_table=NewTable(),

@@ -44,6 +44,7 @@ from games.contest.story import (
     story_blocks,
 )
 from games.models import Table, link_mark
+from games.presenters import shown_value
 from games.rules import cards as C
 from games.snapshot import Snapshot
 
@@ -85,6 +86,13 @@ OPTION_LABELS = {
     "extended_contests": _("Extended contests (rounds until someone gives up)"),
     "voting_off": _("Voting a player off"),
     "extra_points": _("Extra points: the vote and the bribe"),
+}
+VALUE_LABELS = {
+    "ties": {
+        "replay": _("play it again"),
+        "defender": _("the defender wins"),
+        "challenger": _("the challenger wins"),
+    },
 }
 
 PHASES = {
@@ -547,8 +555,48 @@ def _json(value: Any) -> str:
 RULESETS = (
     {
         "name": "Contest: default rulings",
+        "label": _("Contest: default rulings"),
         "options": {},
         "changelog": "The English seed with the app's rulings where it is silent: "
         "8 cards, 12 attribute points, 5 pretzels put you out, ties are replayed.",
+        "changelog_label": _(
+            "The English seed with the app's rulings where it is silent: "
+            "8 cards, 12 attribute points, 5 pretzels put you out, ties are replayed."
+        ),
     },
 )
+
+
+def describe_move(move: dict[str, Any]) -> str:
+    """One sentence for what a move did, in the reader's language (the move log, the live
+    region, the undo's question); "" for a verb this page does not know."""
+    by = move.get("by", "")
+    sentences = {
+        "character": _("%(by)s makes a character."),
+        "challenge": _("%(by)s challenges %(target)s."),
+        "accept": _("%(by)s accepts the challenge."),
+        "refuse": _("%(by)s refuses the challenge and pays."),
+        "forfeit": _("%(by)s gives up the contest and pays."),
+        "play": _("%(by)s plays a card."),
+        "lose_card": _("%(by)s loses a card."),
+        "drink": _("%(by)s drinks."),
+        "take_control": _("%(by)s takes control of the story."),
+        "throw_pretzel": _("%(by)s throws a pretzel."),
+        "eat_pretzels": _("%(by)s eats pretzels."),
+        "swap_joker": _("%(by)s takes the winning joker."),
+        "heal": _("%(by)s heals."),
+        "vote_off": _("%(by)s calls a vote to put %(target)s out."),
+        "stay": _("%(by)s stays in the game and pays."),
+        "extra_point": _("%(by)s calls a vote for an extra point."),
+        "bribe": _("%(by)s offers a bribe."),
+        "give_up": _("%(by)s gives up."),
+        "leave": _("%(by)s leaves the game."),
+    }
+    sentence = sentences.get(move.get("do"))
+    if sentence is None:
+        return ""
+    said = str(sentence) % {"by": by, "target": move.get("target", "")}
+    card = move.get("card")
+    if isinstance(card, str) and card:
+        said += " " + _("Card: %(card)s.") % {"card": shown_value("card", card)}
+    return said

@@ -280,7 +280,7 @@ def rulesets(request, game: str):
         families.setdefault(ruleset.name, []).append(ruleset)
     named = [
         {
-            "name": name,
+            "name": versions[0].shown_name,
             "versions": versions,
             "latest": versions[0],
             "editable": service.can_edit_ruleset(request.user, versions[0]),

@@ -203,3 +203,19 @@ def test_each_preset_says_what_it_changes_from_draft_4(gm_client):
     assert "Draft 3 values filled in below." in page
     rules = gm_client.get(reverse("games:rules", args=["amnesia_stories"])).content.decode()
     assert "changes from draft 4" in rules
+
+
+def test_new_table_form_offers_only_the_newest_version_of_each_ruleset(gm_client):
+    """Draft 3 version 1 lacks the climax exception: a new table gets version 2. The old
+    version stays for its tables and on the designers' page."""
+    draft3_v1 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    draft3_v2 = Ruleset.objects.get(game="amnesia_stories", name=draft3_v1.name, version=2)
+    page = gm_client.get(reverse("games:table_new") + "?game=amnesia_stories").content.decode()
+    offered = set(re.findall(r'<option value="(\d+)"[^>]*data-options', page))
+    assert str(draft3_v2.pk) in offered and str(draft3_v1.pk) not in offered
+    newest: dict[str, int] = {}
+    for r in Ruleset.objects.filter(game="amnesia_stories").order_by("name", "-version"):
+        newest.setdefault(r.name, r.pk)
+    assert offered == {str(pk) for pk in newest.values()}
+    # the old version is still there for the designers, and a table may still record it
+    assert Ruleset.objects.filter(pk=draft3_v1.pk).exists()
