@@ -69,6 +69,7 @@ from django.utils.translation import ngettext
 from PIL import Image
 
 from amnesia_site.accounts.models import display_name
+from amnesia_site.lists import listing
 from games import exports, registry
 from games import services as game_services
 from games.images import ImageRefused, stored_bytes
@@ -951,12 +952,12 @@ def summary_lines(summary: Summary) -> list[str]:
     if summary.extended:
         lines.append(
             _("Here already, now given the moves the bundle adds: %(names)s.")
-            % {"names": ", ".join(summary.extended)}
+            % {"names": listing(summary.extended)}
         )
     if summary.others:
         lines.append(
             _("Left alone, because someone else has them on this site: %(names)s.")
-            % {"names": ", ".join(summary.others)}
+            % {"names": listing(summary.others)}
         )
     if summary.left_out:
         lines.append(
@@ -993,11 +994,11 @@ def summary_lines(summary: Summary) -> list[str]:
                 "The people the bundle names are kept as names, linked to no account here: "
                 "%(names)s."
             )
-            % {"names": ", ".join(summary.names)}
+            % {"names": listing(summary.names)}
         )
     if summary.linked:
         lines.append(
             _("Linked to the accounts of the same username on this site: %(names)s.")
-            % {"names": ", ".join(summary.linked)}
+            % {"names": listing(summary.linked)}
         )
     return lines

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from amnesia_site.lists import listing
 from games.playtests import charts as svg
 from games.playtests import stats
 from games.playtests.present import duration_text, x_axis
@@ -165,7 +166,7 @@ def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         (_("… accepted"), str(f["paid_accepted"])),
         (_("… refused (a challenge)"), str(f["paid_refused"])),
         (_("Challenges"), str(f["challenges"])),
-        (_("Challenge lengths (moves)"), ", ".join(map(str, lengths)) or "—"),
+        (_("Challenge lengths (moves)"), listing(lengths) or "—"),
         (
             _("The finale opened"),
             _("at move %(m)s (%(p)s of the game, after %(t)s)")

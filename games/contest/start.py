@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from amnesia_site.lists import listing
 from games.rules.cards import Rng, label, rank, standard_deck
 from games.start import StartMethod
 
@@ -48,7 +49,7 @@ def high_card(players: list[str], rng: Rng) -> dict[str, Any]:
 def describe(record: dict[str, Any]) -> list[str]:
     lines = []
     for i, drawn in enumerate(record["rounds"]):
-        cards = ", ".join(
+        cards = listing(
             gettext("%(name)s %(card)s") % {"name": d["player"], "card": label(d["card"])}
             for d in drawn
         )

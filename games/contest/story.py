@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from amnesia_site.lists import listing
 from games.contest.cards import attribute_info, card, card_label
 from games.contest.characters import attribute_labels
 from games.contest.rules.core import card_value
@@ -130,7 +131,7 @@ def describe(ev: dict[str, Any], names: dict[str, str], mode: str) -> str:
         }
         if ev.get("draws"):
             text += " " + _g("Drawn: %(cards)s.") % {
-                "cards": ", ".join(card_label(c) for c in ev["draws"])
+                "cards": listing(card_label(c) for c in ev["draws"])
             }
         return text
     if t == "result":

@@ -13,6 +13,7 @@ import math
 from html import escape
 from itertools import count
 
+from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
@@ -30,8 +31,12 @@ def _e(text: object) -> str:
 
 
 def _num(value: float) -> str:
+    """A chart's number as the reader writes it (3,5 in Portuguese), up to two decimals."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    if text == "-0":
+        return "0"
+    places = len(text.partition(".")[2])
+    return formats.number_format(round(value, places), places)
 
 
 def nice_ticks(lo: float, hi: float, target: int = 5, whole: bool = False) -> list[float]:
@@ -125,7 +130,7 @@ def line_chart(
     xs = list(x) if x is not None else list(range(longest))
     values = [v for vals in series.values() for v in vals if v is not None]
     desc = f"{title}: " + "; ".join(
-        f"{name} " + ", ".join(_num(v) if v is not None else "-" for v in vals)
+        f"{name} " + " · ".join(_num(v) if v is not None else "-" for v in vals)
         for name, vals in series.items()
     )
     head, _uid = _open(title, desc[:2000], height)

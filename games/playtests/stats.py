@@ -11,6 +11,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
@@ -203,7 +204,8 @@ def fmt(value: Any, kind: str = "number") -> str:
     if kind == "percent":
         return f"{value * 100:.0f}%"
     if isinstance(value, float):
-        return f"{value:.1f}" if abs(value) < 100 else f"{value:.0f}"
+        # in the reader's own decimals (3,5 in Portuguese)
+        return formats.number_format(value, 1 if abs(value) < 100 else 0)
     return str(value)
 
 
@@ -216,5 +218,6 @@ def fmt_delta(value: Any, kind: str = "number") -> str:
         return "0" if value == 0 else _("%(n)s pts") % {"n": f"{value:+d}"}
     if isinstance(value, float):
         value = round(value, 1)
-        return "0" if value == 0 else f"{value:+.1f}"
+        sign = "+" if value > 0 else "-"
+        return "0" if value == 0 else sign + formats.number_format(abs(value), 1)
     return "0" if value == 0 else f"{value:+d}"
