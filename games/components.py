@@ -227,12 +227,12 @@ def print_request(
     preset: str | None = None,
     table: Any = None,
     deck: int | None = None,
+    players: int | None = None,
 ) -> PrintRequest:
     """The request for the game's defaults, a preset of its kit, or a table's own set-up
     (its options, its players, its extra set-up such as a custom deck)."""
     options = default_options(kit)
     extra: dict[str, Any] = {}
-    players = None
     if preset:
         if preset not in kit.presets:
             known = ", ".join(kit.presets) or "none"
@@ -243,9 +243,14 @@ def print_request(
             raise ComponentsError(f"Table {table.pk} plays {table.game}, not {kit.slug}.")
         options.update(table.options or {})
         extra.update(table.extra or {})
-        players = len(table.players) or None
+        # a table's components print for its seats (unless asked for another count)
+        players = players or len(table.players) or None
     if deck is not None:
         extra["custom_deck"] = deck
+    if players is not None:
+        low, high = kit.referee.min_players, kit.referee.max_players
+        if not low <= players <= high:
+            raise ComponentsError(f"{kit.slug} seats {low} to {high} players, not {players}.")
     return PrintRequest(options=options, language=language, players=players, extra=extra)
 
 

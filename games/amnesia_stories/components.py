@@ -32,6 +32,10 @@ SMALL_CARD = (44.0, 63.0)
 PICTURE_PATH = "/components/area/"
 LONG_TEXT = 220  # characters: a longer custom text prints smaller to stay on its card
 MAX_SCORE_ROWS = 24  # turns on one score sheet
+# The seed's box is for four players: 5 sets of number cards (25), 4 red cards, 4 score cards
+# (one marked S) and a score cube each. A print for more (or fewer) players scales these.
+SEED_PLAYERS = 4
+SCORE_TRACK = 30  # the VP a score card counts up to (a second lap past it)
 
 
 def _part(name: str, **context: Any) -> SafeString:
@@ -69,6 +73,18 @@ def _area_cards(request: PrintRequest) -> tuple[list[dict[str, Any]], dict, str]
     return cards, resources, _("the deck “%(name)s”") % {"name": deck.name}
 
 
+def counts(options: dict[str, Any], players: int) -> dict[str, int]:
+    """How many of each part a print holds for ``players`` players (the area cards aside)."""
+    reds = players if options["red_card_on_all_wrong"] else 0
+    return {
+        "number_sets": players + 1,  # each player's, and the table's selection slots
+        "number_cards": (players + 1) * options["choices"],
+        "red_cards": reds,
+        "score_cards": players,  # one of them marked S
+        "score_markers": players,
+    }
+
+
 def _scoring(options: dict[str, Any]) -> list[str]:
     lines = [
         _("Each step the listener matched: +%(n)s VP to that listener.")
@@ -90,15 +106,18 @@ def _scoring(options: dict[str, Any]) -> list[str]:
     lines.append(
         _("Same numbers as the bard, in any order: +%(n)s VP more.") % {"n": options["set_bonus"]}
     )
-    lines.append(_("At the end, whoever holds the most red cards loses that many VP."))
+    if options["red_card_on_all_wrong"]:
+        lines.append(_("At the end, whoever holds the most red cards loses that many VP."))
     return lines
 
 
 def components(request: PrintRequest) -> Components:
     options = dict(request.options)
     choices = options["choices"]
-    players = request.players or GAME.max_players
+    players = request.players or SEED_PLAYERS
     inset_x, inset_y = AREA_INSET
+    reds_used = bool(options["red_card_on_all_wrong"])
+    count = counts(options, players)
 
     cards, resources, deck_name = _area_cards(request)
     long_cards = {c["id"] for c in cards if len(c["text"]) > LONG_TEXT}
@@ -125,27 +144,54 @@ def components(request: PrintRequest) -> Components:
         ],
     )
 
-    sets = players + 1  # each player's, and the table's selection slots
-    reds = 2 * players
+    sets, reds = count["number_sets"], count["red_cards"]
     small_back = _part("small_back")
     small = [
         Card(face=_part("number_face", number=n), back=small_back)
         for _set in range(sets)
         for n in range(1, choices + 1)
     ]
-    small.append(Card(face=_part("start_face"), back=small_back))
     small += [Card(face=_part("red_face"), back=small_back)] * reds
     number_note = ngettext(
         "%(sets)s sets of 1 to %(choices)s: one for each of %(players)s player and one for "
-        "the selection slots. Cut as many sets as there are players, plus one. Then the start "
-        "card (S) and %(reds)s red cards (use anything if they run out).",
+        "the selection slots.",
         "%(sets)s sets of 1 to %(choices)s: one for each of %(players)s players and one for "
-        "the selection slots. Cut as many sets as there are players, plus one. Then the start "
-        "card (S) and %(reds)s red cards (use anything if they run out).",
+        "the selection slots.",
         players,
-    ) % {"sets": sets, "choices": choices, "players": players, "reds": reds}
+    ) % {"sets": sets, "choices": choices, "players": players}
+    if reds:
+        number_note += " " + ngettext(
+            "Then %(reds)s red card (use anything if they run out).",
+            "Then %(reds)s red cards (use anything if they run out).",
+            reds,
+        ) % {"reds": reds}
     numbers = CardSheet(
-        title=_("Number, start and red cards"), size=SMALL_CARD, note=number_note, cards=small
+        title=_("Number and red cards") if reds else _("Number cards"),
+        size=SMALL_CARD,
+        note=number_note,
+        cards=small,
+    )
+    # The seed's start: deal the score cards at random; whoever gets the one marked S starts.
+    track = range(0, SCORE_TRACK)
+    score_cards = CardSheet(
+        title=_("Score cards"),
+        size=SMALL_CARD,
+        note=ngettext(
+            "%(n)s score card, one marked S (the start player), and a marker for each: deal "
+            "them at random.",
+            "%(n)s score cards, one marked S (the start player), and a marker for each: deal "
+            "them at random.",
+            count["score_cards"],
+        )
+        % {"n": count["score_cards"]},
+        cards=[
+            Card(face=_part("score_face", start=i == 0, track=track), back=small_back)
+            for i in range(count["score_cards"])
+        ],
+    )
+    markers = Sheet(
+        title=_("Score markers"),
+        html=_part("score_markers", markers=range(1, count["score_markers"] + 1)),
     )
 
     turns = options["rounds"] * players
@@ -159,11 +205,12 @@ def components(request: PrintRequest) -> Components:
             starting_vp=options["starting_vp"],
             questions=options["questions"],
             scoring=_scoring(options),
+            red_cards=reds_used,
         ),
     )
     return Components(
         title=_("Amnesia Stories: print and play"),
-        parts=[area, numbers, score],
+        parts=[area, numbers, score_cards, markers, score],
         resources=resources,
         stylesheet="amnesia_stories/print.css",
     )

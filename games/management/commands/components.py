@@ -27,6 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("--preset", help="one of the game's named option sets")
         parser.add_argument("--deck", type=int, help="a custom deck's id (games that have them)")
         parser.add_argument("--table", type=int, help="a table's id: its options, players and deck")
+        parser.add_argument(
+            "--players",
+            type=int,
+            help="how many players to print for (default: a table's seats, or the count the "
+            "game's own text plays with, its largest where it names none)",
+        )
 
     def handle(self, *args, **options) -> None:
         if not registry.is_game(options["game"]):
@@ -46,6 +52,7 @@ class Command(BaseCommand):
                 preset=options["preset"],
                 table=table,
                 deck=options["deck"],
+                players=options["players"],
             )
             data = components.render_pdf(kit, request, options["size"])
         except components.ComponentsError as exc:
