@@ -98,3 +98,20 @@ def test_a_table_prints_for_its_seats(make_table) -> None:
 def test_a_player_count_the_game_does_not_seat_is_refused() -> None:
     with pytest.raises(components.ComponentsError, match="seats 3 to 8"):
         components.print_request(registry.kit("amnesia_stories"), players=2)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("accept", "word"), [("ja", "アムネジア"), ("pt-br", "Amnésia")])
+def test_the_bare_components_link_follows_the_readers_language(monkeypatch, accept, word):
+    """``/rules/<game>/components.pdf`` with no ``language=`` speaks the browser's language.
+    (The PDF step is the same renderer the tests above and the command exercise; here it
+    hands back the HTML it was given, to read the words.)"""
+    from django.test import Client
+
+    monkeypatch.setattr(components, "html_to_pdf", lambda html, extra=None: html.encode())
+    response = Client().get("/rules/amnesia/components.pdf", HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 200
+    assert f"-{accept}.pdf" in response["Content-Disposition"]
+    assert word in response.content.decode()
+    english = Client().get("/rules/amnesia/components.pdf", HTTP_ACCEPT_LANGUAGE="en")
+    assert word not in english.content.decode()
