@@ -1,4 +1,4 @@
-"""The contest's rules page against its seed (issue 27, item 7): the heavy-eater rule as the
+"""The rules pages against their seeds (issue 27, items 6 and 7): for the contest, the heavy-eater
 referee plays it (max(6, eat_limit)), the winner's clean-up and the Pet Rule, the "this is not
 a contest" advice, the designer's thanks and request for comments, and the rulings the app
 applies where the text is silent."""
@@ -46,3 +46,21 @@ def test_a_table_whose_eat_limit_is_high_is_told_the_heavy_eater_rule_changes_no
 def test_the_new_paragraphs_are_in_each_language(language, words) -> None:
     text = page_text(Client(), reverse("games:rules", args=["contest"]), language)
     assert words in text and "Pet Rule" not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "token", "report"),
+    [
+        ("en", "first bet of the one who insisted", "how many took part, how long"),
+        ("pt-br", "primeira aposta de quem insistiu", "quantas pessoas jogaram"),
+        ("ja", "最初の賭け", "参加人数"),
+    ],
+)
+def test_the_amnesia_rules_page_says_where_a_refused_token_goes_and_what_to_report(
+    language, token, report
+) -> None:
+    """Issue 27, item 6: the refused suggestion's token is the insister's first bet, and the
+    designer's request names players, length and impressions, published with permission."""
+    text = page_text(Client(), reverse("games:rules", args=["amnesia"]), language)
+    assert token in text and report in text
