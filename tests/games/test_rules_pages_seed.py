@@ -1,5 +1,5 @@
-"""The rules pages against their seeds (issue 27, items 6 and 7): for the contest, the heavy-eater
-referee plays it (max(6, eat_limit)), the winner's clean-up and the Pet Rule, the "this is not
+"""The rules pages against their seeds (issue 27, items 6 and 7): for the contest, the
+heavy-eater rule as the referee plays it (max(6, eat_limit)), the winner's clean-up and the Pet Rule, the "this is not
 a contest" advice, the designer's thanks and request for comments, and the rulings the app
 applies where the text is silent."""
 
