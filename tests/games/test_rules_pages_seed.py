@@ -64,3 +64,20 @@ def test_the_amnesia_rules_page_says_where_a_refused_token_goes_and_what_to_repo
     designer's request names players, length and impressions, published with permission."""
     text = page_text(Client(), reverse("games:rules", args=["amnesia"]), language)
     assert token in text and report in text
+
+
+@pytest.mark.django_db
+def test_the_amnesia_stories_rules_page_follows_its_seed() -> None:
+    """Issue 27, item 5: the shuffle advice as the seed gives it, both ways of judging, the
+    climax exception as a reading of the app's, Heroic Saga's origin; the seed's phase names."""
+    url = reverse("games:rules", args=["amnesia_stories"])
+    text = page_text(Client(), url)
+    assert "glimpse spoils" not in text and "need no special care while you shuffle" in text
+    assert "turns their number cards over together" in text and "one step at a time" in text
+    assert "Heroic Saga is not in the seed" in text
+    html = Client().get(url).content.decode()
+    turn, rulings = html.split('<section id="rulings"', 1)
+    assert "Draft 3’s climax exception" in rulings and "a reading, not the text" in rulings
+    japanese = page_text(Client(), url, "ja")
+    for phase in ("セットフェイズ", "設問フェイズ", "回答フェイズ", "判定フェイズ"):
+        assert phase in japanese
