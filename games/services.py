@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Func, TextField, Value
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -236,7 +237,23 @@ def _verb(move: dict[str, Any]) -> str | None:
 
 
 def _lock(table: Table) -> Table:
-    return Table.objects.select_for_update().get(pk=table.pk)
+    """The table's row, locked until the transaction ends. On PostgreSQL the wait for it is
+    bounded (settings.WRITE_LOCK_TIMEOUT_MS, for this transaction only): past it the lock is
+    "not available", which the site answers 503 "busy, nothing applied" (amnesia_site.busy),
+    as SQLite's busy timeout does. The timeout is set by the very statement that waits, in one
+    round trip: its WHERE calls ``set_config(..., is_local => true)`` on the row, which
+    PostgreSQL evaluates before it locks the row."""
+    rows = Table.objects.select_for_update()
+    if connection.vendor == "postgresql":
+        timeout = Func(
+            Value("lock_timeout"),
+            Value(f"{settings.WRITE_LOCK_TIMEOUT_MS}ms"),
+            Value(True),
+            function="set_config",
+            output_field=TextField(),
+        )
+        rows = rows.alias(lock_timeout=timeout).filter(lock_timeout__isnull=False)
+    return rows.get(pk=table.pk)
 
 
 def _check_seq(locked: Table, expected_seq: int | None) -> None:

@@ -5,12 +5,14 @@ connections on PostgreSQL."""
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 
 import psycopg
 import pytest
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, ProgrammingError, connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from amnesia_site.busy import is_busy
@@ -152,15 +154,65 @@ def test_a_row_lock_past_the_lock_timeout_answers_503(gm_client, make_table) -> 
     holder = pg_connect()
     holder.execute(f"SELECT 1 FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE", [table.pk])
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = '200ms'")
-        assert_busy_answers(gm_client, table)
+        with override_settings(WRITE_LOCK_TIMEOUT_MS=200):  # the site waits seconds; the test less
+            assert_busy_answers(gm_client, table)
     finally:
         holder.rollback()
         holder.close()
         connection.close()
     assert_nothing_stored(table)
     assert post_move(gm_client, table).status_code == 302
+
+
+# Long enough that a move with no lock timeout of its own (main before the write path set one)
+# is still waiting when the test looks, short enough that such a run ends instead of hanging.
+HOLD_AT_MOST = 15
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_move_behind_a_held_table_row_gives_up_within_seconds(gm_client, make_table) -> None:
+    """Another connection holds the table's row (a long transaction, a stuck worker): the move
+    waits the site's own lock timeout, a few seconds, then answers 503 with Retry-After and
+    stores nothing, instead of holding a server thread for as long as the lock is held. The
+    timeout is the write path's alone: the connection keeps no lock or statement timeout."""
+    table = make_table("amnesia")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with pg_connect() as holder:
+            holder.execute(
+                f"SELECT 1 FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE", [table.pk]
+            )
+            held.set()
+            release.wait(HOLD_AT_MOST)
+            holder.rollback()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(10)
+        started = time.monotonic()
+        response = post_move(gm_client, table, HTTP_HX_REQUEST="true")
+        waited = time.monotonic() - started
+    finally:
+        release.set()
+        holder.join()
+    assert response.status_code == 503, response.status_code
+    assert response["Retry-After"] == str(BUSY_RETRY_AFTER)
+    assert "nothing you sent was applied" in response.content.decode()
+    assert settings.WRITE_LOCK_TIMEOUT_MS / 1000 <= waited < 10
+    assert_nothing_stored(table)
+    # Only the write path's transaction had a timeout: the same connection has none now.
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == "0"
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "0"
+    # Once the lock is gone, the same move is played.
+    assert post_move(gm_client, table).status_code == 302
+    table.refresh_from_db()
+    assert table.last_seq == 1
 
 
 @postgres_only
