@@ -346,6 +346,15 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
+# The server's two pools of threads per worker process (``manage.py serve``,
+# amnesia_site/lanes.py): THREADS for pages and moves, POLL_THREADS apart for the polls, which so
+# never wait behind pages.
+THREADS = env_int("THREADS", 4)
+POLL_THREADS = env_int("POLL_THREADS", 4)
+if THREADS < 1 or POLL_THREADS < 1:
+    raise ImproperlyConfigured("THREADS and POLL_THREADS must be 1 or more.")
+
+
 # Logins and guessing. django-axes counts failed logins in its own tables (so every worker
 # process sees the same numbers) and locks out, for AXES_COOLOFF_TIME, a client that reaches
 # either limit: per account and address, and per address whatever the account. Nothing counts

@@ -2,7 +2,7 @@
 floor measured in the same run.
 
     .venv/bin/python bench/load.py [--runs 3] [--short] [--tables 20] [--phones 5] [--every 2]
-                                   [--moves 1] [--seconds 60] [--workers 1] [--threads 8]
+                                   [--moves 1] [--seconds 60] [--workers 1] [--threads 4]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/amnesia_table .venv/bin/python bench/load.py
 
 A real server (Granian, as ``make serve`` starts it) on a free port of 127.0.0.1 only, on a

@@ -180,6 +180,31 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
     assert status == 200 and headers["hx-trigger"] == "table-changed"
 
 
+def granian_environment(serve_pid: int) -> dict[str, str]:
+    """The environment of the Granian process ``serve`` started (a child of it)."""
+    for child in psutil.Process(serve_pid).children():
+        if any("granian" in part for part in child.cmdline()):
+            return child.environ()
+    raise AssertionError(f"no Granian process under serve ({serve_pid})")
+
+
+def test_the_server_gives_pages_and_polls_their_own_threads(server_env, tmp_path, make_table):
+    """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py)."""
+    table = make_table("amnesia", ["Ana", "Bruno"])
+    seat = table.seats.first()
+    running = start_server(
+        server_env, tmp_path / "serve.log", "--threads", "3", "--poll-threads", "5"
+    )
+    try:
+        environment = granian_environment(running.process.pid)
+        assert environment["THREADS"] == "3" and environment["POLL_THREADS"] == "5"
+        phone = Phone(running.port)
+        assert phone.get(f"/seat/{seat.token}/poll/?since={table.version}")[0] == 204
+        assert phone.get("/")[0] == 200
+    finally:
+        running.stop()
+
+
 @pytest.mark.skipif(not ON_POSTGRES, reason="several processes on one database: PostgreSQL")
 def test_two_servers_on_one_database_keep_one_log_whole(server_env, tmp_path, gm):
     """Conflicting moves on one table through two server processes: every round one of the
@@ -384,8 +409,10 @@ def test_the_addresses_follow_the_host_it_binds():
     assert all(a.count(".") == 3 for a in serve.lan_addresses_for("0.0.0.0", None))
 
 
-def test_the_server_command_is_granian_over_wsgi():
-    command = serve.granian_command("0.0.0.0", 8123, 2, 4, None)
-    assert command[1:3] == ["-m", "granian"] and "wsgi" in command
-    assert command[-1] == "amnesia_site.wsgi:application"
+def test_the_server_command_is_granian_running_the_two_lanes():
+    command = serve.granian_command("0.0.0.0", 8123, 2, None)
+    assert command[1:3] == ["-m", "granian"]
+    # The site's WSGI application, in the lanes' two pools of threads (amnesia_site/lanes.py).
+    assert command[command.index("--interface") + 1] == "asgi"
+    assert command[-1] == "amnesia_site.served:application"
     assert "--port" in command and "8123" in command and "runserver" not in command

@@ -13,7 +13,8 @@ The steps, each testable alone:
 3. the secret key: SECRET_KEY if given, else a key made once and kept in a file outside git;
 4. the addresses: ``--addresses`` or LAN_ADDRESSES, else the private IPv4 addresses of the
    interfaces that are up now;
-5. ``collectstatic`` under the server's settings, then Granian and the workers (books, long
+5. ``collectstatic`` under the server's settings, then Granian (running the site in two pools
+   of threads, one for the polls alone: amnesia_site/lanes.py) and the workers (books, long
    runs), children of this process, which stops them together and starts again a worker that
    died (``amnesia_site.workers.supervise``).
 """
@@ -115,29 +116,29 @@ def phone_addresses(host: str, port: int, addresses: list[str], https: bool) -> 
 
 
 def granian_command(
-    host: str, port: int, workers: int, threads: int, cert: tuple[Path, Path] | None
+    host: str, port: int, workers: int, cert: tuple[Path, Path] | None
 ) -> list[str]:
+    """Granian over ASGI, running the site's WSGI application in two pools of threads of its
+    own per worker (amnesia_site/lanes.py; their sizes reach it as THREADS and POLL_THREADS)."""
     command = [
         sys.executable,
         "-m",
         "granian",
         "--interface",
-        "wsgi",
+        "asgi",
         "--host",
         host,
         "--port",
         str(port),
         "--workers",
         str(workers),
-        "--blocking-threads",
-        str(threads),
         "--no-ws",
         "--log-level",
         os.environ.get("SERVE_LOG_LEVEL", "warning"),
     ]
     if cert is not None:
         command += ["--ssl-certificate", str(cert[0]), "--ssl-keyfile", str(cert[1])]
-    return [*command, "amnesia_site.wsgi:application"]
+    return [*command, "amnesia_site.served:application"]
 
 
 class Command(BaseCommand):
@@ -158,7 +159,16 @@ class Command(BaseCommand):
             help="server processes (more than one wants REDIS_URL, see the README)",
         )
         parser.add_argument(
-            "--threads", type=int, default=int(os.environ.get("THREADS") or 8), help="per worker"
+            "--threads",
+            type=int,
+            default=settings.THREADS,
+            help="threads for pages and moves, per worker",
+        )
+        parser.add_argument(
+            "--poll-threads",
+            type=int,
+            default=settings.POLL_THREADS,
+            help="threads for the polls alone, per worker",
         )
         parser.add_argument(
             "--no-setup", action="store_true", help="skip migrate, the area cards and the demo"
@@ -206,6 +216,11 @@ class Command(BaseCommand):
         env = server_environment(
             dict(os.environ), key_file=key_file, addresses=addresses, https=cert is not None
         )
+        if opts["threads"] < 1 or opts["poll_threads"] < 1:
+            raise CommandError("--threads and --poll-threads must be 1 or more.")
+        # The sizes of the app's two pools (amnesia_site/served.py reads them from settings).
+        env["THREADS"] = str(opts["threads"])
+        env["POLL_THREADS"] = str(opts["poll_threads"])
         if opts["workers"] > 1 and not env.get("REDIS_URL"):
             self.stderr.write(
                 "Several workers without REDIS_URL: each counts wrong seat links on its own."
@@ -222,7 +237,7 @@ class Command(BaseCommand):
                 check=True,
             )
         self._banner(host, port, urls, workers=not opts["no_workers"])
-        command = granian_command(host, port, opts["workers"], opts["threads"], cert)
+        command = granian_command(host, port, opts["workers"], cert)
         sys.stdout.flush()
         sys.stderr.flush()
         workers = {} if opts["no_workers"] else worker_commands()
