@@ -92,27 +92,38 @@ class Snapshot:
     # -- the kept story so far (no work proportional to the log) ----------------------------
     @cached_property
     def _cursor(self) -> dict[str, Any]:
-        services.current_story(self.table)
-        return self.table.story_cursor or {}
+        """The kept story's cursor when it is current; else (a table kept before that cache,
+        one whose cache was dropped) the story told now in memory and shown, not stored: a
+        GET never writes, and the write path keeps it again at the next move."""
+        if kept_story.is_current(self.table):
+            return self.table.story_cursor or {}
+        return kept_story.told(self.table, self.setup, self.moves)
+
+    @property
+    def _told_now(self) -> bool:
+        """Whether the story so far was told in memory for this request (not current)."""
+        return not kept_story.is_current(self.table)
 
     @cached_property
     def story_tail(self) -> kept_story.Slice:
         """The story so far's last entries (``games.story.PAGE``), and where they start."""
-        self._cursor  # noqa: B018 (made current)
         if not kept_story.keeps_entries(self.table):  # a game without a narrator
             entries = self._narrative
             start = max(0, len(entries) - kept_story.PAGE)
             return kept_story.Slice(copy.deepcopy(entries[start:]), start)
+        if self._told_now:
+            return kept_story.told_slice(self._cursor, None)
         return kept_story.tail(self.table)
 
     def story_before(self, position: int) -> kept_story.Slice:
         """The entries before ``position`` (a page of them: "show earlier scenes")."""
-        self._cursor  # noqa: B018 (made current)
         if not kept_story.keeps_entries(self.table):
             entries = self._narrative
             position = max(0, min(position, len(entries)))
             start = max(0, position - kept_story.PAGE)
             return kept_story.Slice(copy.deepcopy(entries[start:position]), start)
+        if self._told_now:
+            return kept_story.told_slice(self._cursor, position)
         return kept_story.earlier(self.table, position)
 
     @property

@@ -187,6 +187,30 @@ def tell_all(
     return story, meta
 
 
+def told(table: Table, setup: Setup, live: list[Move]) -> dict[str, Any]:
+    """The cursor ``retell`` would keep, every entry in it, computed in memory and stored
+    nowhere: how a reader (a GET never writes) shows a story that is not current. The write
+    path keeps it at the next move (``advance`` tells it again)."""
+    referee = registry.kit(table.game).referee
+    cursor: dict[str, Any] = {"live": len(live), "last": live[-1].seq if live else None}
+    narrator = referee.narrator(setup)
+    if narrator is not None:
+        story, meta = tell_all(referee, setup, narrator, live)
+        cursor = _cursor(cursor, narrator, story, meta)
+    return cursor
+
+
+def told_slice(cursor: dict[str, Any], before: int | None, count: int | None = None) -> Slice:
+    """The ``count`` entries (default PAGE) before ``before`` (None: the last) of a cursor
+    that holds every entry (``told``)."""
+    count = PAGE if count is None else count
+    entries, _meta = _waiting(cursor)
+    length = cursor.get("length", 0)
+    end = length if before is None else max(0, min(before, length))
+    start = max(0, end - count)
+    return Slice([entries[p] for p in range(start, end)], start)
+
+
 # -- reading (the table's cursor must be current: ``services.current_story``) -----------------
 def _in_cursor(table: Table) -> list[Kept]:
     entries, meta = _waiting(table.story_cursor or {})

@@ -57,7 +57,9 @@ class SignupView(RedirectURLMixin, FormView):
 def profile(request: HttpRequest) -> HttpResponse:
     """The person's own settings: the name the site prints for them (and the way to the
     password change)."""
-    found, _created = Profile.objects.get_or_create(user=request.user)
+    # A GET never writes: a person without a profile yet is shown an unsaved one, stored by
+    # the form's save.
+    found = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
     form = ProfileForm(request.POST or None, instance=found)
     if request.method == "POST" and form.is_valid():
         form.save()

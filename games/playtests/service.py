@@ -170,21 +170,48 @@ def shown_impressions(impressions: list[Impression], aliases: Aliases) -> list[I
     return shown
 
 
-def ensure_report(table: Table) -> PlaytestReport:
-    """The table's report, its figures recomputed if the log moved on since (lazily, once)."""
+def _kept_report(table: Table) -> PlaytestReport | None:
     try:
-        report = table.playtest_report
+        return table.playtest_report
     except PlaytestReport.DoesNotExist:
-        report = None
-    if not _stale(report, table):
-        return report
-    figures = compute_figures(table)
-    if report is None:
-        report, _created = PlaytestReport.objects.get_or_create(table=table)
-    report.figures = figures
+        return None
+
+
+def _with_figures(report: PlaytestReport, table: Table) -> PlaytestReport:
+    report.figures = compute_figures(table)
     report.computed_seq = table.last_seq
     report.computed_version = reports.FIGURES_VERSION
     report.computed_at = timezone.now()
+    return report
+
+
+def current_report(table: Table) -> PlaytestReport:
+    """The table's report for reading (a GET never writes): as kept when its figures are
+    current; else its figures computed now and shown, not stored (``ensure_report`` stores
+    them, for a request that writes). A report never kept is an unsaved one, with no
+    impressions yet."""
+    report = _kept_report(table)
+    if not _stale(report, table):
+        return report
+    if report is None:
+        report = PlaytestReport(table=table)
+    return _with_figures(report, table)
+
+
+def impressions_of(report: PlaytestReport) -> list[Impression]:
+    """The report's impressions (none for a report not kept yet)."""
+    return list(report.impressions.all()) if report.pk else []
+
+
+def ensure_report(table: Table) -> PlaytestReport:
+    """The table's report, kept: its figures recomputed and stored if the log moved on
+    since. For requests that write (an impression, a bundle, the command)."""
+    report = _kept_report(table)
+    if not _stale(report, table):
+        return report
+    if report is None:
+        report, _created = PlaytestReport.objects.get_or_create(table=table)
+    _with_figures(report, table)
     report.save(update_fields=["figures", "computed_seq", "computed_version", "computed_at"])
     table.playtest_report = report
     return report
@@ -192,7 +219,7 @@ def ensure_report(table: Table) -> PlaytestReport:
 
 def tables_with_reports(tables: QuerySet[Table]) -> list[Table]:
     """Tables with their seats, ruleset, report and impressions, in a fixed number of queries
-    (plus one-off work for any report not computed yet)."""
+    (plus one-off work for any report not current: computed and shown, not stored)."""
     rows = list(
         tables.select_related("ruleset", "playtest_report", "owner").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.order_by("position")),
@@ -204,12 +231,7 @@ def tables_with_reports(tables: QuerySet[Table]) -> list[Table]:
     for table in rows:
         report = getattr(table, "playtest_report", None)
         if _stale(report, table):
-            ensure_report(table)
-            if report is None:
-                # A report made just now has no impressions yet: nothing to fetch.
-                table.playtest_report._prefetched_objects_cache = {
-                    "impressions": Impression.objects.none()
-                }
+            table.playtest_report = current_report(table)
     return rows
 
 
@@ -229,7 +251,7 @@ def table_entry(table: Table, aliases: Aliases | None = None) -> dict[str, Any]:
     aliases = aliases_of(table) if aliases is None else aliases
     report = table.playtest_report
     fig = shown_figures(report.figures, table, aliases)
-    shown = shown_impressions(list(report.impressions.all()), aliases)
+    shown = shown_impressions(impressions_of(report), aliases)
     impressions = [_impression_dict(i) for i in shown]
     date = table.finished_at or table.created_at
     return {

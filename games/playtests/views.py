@@ -98,10 +98,10 @@ def _report_table(request, pk: int) -> Table:
 def _report_context(table: Table, user) -> dict:
     """The report as ``user`` may read it: in a report shared without the players' names,
     those it is shared with read every player under a label (``service.report_aliases``)."""
-    report = service.ensure_report(table)
+    report = service.current_report(table)
     aliases = service.report_aliases(user, table)
     figures = service.shown_figures(report.figures, table, aliases)
-    impressions = service.shown_impressions(list(report.impressions.all()), aliases)
+    impressions = service.shown_impressions(service.impressions_of(report), aliases)
     by_name = {i.player: i for i in impressions}
     seats = list(table.seats.all())
     return {
@@ -145,7 +145,7 @@ def table_report(request, pk: int):
             raise PermissionDenied
         form = PlaceForm(request.POST)
         if form.is_valid():
-            report = context["report"]
+            report = service.ensure_report(table)  # kept now: a POST writes
             report.place = form.cleaned_data["place"].strip()
             report.save(update_fields=["place"])
             messages.success(request, _("The place was saved."))
