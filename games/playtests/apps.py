@@ -11,6 +11,10 @@ class PlaytestsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.playtests.service import names_changed  # it imports the models: not before
+        # They import the models: not before.
+        from games.playtests.service import finished_changed, names_changed
 
         signals.names_changed.connect(names_changed, dispatch_uid="playtests.names_changed")
+        signals.finished_changed.connect(
+            finished_changed, dispatch_uid="playtests.finished_changed"
+        )

@@ -149,8 +149,19 @@ def compute_figures(table: Table) -> dict[str, Any]:
 
 
 def names_changed(sender, table: Table, **kwargs) -> None:
-    """A player is shown as a label now, or by name again: the cached figures are stale."""
+    """A player is shown as a label now, or by name again: a finished table's figures are
+    computed again and kept (in the transaction that renames); others' are marked stale."""
     PlaytestReport.objects.filter(table=table).update(computed_version=0)
+    fresh = Table.objects.get(pk=table.pk)
+    if fresh.status == Table.Status.FINISHED:
+        ensure_report(fresh)
+
+
+def finished_changed(sender, table: Table, after: dict[str, Any], **kwargs) -> None:
+    """A move ended the game: its report's figures are computed and kept by the write path,
+    in the move's transaction (a report page, a GET, never writes them)."""
+    if after.get("finished"):
+        ensure_report(Table.objects.get(pk=table.pk))
 
 
 def shown_impressions(impressions: list[Impression], aliases: Aliases) -> list[Impression]:
@@ -172,9 +183,10 @@ def shown_impressions(impressions: list[Impression], aliases: Aliases) -> list[I
 
 def _kept_report(table: Table) -> PlaytestReport | None:
     try:
-        return table.playtest_report
+        report = table.playtest_report
     except PlaytestReport.DoesNotExist:
         return None
+    return report if report.pk else None  # not one shown unsaved (``current_report``)
 
 
 def _with_figures(report: PlaytestReport, table: Table) -> PlaytestReport:

@@ -110,12 +110,22 @@ def test_dashboard_query_count_is_the_same_for_5_and_200_reports(gm, designer_cl
     assert five == two_hundred, (five, two_hundred)
 
 
-def test_a_report_is_computed_once_then_read_from_the_cache(gm, designer_client):
-    finished_table(gm, "amnesia_stories/01_judging_branches", report_sharing=SHARED)
-    finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw", report_sharing=SHARED)
-    first = count_queries(designer_client)  # computes both reports
-    second = count_queries(designer_client)
-    assert second < first
+def test_a_report_is_computed_by_the_move_that_ends_the_game_then_read(
+    gm, designer_client, monkeypatch
+):
+    tables = [
+        finished_table(gm, "amnesia_stories/01_judging_branches", report_sharing=SHARED),
+        finished_table(gm, "amnesia_stories/02_penalty_tie_and_draw", report_sharing=SHARED),
+    ]
+    for table in tables:
+        table.refresh_from_db()
+        assert table.playtest_report.computed_seq == table.last_seq
+    computed = []
+    monkeypatch.setattr(
+        playtest_service, "compute_figures", lambda table: computed.append(table) or {}
+    )
+    assert count_queries(designer_client) == count_queries(designer_client)
+    assert computed == []  # read, not computed, and nothing stored by the GET
 
 
 # -- two versions side by side ---------------------------------------------------------------------
