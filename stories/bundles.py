@@ -890,7 +890,11 @@ def _extend_table(
     elif data["story"] is not None:
         summary.edits += _import_edits(story, data["story"]["edits"], seqs, people)
         refresh_search_text(Story.objects.get(pk=story.pk))
-    if data["report"] is not None and not PlaytestReport.objects.filter(table=table).exists():
+    # (The move that ended the game here kept a report of its figures: nobody wrote in it.)
+    here = PlaytestReport.objects.filter(table=table).first()
+    if data["report"] is not None and (
+        here is None or not (here.place or here.impressions.exists())
+    ):
         _import_report(table, data["report"], {s.position: s for s in table.seats.all()}, summary)
     summary.extended.append(data["name"])
     summary.left_out += left_out
