@@ -349,3 +349,19 @@ class Ruleset(models.Model):
     @property
     def label(self) -> str:
         return f"{self.shown_name} · v{self.version}"
+
+    @property
+    def option_words(self) -> list[dict[str, Any]]:
+        """The options this version sets, each as the new-table form names it, its value in
+        the game's words (``refuse the pass``, never ``pass_at_cap=refuse``)."""
+        if not registry.is_game(self.game):
+            return [{"label": k, "value": v} for k, v in self.options.items()]
+        kit = registry.kit(self.game)
+        known = kit.referee.options
+        return [
+            {
+                "label": kit.option_labels.get(key, known[key].help if key in known else key),
+                "value": kit.value_label(key, value),
+            }
+            for key, value in self.options.items()
+        ]

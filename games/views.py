@@ -404,7 +404,11 @@ def components_pdf(request, game: str):
     size = request.GET.get("size") or DEFAULT_SIZE
     language = language_code(request.GET.get("language") or request.LANGUAGE_CODE)
     try:
-        print_job = print_request(kit, language=language, preset=request.GET.get("preset"))
+        # a table's rules page links its seats' count: its sheets print for them
+        players = whole_number(request.GET.get("players"), low=1, high=99)
+        print_job = print_request(
+            kit, language=language, preset=request.GET.get("preset"), players=players
+        )
         data = cached_pdf(kit, print_job, size)
     except ComponentsError as exc:
         raise Http404(str(exc)) from exc

@@ -115,3 +115,17 @@ def test_the_bare_components_link_follows_the_readers_language(monkeypatch, acce
     assert word in response.content.decode()
     english = Client().get("/rules/amnesia/components.pdf", HTTP_ACCEPT_LANGUAGE="en")
     assert word not in english.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_components_link_prints_for_the_players_it_names(monkeypatch):
+    from django.test import Client
+
+    monkeypatch.setattr(components, "html_to_pdf", lambda html, extra=None: html.encode())
+    url = "/rules/amnesia_stories/components.pdf?language=en&players=3"
+    assert "4 sets of 1 to 5" in Client().get(url).content.decode()
+    for wrong in ("2", "9", "many", "-1"):
+        response = Client().get(f"/rules/amnesia_stories/components.pdf?players={wrong}")
+        assert response.status_code in (200, 404)  # never a 500
+        if wrong in ("2", "9"):
+            assert response.status_code == 404

@@ -85,3 +85,29 @@ def test_the_move_log_says_each_move_in_words(gm, gm_client) -> None:
     )
     assert "Ana cria um personagem." in text
     assert "brains=3" not in text
+
+
+@pytest.mark.django_db
+def test_the_designers_page_names_a_versions_options_in_words(client, django_user_model) -> None:
+    from django.contrib.auth.models import Group
+
+    from games.playtests.models import DESIGNERS_GROUP
+
+    designer = django_user_model.objects.create_user(username="designer", password="pw-d-1")
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    client.force_login(designer)
+    designer_client = client
+    url = reverse("playtests:rulesets", args=["amnesia_stories"])
+    text = " | ".join(
+        visible(designer_client.get(url, HTTP_ACCEPT_LANGUAGE="pt-br").content.decode())
+    )
+    assert "Casas de escolha" in text  # the choices option, by its label
+    assert "choices=" not in text and "red_card_on_all_wrong" not in text
+    assert "Amnesia Stories, rascunho 3" in text  # the family, in the reader's words
+
+
+@pytest.mark.django_db
+def test_a_tables_rules_page_prints_the_components_for_its_seats(gm_client, make_table) -> None:
+    table = make_table("amnesia_stories", ["Ana", "Bruno", "Caio"])
+    html = gm_client.get(reverse("games:table_rules", args=[table.pk])).content.decode()
+    assert "components.pdf?size=a4&amp;language=en&amp;players=3" in html
