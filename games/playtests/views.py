@@ -331,8 +331,16 @@ def ruleset_pdf(request, pk: int):
         e for e in service.entries_for(request.user, ruleset.game) if e["ruleset_id"] == ruleset.pk
     ]
     summary = stats.summarize(ruleset.game, entries)
+    # A simulated run the user may see goes in too when asked for (the lab's run page).
+    run = None
+    raw_run = request.GET.get("run", "")
+    if raw_run.isdigit():
+        run = lab.visible_runs(request.user).filter(pk=int(raw_run), game=ruleset.game).first()
     data = render_pdf(
         {
+            "run": run,
+            "run_sentences": lab.sentences(run) if run else [],
+            "run_rows": lab.figure_rows(run.figures) if run else [],
             "ruleset": ruleset,
             "entries": entries,
             "summary": summary,

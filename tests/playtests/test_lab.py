@@ -268,3 +268,28 @@ def test_real_plays_outside_the_band_are_pointed_out_only_when_enough(designer, 
     client.force_login(designer)
     page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
     assert "sooner than the simulation" in page and "8 plays" in page
+
+
+def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_model):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    run = start(designer, games=6)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    client.force_login(designer)
+    url = reverse("playtests:ruleset_pdf", args=[draft4.pk])
+    response = client.get(url, {"run": run.pk})
+    text = " ".join(p.extract_text() for p in PdfReader(BytesIO(response.content)).pages)
+    text = " ".join(text.split())
+    assert f"Simulated run #{run.pk}" in text
+    assert "6 simulated games" in text and "bard_share" in text
+    # Another designer's unshared run is not printed for them.
+    second = django_user_model.objects.create_user(username="second")
+    second.groups.add(Group.objects.get(name=DESIGNERS_GROUP))
+    client.force_login(second)
+    response = client.get(url, {"run": run.pk})
+    text = " ".join(p.extract_text() for p in PdfReader(BytesIO(response.content)).pages)
+    assert "Simulated run" not in text
