@@ -6,9 +6,9 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/amnesia_lab_bench_load \\
         .venv/bin/python bench/lab_beside_load.py --seconds 30 [--no-yield]
 
-Waits for the database to be migrated, starts a run of ``--games`` Amnesia Stories games
+Waits for the database to be migrated and the tables to move, starts a run of ``--games`` Amnesia Stories games
 (4 players, sensible bots) for a designer made here, and one ``manage.py worker --queues
-long`` beside it for ``--seconds``; then stops the worker and prints the games played, the
+long`` beside it for ``--seconds``; then prints the games played, the
 chunks kept and the seconds the chunks waited for the tables in play (the run yields while a
 move was made in the last LAB_YIELD_SECONDS; ``--no-yield`` sets it to 0, the worst case).
 """
@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,16 @@ def main() -> None:
         if time.monotonic() > deadline:
             sys.exit("The database was not migrated within two minutes.")
         time.sleep(0.5)
+    from django.utils import timezone
+
+    from games.models import Move
     from games.playtests import lab
+
+    # Start once the tables are moving (load.py sets itself up first).
+    while not Move.objects.filter(at__gte=timezone.now() - timedelta(seconds=2)).exists():
+        if time.monotonic() > deadline + 60:
+            sys.exit("No table moved within three minutes.")
+        time.sleep(0.2)
     from games.playtests.models import SimulationChunk
 
     user, _ = get_user_model().objects.get_or_create(username="bench-lab", is_superuser=True)
@@ -77,18 +87,20 @@ def main() -> None:
         start_new_session=True,
     )
     time.sleep(args.seconds)
-    lab.cancel(run)
-    os.killpg(worker.pid, signal.SIGTERM)
-    worker.wait(timeout=60)
-    run.refresh_from_db()
-    chunks = SimulationChunk.objects.filter(run=run)
+    # Read before stopping: load.py drops its scratch database when it is done.
+    chunks = list(SimulationChunk.objects.filter(run=run))
     waited = sum(c.yielded_seconds for c in chunks)
     played = sum(c.seconds for c in chunks)
+    games = sum(len(c.records) for c in chunks)
     print(
         f"lab run beside the tables ({'no yield' if args.no_yield else 'yielding'}): "
-        f"{run.games_done} games in {args.seconds:.0f} s, {chunks.count()} chunks, "
-        f"{waited:.1f} s of {played:.1f} s waiting for the tables"
+        f"{games} games kept in {args.seconds:.0f} s, {len(chunks)} chunks, "
+        f"{waited:.1f} s of {played:.1f} s waiting for the tables",
+        flush=True,
     )
+    lab.cancel(run)
+    os.killpg(worker.pid, signal.SIGKILL)  # a chunk waiting for the tables would hold it
+    worker.wait(timeout=60)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ class PlaytestParts:
     figure_rows: Callable[[dict[str, Any]], list[tuple[str, str]]]
     # report -> [{"title", "svg"}]
     charts: Callable[[dict[str, Any]], list[dict[str, Any]]]
+    # Optional: (options, [report figures of real plays]) -> {bot parameter: {"value", "n"}},
+    # what the real plays measure of a bot parameter (the lab offers it for a run).
+    bot_params: Callable[..., dict[str, dict[str, Any]]] | None = None
 
 
 class BookPictures(Protocol):

@@ -36,6 +36,7 @@ KIT = GameKit(
         figures=playtest.figures,
         balance=playtest.balance,
         figure_rows=playtest.figure_rows,
+        bot_params=playtest.bot_params,
         charts=playtest.charts,
     ),
     option_labels=page.OPTION_LABELS,

@@ -201,3 +201,24 @@ def charts(report: dict[str, Any]) -> list[dict[str, Any]]:
         }
     )
     return out
+
+
+def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
+    """The listeners' ``agreement`` (the ``sensible`` bot's parameter) measured from real
+    picks: the share of listeners' picks that matched the bard's, over every step of the
+    real plays, put on the bot's scale between a guess (one slot in ``choices``: 0) and a
+    reading that always matches (1), linearly: ``(share - 1/choices) / (1 - 1/choices)``,
+    clamped to 0..1. An approximation the designer can sweep around; None without picks."""
+    matched = chances = 0
+    plays = 0
+    for report in reports:
+        figs = report.get("figures") or {}
+        m, c = sum(figs.get("step_matches") or []), sum(figs.get("step_chances") or [])
+        if c:
+            matched, chances, plays = matched + m, chances + c, plays + 1
+    if not chances:
+        return {}
+    guess = 1 / max(2, int(options.get("choices") or 2))
+    share = matched / chances
+    value = min(1.0, max(0.0, (share - guess) / (1 - guess)))
+    return {"agreement": {"value": round(value, 2), "n": plays, "share": round(share, 3)}}

@@ -123,14 +123,25 @@ def line_chart(
     x_label: str = "",
     y_label: str = "",
     height: int = 280,
+    bands: dict[str, tuple[list[float | None], list[float | None]]] | None = None,
 ) -> SafeString:
-    """One line per series over a shared x axis (``x`` defaults to 0, 1, 2, ...)."""
+    """One line per series over a shared x axis (``x`` defaults to 0, 1, 2, ...); a series
+    may have a band (its low and high values at each x, e.g. a 95% interval), drawn shaded
+    under its line and said in the text alternative."""
+    bands = bands or {}
     names = list(series)
     longest = max((len(v) for v in series.values()), default=0)
     xs = list(x) if x is not None else list(range(longest))
     values = [v for vals in series.values() for v in vals if v is not None]
+    values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
     desc = f"{title}: " + "; ".join(
         f"{name} " + " · ".join(_num(v) if v is not None else "-" for v in vals)
+
+        f"{name} "
+        + ", ".join(
+            (_num(v) if v is not None else "-") + _band_text(bands.get(name), j)
+            for j, v in enumerate(vals)
+        )
         for name, vals in series.items()
     )
     head, _uid = _open(title, desc[:2000], height)
@@ -179,6 +190,23 @@ def line_chart(
         'stroke-opacity="0.6"/>'
     )
     for i, name in enumerate(names):
+        if name not in bands:
+            continue
+        lo, hi = bands[name]
+        edge = [
+            (j, lo[j], hi[j])
+            for j in range(min(len(xs), len(lo), len(hi)))
+            if lo[j] is not None and hi[j] is not None
+        ]
+        if edge:
+            ring = [(px(xs[j]), py(h)) for j, _lo, h in edge]
+            ring += [(px(xs[j]), py(low)) for j, low, _h in reversed(edge)]
+            path = " ".join(f"{a:.1f},{b:.1f}" for a, b in ring)
+            out.append(
+                f'<polygon class="chart__band" points="{path}" '
+                f'fill="{PALETTE[i % len(PALETTE)]}" fill-opacity="0.18" stroke="none"/>'
+            )
+    for i, name in enumerate(names):
         colour = PALETTE[i % len(PALETTE)]
         dash = DASHES[i % len(DASHES)]
         points = [
@@ -198,6 +226,13 @@ def line_chart(
         out.append("</g>")
     out.append("</svg>")
     return mark_safe("".join(out))
+
+
+def _band_text(band, j: int) -> str:
+    if not band or j >= len(band[0]) or j >= len(band[1]):
+        return ""
+    lo, hi = band[0][j], band[1][j]
+    return f" ({_num(lo)}–{_num(hi)})" if lo is not None and hi is not None else ""
 
 
 def bar_chart(

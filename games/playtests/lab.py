@@ -678,3 +678,26 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                 )
     few = 0 < max((r["n"] for r in rows), default=0) < MIN_REAL_PLAYS
     return {"rows": rows, "said": said, "few": few, "min": MIN_REAL_PLAYS}
+
+
+def measured_params(user, game: str) -> list[dict[str, Any]]:
+    """For each ruleset version with real plays the user may see, what those plays measure
+    of the bots' parameters (the game's ``playtest.bot_params``, e.g. Amnesia Stories'
+    listeners' ``agreement`` from their picks), to offer as a run's parameters."""
+    from games.playtests import service
+
+    measure = registry.kit(game).playtest.bot_params
+    if measure is None:
+        return []
+    by_ruleset: dict[int, list[dict]] = {}
+    rulesets: dict[int, Ruleset] = {}
+    tables = service.scope_tables(user, game).filter(ruleset__isnull=False)
+    for table in service.tables_with_reports(tables):
+        by_ruleset.setdefault(table.ruleset_id, []).append(table.playtest_report.figures)
+        rulesets[table.ruleset_id] = table.ruleset
+    out = []
+    for pk, reports in sorted(by_ruleset.items()):
+        found = measure(rulesets[pk].options, reports)
+        if found:
+            out.append({"ruleset": rulesets[pk], "params": found})
+    return out

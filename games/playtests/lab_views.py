@@ -9,6 +9,7 @@ owner cancels, shares, deletes it or saves a ruleset from it.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
@@ -158,7 +159,9 @@ def lab_page(request, game: str):
     _designer(request, game)
     if game not in lab.simulable_games():
         raise Http404("This game cannot be simulated.")
-    form = RunForm(game, request.POST or None)
+    # A link of the measured parameters fills the form (ruleset and parameters).
+    initial = {k: request.GET[k] for k in ("ruleset", "params") if k in request.GET}
+    form = RunForm(game, request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -188,6 +191,20 @@ def lab_page(request, game: str):
             "form": form,
             "runs": runs,
             "running": lab.running_run(request.user),
+            "measured": [
+                {
+                    **m,
+                    "query": urlencode(
+                        {
+                            "ruleset": m["ruleset"].pk,
+                            "params": "\n".join(
+                                f"{k}={v['value']}" for k, v in m["params"].items()
+                            ),
+                        }
+                    ),
+                }
+                for m in lab.measured_params(request.user, game)
+            ],
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -235,7 +252,8 @@ def sweep_chart(run: SimulationRun, figure: str) -> dict:
     title = _("%(figure)s as %(name)s changes") % {"figure": figure, "name": run.sweep["name"]}
     svg = charts.line_chart(
         title,
-        {figure: mean, _("95% band, low"): low, _("95% band, high"): high},
+        {figure: mean},
+        bands={figure: (low, high)},
         x=xs,
         x_label=run.sweep["name"],
         y_label=figure,

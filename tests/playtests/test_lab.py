@@ -19,6 +19,7 @@ from django_tasks_db.models import DBTaskResult
 from games import services
 from games.models import Move, Ruleset
 from games.playtests import lab
+from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from tests.playtests.conftest import builtin
 
@@ -156,7 +157,7 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
         {
             "ruleset": builtin(GAME, "Amnesia Stories draft 4").pk,
             "players": 4,
-            "games": 4,
+            "games": 5,
             "bots": "sensible",
             "seed": 3,
             "sweep_name": "bard_points",
@@ -170,10 +171,17 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
     assert [c.options["bard_points"] for c in children] == [1, 2, 3]
     lab.run_everything(run)
     run.refresh_from_db()
-    assert run.status == "done" and run.games_done == 12
+    assert run.status == "done" and run.games_done == 15
     page = client.get(reverse("playtests:run_detail", args=[run.pk]) + "?figure=bard_share")
     body = page.content.decode()
     assert "<svg" in body and "bard_share as bard_points changes" in body
+    # The band is drawn, and said in the chart's text alternative with each value's interval.
+    assert 'class="chart__band"' in body
+    share = SimulationRun.objects.get(pk=children[0].pk).figures["bard_share"]
+    assert (
+        f"{chart_num(share['value'])} ({chart_num(share['low'])}–{chart_num(share['high'])})"
+        in body
+    )
     response = client.post(
         reverse("playtests:run_save_ruleset", args=[children[2].pk]), {"name": "Three points"}
     )
@@ -293,3 +301,30 @@ def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_m
     response = client.get(url, {"run": run.pk})
     text = " ".join(p.extract_text() for p in PdfReader(BytesIO(response.content)).pages)
     assert "Simulated run" not in text
+
+
+def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, client):
+    from games.amnesia_stories.playtest import bot_params
+    from tests.playtests.conftest import amnesia_stories_figures, many_reports
+
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    many_reports(designer, 3, [draft4])
+    figs = amnesia_stories_figures()["figures"]
+    share = sum(figs["step_matches"]) / sum(figs["step_chances"])
+    guess = 1 / draft4.options["choices"]
+    expected = round(min(1, max(0, (share - guess) / (1 - guess))), 2)
+    measured = lab.measured_params(designer, GAME)
+    assert measured == [
+        {
+            "ruleset": draft4,
+            "params": {"agreement": {"value": expected, "n": 3, "share": round(share, 3)}},
+        }
+    ]
+    assert bot_params(draft4.options, []) == {}
+    client.force_login(designer)
+    url = reverse("playtests:lab", args=[GAME])
+    body = client.get(url).content.decode()
+    assert f"the real plays measure agreement = {expected} (3 plays)" in body
+    # The link fills the form with the ruleset and the parameter.
+    body = client.get(url, {"ruleset": draft4.pk, "params": f"agreement={expected}"}).content
+    assert f"agreement={expected}</textarea>" in body.decode()
