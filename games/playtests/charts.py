@@ -135,10 +135,8 @@ def line_chart(
     values = [v for vals in series.values() for v in vals if v is not None]
     values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
     desc = f"{title}: " + "; ".join(
-        f"{name} " + " · ".join(_num(v) if v is not None else "-" for v in vals)
-
         f"{name} "
-        + ", ".join(
+        + " · ".join(
             (_num(v) if v is not None else "-") + _band_text(bands.get(name), j)
             for j, v in enumerate(vals)
         )
