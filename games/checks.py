@@ -31,11 +31,14 @@ from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.core import checks
+from django.core.exceptions import FieldDoesNotExist
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import NoReverseMatch, resolve, reverse
 
 from games import registry
+from games.models import Table
+from games.playtests import reports
 from games.registry import GameKit
 from games.rules.base import (
     FRAMEWORK_SECRETS,
@@ -47,6 +50,8 @@ from games.rules.base import (
     Option,
 )
 from games.rules.script import COMMON_FIELDS, misfit_field, parse_script, undeclared_fields
+from games.simulate.bots import Bot, Param
+from games.start import StartMethod
 
 # The moment the demos are built for (a fixed one: the check must say the same every time).
 DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
@@ -265,8 +270,6 @@ def _optional(report: _Report) -> None:
                 "Subclass registry.NoNewTableHooks and override what the game adds.",
             )
     if kit.start_method is not None:
-        from games.start import StartMethod
-
         if not isinstance(kit.start_method, StartMethod):
             report.error(
                 "E002", "start_method", "is not a games.start.StartMethod.", "Give one or None."
@@ -277,9 +280,6 @@ def _optional(report: _Report) -> None:
 
 
 def _table_related(report: _Report) -> None:
-    from django.core.exceptions import FieldDoesNotExist
-
-    from games.models import Table
 
     for name in report.kit.table_related:
         try:
@@ -314,7 +314,6 @@ def _nav(report: _Report) -> None:
 def _bots(report: _Report) -> None:
     """The simulated plays' part (``games.simulate``): bot classes by name, and the figures of
     one simulated game; both or neither."""
-    from games.simulate.bots import Bot, Param
 
     kit = report.kit
     bots, figures = kit.bots, kit.bot_figures
@@ -650,7 +649,6 @@ def _demos(report: _Report) -> list[Demo]:
 
 
 def _figures(report: _Report, demos: list[Demo]) -> None:
-    from games.playtests import reports
 
     kit = report.kit
     if not isinstance(kit.playtest, registry.PlaytestParts):
