@@ -25,8 +25,8 @@ SERVE_HOST := $(if $(filter file,$(origin HOST)),0.0.0.0,$(HOST))
 help:
 	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/ with the workers"
 	@echo "make serve   set up, migrate, load the demo, serve the phones on $(SERVE_HOST):$(PORT) (Granian, workers)"
-	@echo "make test    set up, check migrations and lint, run the tests on SQLite and PostgreSQL"
-	@echo "make lint    ruff check and ruff format --check"
+	@echo "make test    set up, check migrations, lint and types, run the tests on SQLite and PostgreSQL"
+	@echo "make lint    ruff check, ruff format --check and mypy"
 	@echo "make format  ruff format and ruff check --fix"
 	@echo "make bench   run each bench/*.py"
 	@echo "make backup  a dated copy of the database in $(BACKUP_DIR)/, the newest $(BACKUP_KEEP) kept"
@@ -53,6 +53,7 @@ test: setup
 	$(MANAGE) check
 	$(MANAGE) makemigrations --check --dry-run
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	@$(MAKE) --no-print-directory test-sqlite
 	@$(MAKE) --no-print-directory test-postgres
 
@@ -60,6 +61,8 @@ test-sqlite:
 	DATABASE_URL= $(PYTEST)
 
 # Runs when PostgreSQL answers; in CI (CI=true) a silent database is a failure, not a skip.
+# Only the tests that reach the database run there (tests/conftest.py says which; --every-test
+# runs them all).
 test-postgres:
 	@if $(PY) -c 'import psycopg, sys; psycopg.connect(sys.argv[1], dbname="postgres", connect_timeout=3).close()' '$(PG_TEST_URL)' 2>/dev/null; then \
 	  echo "DATABASE_URL=$(PG_TEST_URL) $(PYTEST)"; \
@@ -73,6 +76,7 @@ test-postgres:
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 format: setup
 	$(PY) -m ruff format .

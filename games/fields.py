@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.db import models
 
@@ -15,6 +16,10 @@ class ExactJSONField(models.TextField):
     ``gains`` or ``vp`` would differ by database. The state cache needs no JSON queries,
     only an exact round trip.
     """
+
+    # For django-stubs: what is read and written is JSON's values, not the column's text.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else json.loads(value)

@@ -20,13 +20,14 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_safe
 
 from amnesia_site.addresses import address_choices, is_loopback, phone_url
+from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import registry, services
 from games.answers import render_table, write_url
@@ -35,7 +36,7 @@ from games.models import Seat, Table, link_mark
 TRIGGER = "table-changed"
 
 
-def _answer(request: HttpRequest, version: int | None) -> HttpResponse:
+def _answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
     """204 while ``version`` is the page's ``since``; else the new version."""
     if version is None:
         raise Http404("No such table.")
@@ -50,7 +51,7 @@ def _answer(request: HttpRequest, version: int | None) -> HttpResponse:
 
 
 @require_safe
-def table_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The owner's pages (the game master's, the projector): 404 for anyone else, as on the
     table page itself. The page's poll URL carries a key (``poll_key``), checked without the
     session; without one, the session says who asks."""
@@ -120,7 +121,7 @@ def _keyed_version(pk: int, key: str) -> int | None:
     return row[0]
 
 
-def _owner_version(request: HttpRequest, pk: int) -> int | None:
+def _owner_version(request: HtmxHttpRequest, pk: int) -> int | None:
     """The table's version if the session's user owns it, else None; in one query.
 
     ``request.user`` would load the user row and then the table (two queries after the
@@ -154,7 +155,7 @@ def _owner_version(request: HttpRequest, pk: int) -> int | None:
 
 @require_safe
 @guards_secret(SEAT_LINKS, "token")
-def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
+def seat_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A seat's page: its token is the credential (a wrong one counts as a guess)."""
     row = _read_one(
         "SELECT t.version FROM {seat} s JOIN {table} t ON t.id = s.table_id WHERE s.token = %s",
@@ -165,12 +166,12 @@ def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 # A poll answers in a number: no language to choose, so no session to load for it
 # (amnesia_site.accounts.languages.ProfileLanguageMiddleware).
-table_poll.reads_no_session = True
-seat_poll.reads_no_session = True
+table_poll.reads_no_session = True  # type: ignore[attr-defined]  # a mark on the function
+seat_poll.reads_no_session = True  # type: ignore[attr-defined]  # (read with getattr)
 
 
 # -- the join screen ------------------------------------------------------------------------
-def _joinable(request: HttpRequest, pk: int) -> tuple[Table, str]:
+def _joinable(request: HtmxHttpRequest, pk: int) -> tuple[Table, str]:
     if not request.user.is_authenticated:
         raise Http404("No such table.")
     table = get_object_or_404(Table.objects.owned_by(request.user), pk=pk)
@@ -185,7 +186,7 @@ def _joinable(request: HttpRequest, pk: int) -> tuple[Table, str]:
 
 @login_required
 @require_safe
-def join(request: HttpRequest, pk: int) -> HttpResponse:
+def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One large QR code per seat, for the projector or for printing (the owner only: each
     code is that seat's secret link)."""
     table, seat_page = _joinable(request, pk)
@@ -221,7 +222,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def join_qr(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+def join_qr(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     table, seat_page = _joinable(request, pk)
     seat = get_object_or_404(Seat, table=table, position=position)
     url = phone_url(request, reverse(seat_page, args=[seat.token]), request.GET.get("via"))
@@ -234,7 +235,7 @@ def _join_page(pk: int, **_kwargs: object) -> str:
 
 @login_required
 @write_url(_join_page)
-def reissue_link(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+def reissue_link(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
     """Revoke a seat's link and make it a new one (a lost or shared phone): the owner only.
     Back to the page the button was on, the table's or the join screen."""
     table, _seat_page = _joinable(request, pk)

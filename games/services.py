@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -47,7 +47,7 @@ from games import languages, registry, signals
 from games import story as kept_story
 from games.models import Move, Seat, Table, new_token
 from games.rules import BadScript, IllegalMove, get_game
-from games.rules.base import N_, Setup
+from games.rules.base import N_, Game, Setup
 from games.rules.script import (
     META_FIELDS,
     check_move_shape,
@@ -60,6 +60,12 @@ from games.rules.script import (
     undeclared_fields,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    # Who sends a move: a player logged in, or nobody known (a seat's link, a command).
+    Sender = User | AnonymousUser | None
+
 MAX_TEXT = 20_000
 # The database's limits on a set-up: a seat's name, a table's seed (a signed 64-bit column).
 MAX_NAME = 60
@@ -70,6 +76,9 @@ CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 class StaleMove(Exception):
     """The client's view of the table is out of date (HTTP 409)."""
+
+    expected: int | str  # a move's seq here, a turn's marker in StaleTurn
+    actual: int | str
 
     def __init__(self, expected: int, actual: int) -> None:
         self.expected = expected
@@ -177,8 +186,9 @@ def rebuild_state(
 
 def state_of(table: Table) -> dict[str, Any]:
     """The current state, from the cache when it is up to date."""
-    if table.state is not None and table.state_seq == table.last_seq:
-        return table.state
+    cached: dict[str, Any] | None = table.state
+    if cached is not None and table.state_seq == table.last_seq:
+        return cached
     return rebuild_state(table)
 
 
@@ -263,7 +273,7 @@ def _check_seq(locked: Table, expected_seq: int | None) -> None:
 
 def _check_position(
     locked: Table,
-    referee,
+    referee: Game,
     state: dict[str, Any],
     moves: list[Any],
     expected_seq: int | None,
@@ -349,7 +359,7 @@ def play(
     table: Table,
     move: dict[str, Any],
     expected_seq: int | None,
-    user=None,
+    user: Sender = None,
     at: datetime | None = None,
     *,
     expected_turn: str | None = None,
@@ -366,7 +376,7 @@ def play_many(
     table: Table,
     moves: list[dict[str, Any]],
     expected_seq: int | None,
-    user=None,
+    user: Sender = None,
     at: datetime | None = None,
     *,
     expected_turn: str | None = None,
@@ -476,7 +486,9 @@ def _state_after(locked: Table, setup: Setup, seq: int) -> dict[str, Any]:
     return rebuild_state(locked, _live(locked.moves.filter(seq__lte=seq).order_by("seq")), setup)
 
 
-def _judge(referee, setup: Setup, state: dict[str, Any], payload: dict[str, Any]) -> dict:
+def _judge(
+    referee: Game, setup: Setup, state: dict[str, Any], payload: dict[str, Any]
+) -> dict[str, Any]:
     """The referee's new state after ``payload``, or its IllegalMove. A move is its verb's
     declared fields, each as declared, and nothing else (see the module's docstring)."""
     try:
@@ -515,7 +527,7 @@ def _judge(referee, setup: Setup, state: dict[str, Any], payload: dict[str, Any]
 
 
 def undo(
-    table: Table, expected_seq: int | None, user=None, *, client_id: str | None = None
+    table: Table, expected_seq: int | None, user: Sender = None, *, client_id: str | None = None
 ) -> Played:
     """Take back the last live move. The undo is itself a row of the log (an undo sent again
     with its ``client_id`` is answered with that row, and takes back nothing more)."""
@@ -615,7 +627,7 @@ def current_story(table: Table) -> None:
 
 
 def create_table(
-    owner,
+    owner: User,
     game: str,
     players: list[str],
     *,
@@ -680,10 +692,11 @@ def default_name(setup: Setup) -> str:
     name = f"{title}: " + ", ".join(setup.players)
     # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
     limit = Table._meta.get_field("name").max_length
+    assert limit is not None  # a CharField's
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def import_script(script: Any, owner, name: str = "") -> Table:
+def import_script(script: Any, owner: User, name: str = "") -> Table:
     """A new table from a game script, keeping every move's ``at`` and ``text``.
 
     The whole script is checked before anything is written, and written in one
@@ -760,7 +773,7 @@ def import_script(script: Any, owner, name: str = "") -> Table:
         if first is not None:
             table.started_at = first.at
             last = table.moves.order_by("seq").last()
-            if table.status == Table.Status.FINISHED:
+            if last is not None and table.status == Table.Status.FINISHED:
                 table.finished_at = last.at
             table.save(update_fields=["started_at", "finished_at"])
     return table

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from amnesia_site.accounts.views import demo_user
+from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import aliases, exports, presenters, registry, services, uploads
@@ -50,7 +51,7 @@ def _my_table(request, pk: int) -> Table:
     return get_object_or_404(tables, pk=pk)
 
 
-def home(request):
+def home(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(
             request,
@@ -72,7 +73,7 @@ def home(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_new(request):
+def table_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     # No game asked for: the first one registered (settings' INSTALLED_APPS order).
     game = request.POST.get("game") or request.GET.get("game") or registry.choices()[0][0]
     if not registry.is_game(game):
@@ -119,13 +120,13 @@ def table_new(request):
 
 @login_required
 @never_cache  # Back and Forward show the table as it is now, never a copy of an older move
-def table_detail(request, pk: int):
+def table_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, _my_table(request, pk))
 
 
 @login_required
 @write_url(table_page)
-def table_move(request, pk: int):
+def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _my_table(request, pk)
 
     def play():
@@ -139,7 +140,7 @@ def table_move(request, pk: int):
 
 @login_required
 @write_url(table_page)
-def table_undo(request, pk: int):
+def table_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _my_table(request, pk)
 
     def undone():
@@ -158,7 +159,7 @@ def table_undo(request, pk: int):
 
 @login_required
 @write_url(table_page)
-def table_draft(request, pk: int):
+def table_draft(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Autosave of the narration being typed (so a reload or a lost connection keeps it)."""
     table = _my_table(request, pk)
     raw_seq = request.POST.get("seq", "")
@@ -172,7 +173,7 @@ def table_draft(request, pk: int):
 
 
 @login_required
-def table_export(request, pk: int):
+def table_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _my_table(request, pk)
     response = HttpResponse(
         json.dumps(exports.export_script(table), ensure_ascii=False, indent=2),
@@ -183,7 +184,7 @@ def table_export(request, pk: int):
 
 
 @login_required
-def table_narrative(request, pk: int):
+def table_narrative(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The story so far as data: scenes, memories, suggestions, challenges, in order."""
     table = _my_table(request, pk)
     entries = aliases.aliases_of(table).data(Snapshot(table).narrative())
@@ -195,7 +196,7 @@ def table_narrative(request, pk: int):
 
 @login_required
 @require_safe
-def table_story(request, pk: int):
+def table_story(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The story so far before an entry (``?before=N``): the table page shows the last scenes
     and links here for the earlier ones. htmx puts them in place above the ones shown; a
     plain link gets a page of its own."""
@@ -225,7 +226,7 @@ def table_story(request, pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_import(request):
+def table_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST":
         upload = request.FILES.get("script")
@@ -268,7 +269,9 @@ def table_import(request):
 
 @login_required
 @require_safe
-def table_picture(request, pk: int, picture: int, size: str):
+def table_picture(
+    request: AuthenticatedHttpRequest, pk: int, picture: int, size: str
+) -> HttpResponse:
     """One of the table's own uploaded pictures (a custom deck's card), for its owner's pages."""
     table = _my_table(request, pk)
     return uploads.serve(request, registry.picture(table, picture, size))
@@ -276,7 +279,7 @@ def table_picture(request, pk: int, picture: int, size: str):
 
 @require_safe
 @guards_secret(SEAT_LINKS, "token")
-def seat_picture(request, token: str, picture: int, size: str):
+def seat_picture(request: HtmxHttpRequest, token: str, picture: int, size: str) -> HttpResponse:
     """The same pictures for whoever holds one of the table's seat links (the token is the
     credential, as on the seat's own page)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
@@ -285,7 +288,7 @@ def seat_picture(request, token: str, picture: int, size: str):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_names(request, pk: int):
+def table_names(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The owner replaces the name of a player who asked to be left out by a label."""
     table = _my_table(request, pk)
     error = ""
@@ -367,7 +370,7 @@ def _rules(request, game: str, table: Table | None = None, seat: Seat | None = N
 
 
 @require_safe
-def rules_page(request, game: str):
+def rules_page(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """The rules with the game's defaults: public, so anyone can read them before signing up."""
     if not registry.is_game(game):
         raise Http404("No such game.")
@@ -376,7 +379,7 @@ def rules_page(request, game: str):
 
 @login_required
 @require_safe
-def table_rules(request, pk: int):
+def table_rules(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The rules as this table plays them, for whoever may see the table."""
     table = _my_table(request, pk)
     if not registry.is_game(table.game):
@@ -386,7 +389,7 @@ def table_rules(request, pk: int):
 
 @require_safe
 @guards_secret(SEAT_LINKS, "token")
-def seat_rules(request, token: str):
+def seat_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The same, for whoever holds one of the table's seat links (any game's seat)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     if not registry.is_game(seat.table.game):
@@ -395,7 +398,7 @@ def seat_rules(request, token: str):
     return _rules(request, seat.table.game, seat.table, seat)
 
 
-def components_pdf(request, game: str):
+def components_pdf(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """The game's print-and-play PDF (its defaults, or one of its presets): public, like
     the rules it goes with; rendered once per version and then served from the cache."""
     if not registry.is_game(game) or registry.kit(game).components is None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.playtests.service import is_designer
 from stories import bundles
 
@@ -23,7 +25,7 @@ class BundleForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def bundle_import(request):
+def bundle_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not is_designer(request.user):
         raise PermissionDenied
     form = BundleForm(request.POST or None, request.FILES or None)

@@ -12,6 +12,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from stories.formats import epub_for, single_html_for
 from stories.models import Story
@@ -40,22 +41,22 @@ def _html(story: Story) -> HttpResponse:
 
 
 @require_GET
-def epub(request, pk: int):
+def epub(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _epub(_readable(request, pk))
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared_epub(request, secret: str):
+def shared_epub(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _epub(_shared(request, secret))
 
 
 @require_GET
-def single_html(request, pk: int):
+def single_html(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _html(_readable(request, pk))
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared_single_html(request, secret: str):
+def shared_single_html(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _html(_shared(request, secret))

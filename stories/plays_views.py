@@ -11,6 +11,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.models import Table
 from stories import playrecords
 from stories.models import is_table_author
@@ -32,7 +33,7 @@ def _base(request) -> str:
 
 @login_required
 @require_GET
-def my_plays(request, fmt: str):
+def my_plays(request: AuthenticatedHttpRequest, fmt: str) -> HttpResponse:
     tables = playrecords.tables_of(request.user)
     if fmt == "csv":
         records = [playrecords.record(t, _base(request)) for t in tables]
@@ -45,7 +46,7 @@ def my_plays(request, fmt: str):
 
 @login_required
 @require_GET
-def table_play(request, table_pk: int):
+def table_play(request: AuthenticatedHttpRequest, table_pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.finished(), pk=table_pk)
     if not is_table_author(table, request.user):
         raise Http404("No such table.")

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import STORY_LINKS, guards_secret
 from amnesia_site.workers import work
@@ -71,7 +72,7 @@ def _authored(request, pk: int) -> Story:
 
 # -- the archive ---------------------------------------------------------------------------
 @require_GET
-def archive(request):
+def archive(request: HtmxHttpRequest) -> HttpResponse:
     form = ArchiveForm(request.GET or None)
     stories = Story.objects.public().select_related("table").prefetch_related("tags")
     filters = form.cleaned_data if form.is_valid() else {}
@@ -163,13 +164,13 @@ SIZE_LABELS = [("a5", "A5"), ("a4", "A4"), ("letter", "Letter")]
 
 
 @require_GET
-def detail(request, pk: int):
+def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _reading_page(request, _readable(request, pk))
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared(request, secret: str):
+def shared(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _reading_page(request, _shared(request, secret), shared=True)
 
 
@@ -186,19 +187,20 @@ def _pdf_response(request, story: Story, *, shared: bool = False):
     response = HttpResponse(data, content_type="application/pdf")
     name = slugify(story.title, allow_unicode=True) or f"story-{story.pk}"
     inline = request.GET.get("inline") == "1"
-    response["Content-Disposition"] = content_disposition_header(not inline, f"{name}-{size}.pdf")
+    disposition = content_disposition_header(not inline, f"{name}-{size}.pdf")
+    response["Content-Disposition"] = disposition  # type: ignore[assignment]  # a name: never None
     response["Cache-Control"] = "public, max-age=300" if story.is_public() else "private"
     return response
 
 
 @require_GET
-def pdf(request, pk: int):
+def pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _pdf_response(request, _readable(request, pk))
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared_pdf(request, secret: str):
+def shared_pdf(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _pdf_response(request, _shared(request, secret), shared=True)
 
 
@@ -258,13 +260,13 @@ def _pdf_status(request, story: Story, *, shared: bool = False):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def pdf_status(request, pk: int):
+def pdf_status(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _pdf_status(request, _readable(request, pk))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @guards_secret(STORY_LINKS, "secret")
-def shared_pdf_status(request, secret: str):
+def shared_pdf_status(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _pdf_status(request, _shared(request, secret), shared=True)
 
 
@@ -276,13 +278,13 @@ def _cover_response(request, story: Story):
 
 
 @require_GET
-def cover(request, pk: int):
+def cover(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _cover_response(request, _readable(request, pk))
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared_cover(request, secret: str):
+def shared_cover(request: HtmxHttpRequest, secret: str) -> HttpResponse:
     return _cover_response(request, _shared(request, secret))
 
 
@@ -292,21 +294,21 @@ def _picture_response(request, story: Story, picture: int, size: str):
 
 
 @require_GET
-def picture(request, pk: int, picture: int, size: str):
+def picture(request: HtmxHttpRequest, pk: int, picture: int, size: str) -> HttpResponse:
     """A picture of the table's own (a custom deck's card) shown in the story."""
     return _picture_response(request, _readable(request, pk), picture, size)
 
 
 @require_GET
 @guards_secret(STORY_LINKS, "secret")
-def shared_picture(request, secret: str, picture: int, size: str):
+def shared_picture(request: HtmxHttpRequest, secret: str, picture: int, size: str) -> HttpResponse:
     return _picture_response(request, _shared(request, secret), picture, size)
 
 
 # -- the authors' pages -------------------------------------------------------------------
 @login_required
 @require_GET
-def for_table(request, table_pk: int):
+def for_table(request: AuthenticatedHttpRequest, table_pk: int) -> HttpResponse:
     """The table's story; the first visit by one of its authors makes the draft."""
     table = get_object_or_404(Table, pk=table_pk)
     existing = Story.objects.filter(table=table).first()
@@ -320,7 +322,7 @@ def for_table(request, table_pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def edit(request, pk: int):
+def edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     story = _authored(request, pk)
     form = StoryForm(request.POST or None, request.FILES or None, instance=story)
     if request.method == "POST" and form.is_valid():
@@ -338,7 +340,7 @@ def edit(request, pk: int):
 
 @login_required
 @require_POST
-def publish(request, pk: int):
+def publish(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     story = _authored(request, pk)
     if request.POST.get("action") == "unpublish":
         story.published_at = None
@@ -365,7 +367,7 @@ def publish(request, pk: int):
 
 @login_required
 @require_POST
-def new_link(request, pk: int):
+def new_link(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     story = _authored(request, pk)
     story.secret = new_secret()
     story.save(update_fields=["secret", "updated_at"])
@@ -382,7 +384,7 @@ def _chapter_of(book: services.Book, seq: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def narration(request, pk: int, seq: int):
+def narration(request: AuthenticatedHttpRequest, pk: int, seq: int) -> HttpResponse:
     story = _authored(request, pk)
     try:
         current = services.current_text(story, seq)
@@ -417,7 +419,7 @@ def narration(request, pk: int, seq: int):
 
 @login_required
 @require_POST
-def revert(request, pk: int, seq: int):
+def revert(request: AuthenticatedHttpRequest, pk: int, seq: int) -> HttpResponse:
     story = _authored(request, pk)
     version = request.POST.get("version", "")
     to = None

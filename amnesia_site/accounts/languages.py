@@ -9,10 +9,12 @@ the session only: no query per request.
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from django.utils import translation
 from django.views.i18n import set_language as django_set_language
 
 from amnesia_site.accounts.models import Profile
+from amnesia_site.htmx import HtmxHttpRequest
 from games.languages import normalise
 
 SESSION_KEY = "profile_language"
@@ -28,7 +30,7 @@ def remember_at_login(sender, request, user, **kwargs) -> None:
         translation.activate(normalise(chosen))
 
 
-def set_language(request):
+def set_language(request: HtmxHttpRequest) -> HttpResponse:
     """Django's switcher (a GET only sends the person back), and for a logged-in person the
     choice kept on their profile."""
     response = django_set_language(request)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia.rules import GAME
@@ -76,7 +77,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> Htt
 @require_GET
 @never_cache
 @guards_secret(SEAT_LINKS, "token")
-def seat_page(request, token: str) -> HttpResponse:
+def seat_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     seat = _seat(token)
     use_table_language(request, seat.table)
     # No 204 of its own: the page asks games.live's seat poll whether anything changed.
@@ -85,7 +86,7 @@ def seat_page(request, token: str) -> HttpResponse:
 
 @write_url(lambda token: reverse("amnesia:seat", args=[token]))
 @guards_secret(SEAT_LINKS, "token")
-def seat_move(request, token: str) -> HttpResponse:
+def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A move by this seat's player, from their phone: always in their own name; the
     narration they typed goes with it."""
     seat = _seat(token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 from django_htmx.http import replace_url
 
+from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import number_or_text, whole_number
 from games import services, uploads
 from games.amnesia_stories import area_store
@@ -65,7 +67,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 # -- the pictures of the built-in cards --------------------------------------------------------
-def area_image(request, card_id: str, size: str):
+def area_image(request: HtmxHttpRequest, card_id: str, size: str) -> HttpResponseBase:
     """A built-in card's picture, drawn on first use when ``generate_area_cards`` has not run."""
     if card_id not in AREA_IDS or size not in area_store.KINDS:
         raise Http404("No such card picture.")
@@ -78,7 +80,7 @@ def area_image(request, card_id: str, size: str):
 # -- the projector -----------------------------------------------------------------------------
 @login_required
 @never_cache  # Back shows the slots as they are now
-def projector(request, pk: int):
+def projector(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The selection slots, big, and during a reveal the steps the table has opened: safe to
     show the room at any moment (never a pending pick, never a step not opened yet)."""
     table = _stories_table(request, pk)
@@ -124,7 +126,7 @@ def projector(request, pk: int):
 # -- the reveal, step by step ------------------------------------------------------------------
 @login_required
 @require_http_methods(["GET", "POST"])
-def reveal_step(request, pk: int):
+def reveal_step(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Open the next step of the judged turn's reveal (``step``: up to which), for the whole
     room: the table's owner only (``_stories_table``); never a move of the log.
 
@@ -149,7 +151,7 @@ def reveal_step(request, pk: int):
 
 @login_required
 @write_url(table_page)
-def timer(request, pk: int):
+def timer(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The table's answer timer: its length (0: none), or started again for this turn."""
     table = _stories_table(request, pk)
     seconds = whole_number(request.POST.get("seconds"), low=0, high=answer_timer.MAX_SECONDS)
@@ -198,7 +200,7 @@ def _next_screen(table: Table) -> str:
 
 
 @login_required
-def handoff(request, pk: int, position: int):
+def handoff(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpResponse:
     """The privacy screen: “Hand the laptop to Bruno”, and nothing else on it."""
     table = _stories_table(request, pk)
     name = _seat_name(table, position)
@@ -223,7 +225,7 @@ def handoff(request, pk: int, position: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def answer(request, pk: int, position: int):
+def answer(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpResponse:
     """One player's secret picks; the next screen hides them again."""
     table = _stories_table(request, pk)
     name = _seat_name(table, position)
@@ -296,7 +298,7 @@ def _picks_from(data, prefix: str, questions: int) -> list:
 # -- physical number cards, entered after the reveal -------------------------------------------
 @login_required
 @write_url(table_page)
-def revealed(request, pk: int):
+def revealed(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Everyone's revealed number cards in one form: one answer move per player, in order,
     all or nothing (``services.play_many``)."""
     table = _stories_table(request, pk)
@@ -343,14 +345,14 @@ def revealed(request, pk: int):
 
 # -- custom decks ------------------------------------------------------------------------------
 @login_required
-def deck_list(request):
+def deck_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     decks = CustomDeck.objects.filter(owner=request.user).prefetch_related("cards")
     return render(request, "amnesia_stories/decks.html", {"decks": decks})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def deck_upload(request):
+def deck_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = DeckUploadForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
@@ -380,7 +382,7 @@ def deck_upload(request):
 
 
 @login_required
-def deck_detail(request, pk: int):
+def deck_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
     return render(
         request,
@@ -391,7 +393,7 @@ def deck_detail(request, pk: int):
 
 @login_required
 @require_safe
-def deck_picture(request, pk: int, card: int, size: str):
+def deck_picture(request: AuthenticatedHttpRequest, pk: int, card: int, size: str) -> HttpResponse:
     """A card's picture on its owner's deck pages (tables and stories have their own doors:
     ``games:picture``, ``games:seat_picture``, ``stories:picture``)."""
     found = get_object_or_404(CustomCard, pk=card, deck_id=pk, deck__owner=request.user)
@@ -400,7 +402,7 @@ def deck_picture(request, pk: int, card: int, size: str):
 
 @login_required
 @write_url(lambda pk: reverse("amnesia_stories:deck", args=[pk]))
-def deck_delete(request, pk: int):
+def deck_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
     name = deck.name
     delete_deck(deck)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.answers import write_url
 from games.contest.characters import (
     ATTRIBUTES,
@@ -94,7 +96,7 @@ def _mine(request, pk: int) -> Character:
 
 
 @login_required
-def character_list(request):
+def character_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     characters = Character.objects.filter(owner=request.user).prefetch_related("seats")
     return render(
         request,
@@ -105,7 +107,7 @@ def character_list(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_new(request):
+def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CharacterForm(request.POST or None, owner=request.user)
     if request.method == "POST" and form.is_valid():
         character = form.save()
@@ -121,7 +123,7 @@ def character_new(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_edit(request, pk: int):
+def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = _mine(request, pk)
     form = CharacterForm(request.POST or None, instance=character, owner=request.user)
     if request.method == "POST" and form.is_valid():
@@ -142,7 +144,7 @@ def character_edit(request, pk: int):
 
 
 @login_required
-def character_detail(request, pk: int):
+def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = _mine(request, pk)
     labels = attribute_labels()
 
@@ -160,7 +162,7 @@ def character_detail(request, pk: int):
 
 @login_required
 @write_url(lambda pk: reverse("contest:character", args=[pk]))
-def character_spend(request, pk: int):
+def character_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Spend one won point on an attribute (before the character's next game)."""
     character = _mine(request, pk)
     attribute = request.POST.get("attribute")

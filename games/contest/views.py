@@ -21,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import number_or_text, whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import presenters, services
@@ -102,7 +103,7 @@ def _pending_move(data) -> dict[str, Any] | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def build(request, pk: int):
+def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Add the tapped card (``pick``) to a pending move; play it once the referee says it is
     complete, else show the grid again for the next card."""
     table = _table(request, pk)
@@ -114,11 +115,12 @@ def build(request, pk: int):
         return HttpResponseBadRequest(_("That is not a move this page can build."))
     if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
         # The move was played and its answer lost: the stored answer, not a new build.
+        sent = move
         return answer_move(
             request,
             table,
             lambda: services.play(
-                table, move, None, request.user, client_id=request.POST.get("client_id")
+                table, sent, None, request.user, client_id=request.POST.get("client_id")
             ),
         )
     state = services.state_of(table)
@@ -165,7 +167,7 @@ def build(request, pk: int):
 # -- characters at the table ----------------------------------------------------------------
 @login_required
 @write_url(table_page)
-def character(request, pk: int):
+def character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A character made at the table (its ``character`` move), kept for later if asked."""
     table = _table(request, pk)
 
@@ -197,7 +199,7 @@ def character(request, pk: int):
 
 @login_required
 @write_url(table_page)
-def bring(request, pk: int):
+def bring(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _table(request, pk)
     raw = request.POST.get("character") or ""
     # A character's id as the select posts it; anything else is no character at all.
@@ -219,7 +221,7 @@ def bring(request, pk: int):
 
 @login_required
 @write_url(table_page)
-def display(request, pk: int):
+def display(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """How the page names drinks ("penalty points" for a table that plays sober)."""
     table = _table(request, pk)
     value = request.POST.get("drinks_as", "drinks")
@@ -231,7 +233,7 @@ def display(request, pk: int):
 
 @login_required
 @require_GET
-def seat_qr(request, pk: int, position: int):
+def seat_qr(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpResponse:
     """The QR code of a seat's private page, as SVG (made here, no outside service)."""
     table = _table(request, pk)
     seat = get_object_or_404(Seat, table=table, position=position)
@@ -337,7 +339,7 @@ def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> Htt
 @require_GET
 @never_cache
 @guards_secret(SEAT_LINKS, "token")
-def seat_page(request, token: str):
+def seat_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     seat = _seat(token)
     use_table_language(request, seat.table)
     # No 204 of its own: the page asks games.live's seat poll whether anything changed.
@@ -346,7 +348,7 @@ def seat_page(request, token: str):
 
 @write_url(lambda token: reverse("contest:seat", args=[token]))
 @guards_secret(SEAT_LINKS, "token")
-def seat_move(request, token: str):
+def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A move by this seat's player, from their own page: always in their own name."""
     seat = _seat(token)
     use_table_language(request, seat.table)

@@ -35,6 +35,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.addresses import phone_url
+from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.aliases import Aliases
 from games.forms import game_choices
@@ -69,7 +70,7 @@ def _designer(request, game: str) -> None:
 # -- the index ---------------------------------------------------------------------------------
 @login_required
 @require_GET
-def index(request):
+def index(request: AuthenticatedHttpRequest) -> HttpResponse:
     tables = (
         Table.objects.finished()
         .filter(owner=request.user)
@@ -136,7 +137,7 @@ def _report_context(table: Table, user) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_report(request, pk: int):
+def table_report(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _report_table(request, pk)
     context = _report_context(table, request.user)
     form = PlaceForm(initial={"place": context["report"].place})
@@ -161,7 +162,7 @@ def table_report(request, pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_sharing(request, pk: int):
+def table_sharing(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The owner chooses, at any time, whether the table's report goes to its designers."""
     table = get_object_or_404(
         Table.objects.filter(owner=request.user).select_related("ruleset__owner"), pk=pk
@@ -174,7 +175,8 @@ def table_sharing(request, pk: int):
         else:
             messages.success(request, _("The playtest report is not shared."))
         return redirect("playtests:table_sharing", pk=table.pk)
-    designer = table.ruleset.owner if table.ruleset_id and table.ruleset.owner_id else None
+    ruleset = table.ruleset  # None when ruleset_id is (no query then)
+    designer = ruleset.owner if ruleset is not None and ruleset.owner_id else None
     return render(
         request,
         "playtests/table_sharing.html",
@@ -185,7 +187,7 @@ def table_sharing(request, pk: int):
 
 @login_required
 @require_GET
-def table_report_pdf(request, pk: int):
+def table_report_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     table = _report_table(request, pk)
     data = table_pdf(_report_context(table, request.user))
     return _pdf_response(data, f"playtest-table-{table.pk}.pdf")
@@ -193,7 +195,8 @@ def table_report_pdf(request, pk: int):
 
 def _pdf_response(data: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(False, filename)
+    disposition = content_disposition_header(False, filename)
+    response["Content-Disposition"] = disposition  # type: ignore[assignment]  # a name: never None
     return response
 
 
@@ -224,7 +227,7 @@ def _impression_page(request, table: Table, seat: Seat, *, done_url: str, by_sea
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def gm_impression(request, pk: int, position: int):
+def gm_impression(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpResponse:
     """The game master types a player's answers."""
     table = get_object_or_404(Table.objects.finished().filter(owner=request.user), pk=pk)
     seat = get_object_or_404(table.seats, position=position)
@@ -239,7 +242,7 @@ def gm_impression(request, pk: int, position: int):
 
 @require_http_methods(["GET", "POST"])
 @guards_secret(SEAT_LINKS, "token")
-def seat_impression(request, token: str):
+def seat_impression(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A player answers through their seat's private link: no account needed (guessing at
     the link is throttled like at every seat link)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
@@ -258,7 +261,7 @@ def seat_impression(request, token: str):
 # -- rulesets ---------------------------------------------------------------------------------------
 @login_required
 @require_http_methods(["GET", "POST"])
-def rulesets(request, game: str):
+def rulesets(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = _game(game)
     form = RulesetForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
@@ -303,7 +306,7 @@ def rulesets(request, game: str):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def ruleset_edit(request, pk: int):
+def ruleset_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Editing makes the next version: tables that played this one keep it."""
     base = get_object_or_404(Ruleset, pk=pk)
     if not service.can_edit_ruleset(request.user, base):
@@ -323,7 +326,7 @@ def ruleset_edit(request, pk: int):
 
 @login_required
 @require_GET
-def ruleset_pdf(request, pk: int):
+def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The report of every playtest of one ruleset version, as a PDF."""
     ruleset = get_object_or_404(Ruleset, pk=pk)
     _designer(request, ruleset.game)
@@ -395,7 +398,7 @@ def _balance_rows(summary: dict) -> list[tuple[str, str]]:
 
 @login_required
 @require_GET
-def dashboard(request, game: str):
+def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = _game(game)
     _designer(request, game)
     entries = service.entries_for(request.user, game)
@@ -540,7 +543,7 @@ def _safe_cell(value: str) -> str:
 
 @login_required
 @require_GET
-def export_csv(request, game: str):
+def export_csv(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = _game(game)
     _designer(request, game)
     out = StringIO()
@@ -558,7 +561,7 @@ def export_csv(request, game: str):
 
 @login_required
 @require_GET
-def export_json(request, game: str):
+def export_json(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = _game(game)
     _designer(request, game)
     entries = service.entries_for(request.user, game)
@@ -572,7 +575,7 @@ def export_json(request, game: str):
 # -- external reports ---------------------------------------------------------------------------------
 @login_required
 @require_POST
-def review_external(request, pk: int):
+def review_external(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(ExternalReport.objects.select_related("ruleset"), pk=pk)
     if not service.scope_external(request.user, report.game).filter(pk=pk).exists():
         raise PermissionDenied
@@ -591,7 +594,7 @@ def review_external(request, pk: int):
 
 @login_required
 @require_POST
-def publish_external(request, pk: int):
+def publish_external(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A designer of the report's ruleset (or of the group) shows or hides it on the game's
     published page; only a report approved and consented to publication may be shown."""
     report = get_object_or_404(ExternalReport, pk=pk)
@@ -644,7 +647,7 @@ def _published_entry(report: ExternalReport) -> dict:
 
 
 @require_GET
-def published(request, game: str):
+def published(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """The reports of a game its designers chose to publish, each with its sender's consent."""
     game = _game(game)
     reports = (
@@ -666,7 +669,7 @@ def published(request, game: str):
 
 
 @require_http_methods(["GET", "POST"])
-def public_report(request, game: str, ruleset: int | None = None):
+def public_report(request: HtmxHttpRequest, game: str, ruleset: int | None = None) -> HttpResponse:
     """The public form a designer shares. Bots and floods store nothing."""
     game = _game(game)
     chosen = get_object_or_404(Ruleset, pk=ruleset, game=game) if ruleset else None

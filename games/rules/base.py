@@ -57,6 +57,8 @@ class IllegalMove(Exception):
     A plain, already written message with no parameters works too.
     """
 
+    index: int  # set by the write path: which of several moves sent together was refused
+
     def __init__(self, code: str, template: str, /, **params: Any) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
@@ -96,7 +98,7 @@ class Option:
     default: Any
     min: int | None = None
     max: int | None = None
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     help: str = ""
 
     def check(self, name: str, value: Any) -> None:
@@ -514,7 +516,9 @@ class Game:
         raise ValueError("nobody left to act")
 
 
-def require_int(move: dict, key: str, lo: int | None = None, hi: int | None = None) -> int:
+def require_int(
+    move: dict[str, Any], key: str, lo: int | None = None, hi: int | None = None
+) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise IllegalMove("bad_argument", N_("'{key}' must be a whole number."), key=key)
@@ -525,13 +529,13 @@ def require_int(move: dict, key: str, lo: int | None = None, hi: int | None = No
     return value
 
 
-def move_text(move: dict) -> str:
+def move_text(move: dict[str, Any]) -> str:
     """The narration typed with a move ('' when none); it never changes the rules."""
     text = move.get("text")
     return text if isinstance(text, str) else ""
 
 
-def optional_text(move: dict, key: str) -> str:
+def optional_text(move: dict[str, Any], key: str) -> str:
     value = move.get(key, "")
     if value is None:
         return ""

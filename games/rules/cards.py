@@ -7,8 +7,11 @@ of the same script draws the same cards (no bare ``random`` anywhere in the refe
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 from games.rules.base import N_
+
+T = TypeVar("T")
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -132,12 +135,12 @@ class Rng:
             if v < limit:
                 return v % n
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: list[T]) -> list[T]:
         """Fisher-Yates in place; returns the list for convenience."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
         return items
 
-    def choice(self, items: list):
+    def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]

@@ -30,7 +30,7 @@ def parse_setup(script: Any) -> Setup:
         game = get_game(name) if isinstance(name, str) else None
     except KeyError:
         game = None
-    if game is None:
+    if game is None or not isinstance(name, str):
         raise BadScript(N_("Unknown game {name!r}."), name=name)
     players = script.get("players")
     if (
@@ -42,7 +42,7 @@ def parse_setup(script: Any) -> Setup:
     if len(set(players)) != len(players):
         raise BadScript(N_("Player names must be unique."))
     start = script.get("start", players[0])
-    if start not in players:
+    if not isinstance(start, str) or start not in players:
         raise BadScript(N_("The start player {start!r} is not at the table."), start=start)
     raw_options = script.get("options") or {}
     if not isinstance(raw_options, dict):
