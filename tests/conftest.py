@@ -1,11 +1,87 @@
-"""Fixtures every test may use: two players, a logged-in client for each, fast hashing."""
+"""Fixtures every test may use: two players, a logged-in client for each, fast hashing; and
+the split of the PostgreSQL run (`pytest_collection_modifyitems` below)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 PASSWORD = "correct-horse-battery-staple"
+
+# The split. `make test` runs the suite twice: on SQLite every test; on PostgreSQL only the
+# tests that reach the database. A test reaches it when it asks for one of these fixtures
+# (directly or through another fixture: `gm`, `gm_client`, `make_table`... ask for `db`) or
+# carries the `django_db` mark. Any other test is database-free, and pytest-django blocks the
+# database for it ("Database access not allowed"), so a database-free test that starts using
+# the database fails on the SQLite run until it asks for `db` (tests/test_split.py keeps both
+# halves of that rule). The browser tests run on SQLite only: a page is the same page on either
+# engine, and what reaches the engine under it is tested through the views and forms.
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "django_db_setup",
+        "live_server",
+    }
+)
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+# Property tests (Hypothesis): a budget that fits the suite's minutes by default, a long search
+# with HYPOTHESIS_PROFILE=thorough. A test states its own budget only when it must differ.
+# No deadline: a busy machine's slow example is no failure.
+for _name, _examples in (("suite", 50), ("thorough", 1000)):
+    hypothesis_settings.register_profile(
+        _name,
+        max_examples=_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--every-test",
+        action="store_true",
+        help="on PostgreSQL too, run the database-free and browser tests (tests/conftest.py)",
+    )
+
+
+def needs_database(item: pytest.Item) -> bool:
+    """Whether a test reaches the database: a database fixture or the `django_db` mark."""
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(DATABASE_FIXTURES.intersection(fixtures)) or (
+        item.get_closest_marker("django_db") is not None
+    )
+
+
+def in_browser_tests(path: Path) -> bool:
+    return BROWSER_TESTS in path.parents
+
+
+def on_postgresql() -> bool:
+    from django.conf import settings
+
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, keep the tests that reach the database, browser tests left out."""
+    if not on_postgresql() or config.getoption("every_test"):
+        return
+    kept, left = [], []
+    for item in items:
+        (kept if needs_database(item) and not in_browser_tests(item.path) else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -100,5 +176,18 @@ def make_table(gm):
     def make(game: str = "amnesia", players=("Ana", "Bruno", "Caio"), *, owner=None, **kwargs):
         kwargs.setdefault("seed", 7)
         return services.create_table(owner or gm, game, list(players), **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def long_table(gm):
+    """A table in play with a long log (tests/games/long_games.py: the same game for the same
+    length every time), the game master's."""
+    from games import services
+    from tests.games.long_games import long_game
+
+    def make(game: str, moves: int, *, owner=None):
+        return services.import_script(long_game(game, moves), owner or gm)
 
     return make

@@ -1,0 +1,54 @@
+"""The split of the PostgreSQL run (tests/conftest.py): it leaves out only the tests that cannot
+reach the database, and a test that reaches it without saying so fails on SQLite.
+
+These tests ask for no database, so the PostgreSQL run leaves them out; the SQLite run, which
+collects everything, keeps the rule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.conftest import in_browser_tests, needs_database
+
+
+def test_a_test_that_asks_for_no_database_cannot_reach_it() -> None:
+    """pytest-django's blocker: the reason a test the PostgreSQL run leaves out can't be one
+    that uses the database (it would fail here, on SQLite, first)."""
+    with pytest.raises(RuntimeError, match="Database access not allowed"):
+        get_user_model().objects.exists()
+
+
+def test_every_test_given_the_database_is_kept_on_postgresql(request: pytest.FixtureRequest):
+    """pytest-django grants the database through `_django_db_helper` (the `db` family of
+    fixtures) or the `django_db` mark: a test granted it by any other fixture name would be
+    left out of the PostgreSQL run although it uses the database."""
+    items = request.session.items
+    granted = [
+        item
+        for item in items
+        if "_django_db_helper" in getattr(item, "fixturenames", ())
+        or item.get_closest_marker("django_db")
+    ]
+    assert granted, "the session holds tests that use the database"
+    assert [item.nodeid for item in granted if not needs_database(item)] == []
+    free = [item for item in items if not needs_database(item)]
+    assert request.node in free
+    assert not [item for item in free if "_django_db_helper" in item.fixturenames]
+
+
+def test_the_browser_tests_are_told_apart(request: pytest.FixtureRequest) -> None:
+    tests = Path(__file__).resolve().parent
+    assert in_browser_tests(tests / "browser" / "test_smoke.py")
+    assert not in_browser_tests(request.node.path)
+    assert not in_browser_tests(tests / "games" / "test_browser_free.py")
+
+
+def test_a_fixture_that_asks_for_db_brings_the_test_along(gm_client, request) -> None:
+    """`gm_client` asks for `gm`, which asks for `db`: the rule reads the whole chain, so this
+    test is kept on PostgreSQL (and it does reach the database: the player is stored)."""
+    assert needs_database(request.node)
+    assert get_user_model().objects.filter(username="gm").exists()
