@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import statistics
 import sys
 import time
@@ -46,10 +45,10 @@ from django.urls import include, path  # noqa: E402
 
 from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
-from games.rules import IllegalMove, get_game  # noqa: E402
+from games.rules import get_game  # noqa: E402
 from games.rules.script import parse_script, replay, rules_part  # noqa: E402
 from stories.samples import long_script  # noqa: E402
-from tests.games.long_games import _fill, long_game  # noqa: E402
+from tests.games.long_games import long_game, next_move  # noqa: E402
 
 GAMES = ("amnesia", "amnesia_stories", "contest")
 
@@ -95,22 +94,6 @@ def in_play(moves: int) -> dict:
         if state["phase"] == "scene" and not state.get("insist"):
             return {**script, "moves": script["moves"][:cut]}
     raise SystemExit("no open scene in the sample game")
-
-
-def next_move(table: Table) -> dict:
-    """A legal move now, as the long games' own player picks it."""
-    referee = get_game(table.game)
-    state = services.state_of(table)
-    rng = random.Random(5)
-    for by in state["seats"]:
-        for template in referee.legal_moves(state, by):
-            move = _fill(table.game, state, by, template, rng)
-            try:
-                referee.apply(state, move)
-            except IllegalMove:
-                continue
-            return move
-    raise SystemExit(f"{table.game}: no legal move left")
 
 
 class Move:

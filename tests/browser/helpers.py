@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
@@ -29,13 +28,23 @@ def wait_for(page, predicate: str, arg=None, timeout_ms: int = TIMEOUT_MS) -> No
 
     Playwright's own ``wait_for_function`` runs the predicate through ``eval()`` inside the
     page, which the site's Content Security Policy refuses; ``page.evaluate`` goes through the
-    DevTools protocol, which the policy does not govern.
+    DevTools protocol, which the policy does not govern. So the page itself waits: it checks
+    the predicate at every frame and answers once it holds (or the time is up).
     """
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not page.evaluate(predicate, arg):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"Still false after {timeout_ms} ms: {predicate}")
-        page.wait_for_timeout(50)
+    held = page.evaluate(
+        f"""async (arg) => {{
+            const holds = {predicate};
+            const end = Date.now() + {int(timeout_ms)};
+            while (!holds(arg)) {{
+                if (Date.now() > end) return false;
+                await new Promise((next) => requestAnimationFrame(next));
+            }}
+            return true;
+        }}""",
+        arg,
+    )
+    if not held:
+        raise AssertionError(f"Still false after {timeout_ms} ms: {predicate}")
 
 
 SWAPPED = (

@@ -19,6 +19,7 @@ from games.rules import get_game
 from stories.samples import sample_script
 from tests.browser.helpers import log_in
 from tests.playtests.conftest import builtin, many_reports
+from tests.tables import contest_in_play
 
 BLOCKING = {"critical", "serious"}
 AXE = Axe()
@@ -63,10 +64,7 @@ def test_pages_anyone_may_open(page) -> None:
 
 def contest_after_a_contest(gm):
     """A contest table in its penalties: the board shows who won and who lost."""
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=3)
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    table = contest_in_play(gm, seed=3)
     challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
     services.play(table, {"by": "Ana", **challenge, "named": True}, None)
     services.play(table, {"by": "Bo", "do": "accept", "attribute": "coolness"}, None)

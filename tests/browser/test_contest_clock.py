@@ -11,17 +11,14 @@ from playwright.sync_api import expect
 
 from games import services
 from tests.browser.helpers import log_in
+from tests.tables import contest_in_play
 
 
 def test_the_countdown_stands_still_during_a_contest(page, django_user_model) -> None:
     log_in(page, django_user_model)
     user = django_user_model.objects.get(username="gm")
-    table = services.create_table(user, "contest", ["Ana", "Bo"], deck_mode="physical")
     began = timezone.now() - timedelta(seconds=20)
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        move |= {"brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
-        services.play(table, move, None, at=began)
+    table = contest_in_play(user, deck_mode="physical", at=began)
     challenge = {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "darts"}
     services.play(table, {**challenge, "attribute": "moves", "named": True}, None)
 
@@ -33,7 +30,7 @@ def test_the_countdown_stands_still_during_a_contest(page, django_user_model) ->
     )
     shown = clock.inner_text()
     page.clock.fast_forward("05:00")  # a long contest: nothing moves
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # timing: the countdown's next ticks, which must change nothing
     assert clock.inner_text() == shown
     # another screen (a reload) shows the same
     page.reload()

@@ -11,6 +11,7 @@ from games import services
 from games.contest.models import Character
 from games.models import Table
 from tests.browser.helpers import click_and_wait_for_swap, log_in
+from tests.tables import contest_in_play
 
 
 def tap(panel, label: str) -> None:
@@ -92,12 +93,7 @@ def test_the_countdown_holds_control_until_it_ends_or_the_game_master_opens_it(
 ) -> None:
     log_in(page, django_user_model)
     user = django_user_model.objects.get(username="gm")
-    table = services.create_table(
-        user, "contest", ["Ana", "Bo"], name="Clock", deck_mode="physical"
-    )
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    table = contest_in_play(user, name="Clock", deck_mode="physical")
     page.goto(table.get_absolute_url())
     panel = page.locator("#table-panel")
     take = panel.locator(".take-control")

@@ -56,6 +56,8 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
 
         # Ana's hand, sorted by suit then rank: ♠ K, ♥ 4, ♦ 7, ♣ 2.
         page.goto(f"/seat/{ana_token}/")
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
         cards = page.locator(".hand-choice .playing-card")
         expect(cards).to_have_count(4)
         assert [c.get_attribute("data-hand-card") for c in cards.all()] == ["KS", "4H", "7D", "2C"]
@@ -66,7 +68,6 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
         expect(confirm).to_have_text("Play 7♦")
         expect(confirm).to_be_enabled()
         expect(confirm).to_be_focused()
-        page.wait_for_timeout(300)
         fresh = Table.objects.get(pk=table.pk)
         assert services.state_of(fresh)["contest"]["played"] == []
         # Another card instead: the button follows.
@@ -79,5 +80,6 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
         expect(page.locator("#seat-panel")).not_to_have_attribute("data-seq", seq)
         state = services.state_of(Table.objects.get(pk=table.pk))
         assert state["contest"]["played"] == ["Ana"] and state["contest"]["cards"]["Ana"][0] == "7D"
+        assert len(posts) == 1, posts  # the confirming tap's move; the choosing taps sent none
     finally:
         context.close()

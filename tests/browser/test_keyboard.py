@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from tests.browser.helpers import log_in, wait_for
+from tests.tables import contest_in_play
 
 
 def press(page, key: str) -> None:
@@ -89,10 +90,7 @@ def test_amnesia_by_keyboard_alone(page, django_user_model) -> None:
 
 def test_a_live_region_in_the_other_games(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    contest = services.create_table(gm, "contest", ["Ana", "Bo"], seed=3)
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(contest, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    contest = contest_in_play(gm, seed=3)
     page.goto(contest.get_absolute_url())
     page.get_by_role("button", name="Game master: open now").click()
     page.get_by_role("button", name="2 drinks").click()

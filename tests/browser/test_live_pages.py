@@ -32,7 +32,8 @@ def test_a_move_reaches_the_contest_seat_page_within_one_poll(
         heading = phone.get_by_role("heading", level=1)
         expect(heading).to_have_text("Ana")
         # Nothing moved: the page keeps polling, and nothing else is fetched.
-        phone.wait_for_timeout(POLL_S * 1000 + 500)
+        with phone.expect_response(lambda r: "/poll/?since=0" in r.url):
+            pass  # the first poll, a poll interval after the page came
         polls = [u for u in requests if "/poll/?since=0" in u]
         assert polls, requests
         assert not [u for u in requests if u.endswith(f"/seat/{seat.token}/")][1:]

@@ -12,17 +12,14 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Move
 from tests.browser.helpers import SWAPPED, log_in, wait_for
+from tests.tables import contest_in_play
 
 CHALLENGE = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
 
 
 def challenged(gm):
     """A contest, virtual deck, where Zed (Ana) has just challenged Yum (Bo)."""
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=5)
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
-    table.refresh_from_db()
+    table = contest_in_play(gm, seed=5)
     services.play(table, {"by": "Ana", **CHALLENGE, "named": True}, table.last_seq)
     return table
 
@@ -67,22 +64,16 @@ def test_a_move_cancels_the_live_refresh_on_its_way(page, django_user_model) -> 
     page.route(lambda url: urlsplit(url).path == path, hold_the_refresh)
     failed = []
     page.on("requestfailed", lambda r: failed.append(urlsplit(r.url).path))
-    page.evaluate(
-        "() => htmx.trigger(document.querySelector('#table-panel [data-poll]'), 'table-changed')"
-    )
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the live refresh went out"
+    with page.expect_request(lambda r: urlsplit(r.url).path == path):  # the refresh went out
+        page.evaluate(
+            "() => htmx.trigger(document.querySelector('#table-panel [data-poll]'), 'table-changed')"
+        )
 
     seq = panel.get_attribute("data-seq")
-    panel.locator("#accept-form").get_by_role("button", name=re.compile("Muscle")).click()
+    with page.expect_event("requestfailed", lambda r: urlsplit(r.url).path == path):
+        panel.locator("#accept-form").get_by_role("button", name=re.compile("Muscle")).click()
     expect(panel).not_to_have_attribute("data-seq", seq)
     expect(panel.locator(".actions h2")).to_have_text(re.compile("^Contest: Zed"))
-    for _ in range(40):
-        if failed:
-            break
-        page.wait_for_timeout(50)
+    assert held, "the live refresh was held"
     assert failed == [path], "the refresh was cancelled by the move"
     page.unroute_all(behavior="ignoreErrors")

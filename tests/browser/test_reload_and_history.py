@@ -18,6 +18,7 @@ from games import services
 from games.contest.models import Character
 from games.models import Table
 from tests.browser.helpers import back_and_forward, log_in, reload_shows
+from tests.tables import contest_in_play
 
 
 @pytest.fixture(autouse=True)
@@ -220,7 +221,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
         if tell:
             # Past the draft autosave's pause: a save still pending from the typing would
             # land now and bring the narration back (to the reload, to the next move).
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(1000)  # timing: table.js's 800 ms autosave pause, which must pass
         now(*lines)()
         reload_shows(page, path, now(*lines))
 
@@ -366,10 +367,7 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
     """The challenged player's other answers (refuse, forfeit) take the narration typed before
     them too, and leave the box empty; each line is stored once."""
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=5)
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
+    table = contest_in_play(gm, seed=5)
     challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
     panel = page.locator("#table-panel")
     box = panel.locator("#narration")
@@ -385,7 +383,7 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
         seq = panel.get_attribute("data-seq")
         row.get_by_role("button", name=label, exact=True).click()
         expect(panel).not_to_have_attribute("data-seq", seq)
-        page.wait_for_timeout(1000)  # past the draft autosave's pause
+        page.wait_for_timeout(1000)  # timing: past table.js's 800 ms autosave pause, saving nothing
         if box.count():
             expect(box).to_have_value("")
         page.reload()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Move
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, wait_for
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -28,12 +28,10 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_stored_once(page, django
 
     page.route("**/move/", drop_the_answer, times=1)
     continue_button = panel.get_by_role("button", name=re.compile("Continue the story"))
-    continue_button.click()
-    for _ in range(100):  # the route's handler runs beside this thread
-        if lost:
-            break
-        page.wait_for_timeout(50)
-    page.wait_for_timeout(200)  # and htmx hears of the dropped connection
+    with page.expect_event("requestfailed", lambda r: r.url.endswith("/move/")):
+        continue_button.click()
+    # and htmx hears of the dropped connection: the request's mark leaves the page
+    wait_for(page, "() => !document.querySelector('.htmx-request')")
     assert len(lost) == 1 and Move.objects.count() == 1
     first_id = Move.objects.get().client_id
     assert UUID.fullmatch(first_id), "the page's script names each submission"

@@ -53,12 +53,11 @@ def test_the_watch_sees_a_violation(page) -> None:
     """Proof that the listeners below would report one: an inline script, refused."""
     console = watch_csp(page)
     page.goto("/accounts/login/")
-    page.evaluate(
-        "() => { const s = document.createElement('script');"
-        " s.textContent = 'window.ran = true'; document.body.append(s); }"
-    )
-    expect(page.locator("body")).to_be_visible()
-    page.wait_for_timeout(100)
+    with page.expect_console_message(lambda m: "Content Security Policy" in m.text):
+        page.evaluate(
+            "() => { const s = document.createElement('script');"
+            " s.textContent = 'window.ran = true'; document.body.append(s); }"
+        )
     assert page.evaluate("() => window.ran === undefined")
     found = violations(page, console)
     assert any("script-src" in v for v in found), found

@@ -3,12 +3,17 @@ for the tests that must hold at any length (query counts, the kept story so far)
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from games.rules import IllegalMove, get_game
 from games.rules.script import parse_setup
 from stories.samples import long_script
+
+if TYPE_CHECKING:
+    from games.models import Table
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
 SETUPS: dict[str, dict[str, Any]] = {
@@ -56,7 +61,13 @@ def _fill(game: str, state: dict, by: str, template: dict, rng: random.Random) -
 
 
 def long_game(game: str, moves: int, seed: int = 3) -> dict[str, Any]:
-    """A legal script of ``game`` with ``moves`` moves (the game still in play)."""
+    """A legal script of ``game`` with ``moves`` moves (the game still in play); each is played
+    once per process (the tests ask for the same few again and again) and handed out as a copy."""
+    return copy.deepcopy(_long_game(game, moves, seed))
+
+
+@cache
+def _long_game(game: str, moves: int, seed: int) -> dict[str, Any]:
     if game == "amnesia":
         script = long_script(max(10, min(420, moves * 2 // 5 + 10)))
         script["moves"] = script["moves"][:moves]
@@ -90,3 +101,21 @@ def long_game(game: str, moves: int, seed: int = 3) -> dict[str, Any]:
         else:
             raise RuntimeError(f"{game}: no offered move was legal after {len(played)} moves")
     return {**script, "moves": played}
+
+
+def next_move(table: Table) -> dict[str, Any]:
+    """A legal move at ``table`` now, picked as the long games' own player picks one."""
+    from games import services
+
+    referee = get_game(table.game)
+    state = services.state_of(table)
+    rng = random.Random(5)
+    for by in state["seats"]:
+        for template in referee.legal_moves(state, by):
+            move = _fill(table.game, state, by, template, rng)
+            try:
+                referee.apply(state, move)
+            except IllegalMove:
+                continue
+            return move
+    raise RuntimeError(f"{table.game}: no legal move left")

@@ -4,43 +4,24 @@ each, at 10 and at 1,000 moves, for every game (the answer is the page's htmx pa
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from django.urls import reverse
 
-from games import registry, services
-from games.models import Table
-from games.rules import IllegalMove, get_game
-from tests.games.long_games import _fill, long_game
+from games import registry
+from tests.games.long_games import next_move
 
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 10
 
 
-def next_move(table: Table) -> dict:
-    """A legal move now (the long games' own player picks it)."""
-    referee = get_game(table.game)
-    state = services.state_of(table)
-    rng = random.Random(5)
-    for by in state["seats"]:
-        for template in referee.legal_moves(state, by):
-            move = _fill(table.game, state, by, template, rng)
-            try:
-                referee.apply(state, move)
-            except IllegalMove:
-                continue
-            return move
-    raise AssertionError("no legal move")
-
-
 @pytest.mark.parametrize("moves", [10, 1000])
 @pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
 def test_a_page_and_a_moves_answer_take_few_queries(
-    game, moves, gm, gm_client, django_assert_max_num_queries
+    game, moves, long_table, gm_client, django_assert_max_num_queries
 ):
-    table = services.import_script(long_game(game, moves), gm)
+    table = long_table(game, moves)
     assert table.last_seq == moves
     url = reverse("games:table", args=[table.pk])
     with django_assert_max_num_queries(MAX_QUERIES):

@@ -19,8 +19,8 @@ PLAYERS = ["Ana", "Bruno", "Caio"]
 
 
 @pytest.fixture
-def table(gm):
-    return services.create_table(gm, "amnesia", PLAYERS, seed=7)
+def table(make_table):
+    return make_table("amnesia", PLAYERS)
 
 
 def test_play_appends_with_consecutive_seq_and_caches_state(table, gm):

@@ -18,7 +18,6 @@ from games.models import StoryEntry, Table
 from games.rules import BadScript
 from games.rules.script import parse_script, replay
 from games.snapshot import Snapshot
-from tests.games.long_games import long_game
 
 pytestmark = pytest.mark.django_db
 
@@ -90,8 +89,8 @@ def test_the_kept_story_is_the_full_replay(path, gm, small_pages):
 
 
 @pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
-def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows(game, gm):
-    table = services.import_script(long_game(game, 400), gm)
+def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows(long_table, game):
+    table = long_table(game, 400)
     assert_kept_is_replay(table)
     table.refresh_from_db()
     waiting = len(table.story_cursor["entries"])
@@ -100,8 +99,8 @@ def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows(game, gm):
     assert StoryEntry.objects.filter(table=table).count() + waiting == len(full_replay(table))
 
 
-def test_a_dropped_story_is_told_again_from_the_log(gm):
-    table = services.import_script(long_game("amnesia", 120), gm)
+def test_a_dropped_story_is_told_again_from_the_log(long_table):
+    table = long_table("amnesia", 120)
     before = kept_story.kept(Table.objects.get(pk=table.pk))
     Table.objects.filter(pk=table.pk).update(story_cursor=None)
     StoryEntry.objects.filter(table=table).delete()
@@ -113,9 +112,9 @@ def test_a_dropped_story_is_told_again_from_the_log(gm):
     assert kept_story.kept(Table.objects.get(pk=table.pk)) == before == full_replay(table)
 
 
-def test_each_move_tells_only_its_own_entries(gm, django_assert_max_num_queries):
+def test_each_move_tells_only_its_own_entries(long_table, gm, django_assert_max_num_queries):
     """A move reads no entry: the open ones wait in the table's row it locks anyway."""
-    table = services.import_script(long_game("amnesia", 300), gm)
+    table = long_table("amnesia", 300)
     state = services.state_of(table)
     by = next(n for n in state["seats"] if n != state["narrator"])
     with django_assert_max_num_queries(6):  # savepoint, lock, insert, update, release (+1)
@@ -123,8 +122,8 @@ def test_each_move_tells_only_its_own_entries(gm, django_assert_max_num_queries)
     assert_kept_is_replay(table)
 
 
-def test_earlier_scenes_page_back_to_the_first(gm, gm_client, small_pages):
-    table = services.import_script(long_game("amnesia", 40), gm)
+def test_earlier_scenes_page_back_to_the_first(long_table, gm_client, small_pages):
+    table = long_table("amnesia", 40)
     truth = full_replay(table)
     url = reverse("games:table", args=[table.pk])
     page = gm_client.get(url).content.decode()
@@ -145,7 +144,7 @@ def test_earlier_scenes_page_back_to_the_first(gm, gm_client, small_pages):
     assert [e for p in pages for e in p] == truth
 
 
-def test_earlier_scenes_are_the_owners_only(gm, other_client):
-    table = services.import_script(long_game("amnesia", 40), gm)
+def test_earlier_scenes_are_the_owners_only(long_table, other_client):
+    table = long_table("amnesia", 40)
     link = reverse("games:story", args=[table.pk]) + "?before=5"
     assert other_client.get(link).status_code == 404

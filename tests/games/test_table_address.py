@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games import services
 from games.contest.models import Character
+from tests.tables import contest_in_play
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +29,7 @@ def amnesia(gm):
 
 @pytest.fixture
 def contest(gm):
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=3, deck_mode="physical")
-    for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
-        move = {"by": by, "do": "character", "name": name}
-        services.play(table, {**move, "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}, None)
-    return table
+    return contest_in_play(gm, seed=3, deck_mode="physical")
 
 
 @pytest.mark.parametrize("name", ["games:move", "games:undo", "games:draft"])

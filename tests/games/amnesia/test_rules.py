@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.amnesia.rules import GAME
@@ -417,10 +417,8 @@ game_params = st.fixed_dictionaries(
         "length": st.integers(1, 80),
     }
 )
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@FAST
 @given(game_params)
 def test_tokens_conserved_and_never_negative(params):
     scr, states = random_game(**params)
@@ -437,7 +435,6 @@ def test_tokens_conserved_and_never_negative(params):
             assert len(ch["participants"]) >= 2
 
 
-@FAST
 @given(game_params)
 def test_json_round_trip_and_prefix_replay(params):
     scr, states = random_game(**params)
@@ -457,7 +454,6 @@ def test_json_round_trip_and_prefix_replay(params):
     assert state == out
 
 
-@FAST
 @given(game_params)
 def test_legal_moves_match_apply(params):
     scr, states = random_game(**params)
@@ -482,7 +478,6 @@ def test_legal_moves_match_apply(params):
                         GAME.apply(state, move)
 
 
-@FAST
 @given(game_params, st.booleans())
 def test_narrative_never_raises_and_matches_challenges(params, garbage):
     scr, states = random_game(**params)

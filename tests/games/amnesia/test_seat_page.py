@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(gm) -> Table:
-    return services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=7)
+def table(make_table) -> Table:
+    return make_table("amnesia", ["Ana", "Bruno", "Caio"])
 
 
 def page_of(client: Client, table: Table, name: str) -> str:

@@ -31,8 +31,8 @@ def linked_rows(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<a href="#tale-(\d+)"', part)]
 
 
-def test_the_page_shows_the_last_two_rounds_and_every_turn_on_demand(gm, gm_client):
-    table = services.import_script(long_game("amnesia_stories", 300), gm)
+def test_the_page_shows_the_last_two_rounds_and_every_turn_on_demand(long_table, gm_client):
+    table = long_table("amnesia_stories", 300)
     state = services.state_of(table)
     seats = len(state["seats"])
     judged = [t["turn_number"] for t in state["history"]]
@@ -54,8 +54,8 @@ def test_the_page_shows_the_last_two_rounds_and_every_turn_on_demand(gm, gm_clie
     assert by_turn_rows(panel) == shown
 
 
-def test_a_short_game_shows_every_turn_and_no_link(gm, gm_client):
-    table = services.import_script(long_game("amnesia_stories", 30), gm)
+def test_a_short_game_shows_every_turn_and_no_link(long_table, gm_client):
+    table = long_table("amnesia_stories", 30)
     state = services.state_of(table)
     html = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert by_turn_rows(html) == [t["turn_number"] for t in state["history"]]
@@ -79,10 +79,10 @@ def test_apply_and_view_leave_the_state_as_it_was():
     assert state["history"]
 
 
-def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(gm, gm_client):
+def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(long_table, gm_client):
     from games.amnesia_stories.page import TALES_SHOWN
 
-    table = services.import_script(long_game("amnesia_stories", 300), gm)
+    table = long_table("amnesia_stories", 300)
     html = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
     story = html[html.index('class="story"') :]
     drawn = [int(n) for n in re.findall(r'id="tale-(\d+)"', story)]
@@ -97,14 +97,16 @@ def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(gm, gm_cli
     assert older and max(older) == min(drawn) - 1  # the ones just before, none twice
 
 
-def test_every_kind_of_moves_answer_takes_few_queries(gm, gm_client, django_assert_max_num_queries):
+def test_every_kind_of_moves_answer_takes_few_queries(
+    long_table, gm_client, django_assert_max_num_queries
+):
     """Answers, the judging answer (which reads the reveal's progress) and the tell that
     follows: each within the query-count tests' limit on a long game."""
     import json
 
     from tests.games.test_query_counts import MAX_QUERIES, next_move
 
-    table = services.import_script(long_game("amnesia_stories", 300), gm)
+    table = long_table("amnesia_stories", 300)
     judged = len(services.state_of(table)["history"])
     verbs = set()
     for _ in range(12):  # more than a turn of eight players

@@ -7,7 +7,7 @@ import json
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.amnesia_stories.area_texts import AREA_IDS
@@ -450,7 +450,6 @@ def games(draw):
     return {"players": players, "options": options, "seed": seed, "start": start}, plan
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_random_games_score_by_the_rules_and_hide_picks(game):
     script, plan = game
