@@ -187,8 +187,7 @@ def _pdf_response(request, story: Story, *, shared: bool = False):
     response = HttpResponse(data, content_type="application/pdf")
     name = slugify(story.title, allow_unicode=True) or f"story-{story.pk}"
     inline = request.GET.get("inline") == "1"
-    disposition = content_disposition_header(not inline, f"{name}-{size}.pdf")
-    response["Content-Disposition"] = disposition  # type: ignore[assignment]  # a name: never None
+    response["Content-Disposition"] = content_disposition_header(not inline, f"{name}-{size}.pdf")
     response["Cache-Control"] = "public, max-age=300" if story.is_public() else "private"
     return response
 
