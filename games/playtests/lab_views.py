@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site.htmx import AuthenticatedHttpRequest
 from games import registry
 from games.forms import game_choices
 from games.models import Ruleset
@@ -154,7 +155,7 @@ def _context_runs(user, game: str):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def lab_page(request, game: str):
+def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = _game(game)
     _designer(request, game)
     if game not in lab.simulable_games():
@@ -263,7 +264,7 @@ def sweep_chart(run: SimulationRun, figure: str) -> dict:
 
 @login_required
 @require_GET
-def run_detail(request, pk: int):
+def run_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     template = "playtests/run_detail.html"
     if request.htmx and request.htmx.target == "run-progress":
@@ -273,7 +274,7 @@ def run_detail(request, pk: int):
 
 @login_required
 @require_POST
-def run_cancel(request, pk: int):
+def run_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk, own=True)
     lab.cancel(run)
     return redirect("playtests:run_detail", run.pk)
@@ -281,7 +282,7 @@ def run_cancel(request, pk: int):
 
 @login_required
 @require_POST
-def run_delete(request, pk: int):
+def run_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk, own=True)
     game = run.game
     if run.active:
@@ -293,7 +294,7 @@ def run_delete(request, pk: int):
 
 @login_required
 @require_POST
-def run_share(request, pk: int):
+def run_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk, own=True)
     name = (request.POST.get("username") or "").strip()
     user = get_user_model().objects.filter(username=name).first()
@@ -307,7 +308,7 @@ def run_share(request, pk: int):
 
 @login_required
 @require_GET
-def run_export(request, pk: int, fmt: str):
+def run_export(request: AuthenticatedHttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt not in ("csv", "json"):
         raise Http404("No such export.")
     run = _run(request, pk)
@@ -321,7 +322,7 @@ def run_export(request, pk: int, fmt: str):
 
 @login_required
 @require_GET
-def run_compare(request, pk: int):
+def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     try:
         other_pk = int(request.GET.get("other") or "")
@@ -339,7 +340,7 @@ def run_compare(request, pk: int):
 
 @login_required
 @require_POST
-def run_save_ruleset(request, pk: int):
+def run_save_ruleset(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Save the options of a what-if (a value of an option sweep, or a run with changed
     options) as a new named ruleset; bot parameters are not rules and are not saved."""
     run = get_object_or_404(SimulationRun, pk=pk, owner=request.user)
