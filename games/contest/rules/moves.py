@@ -4,8 +4,11 @@ Each template is ``{"do": verb, ...fixed fields, "choices": {field: [legal value
 ``choices`` (left out when empty) lists, for the fields a button can fill, the values that
 make the move legal now; any combination of them is legal. Free fields (the contest's
 description, a character's attributes, the voters' lists, physical card names) are for the
-player to fill. Every candidate is checked by actually applying it, so a template never
-offers a move the referee would refuse.
+player to fill. Each candidate is judged by ``_allowed``, which asks what the move's handler
+would ask (whose turn, which option, which cards in hand, whether the penalties can be paid)
+without applying it: a page asks for every seat on every render, and a copy of the state per
+candidate was most of a page's cost. ``tests/games/contest/test_legal_moves.py`` holds this
+to what applying every candidate says, over the golden scripts and seeded random games.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from games.contest.rules.core import (
     ATTR_SUIT,
     ATTRIBUTES,
     active,
+    card_suit,
     full_deck,
+    hand_count,
     is_face,
     visible_cards,
 )
+from games.contest.rules.flow import side
 from games.rules import cards as C
-from games.rules.base import Game, IllegalMove
+from games.rules.base import Game
 
 State = dict[str, Any]
 
@@ -131,6 +137,135 @@ def _team_size(state: State, player: str) -> int:
     return len([m for m in teams[player] if not state["players"][m]["out"]])
 
 
+# -- whether a candidate is legal, without applying it ------------------------------------------
+# Each check asks what the verb's handler (``_do_<verb>``) asks of a candidate, in the state as
+# it is: the candidates above already carry well-formed fields, names of active players, cards
+# in the player's hand and, in physical mode, distinct cards nobody has seen. What is left is
+# whose turn it is, the table's options, and whether a penalty the move pays asks a player for
+# a card they do not hold.
+
+
+def _pays(state: State, members: list[str], penalties: list[str]) -> bool:
+    """Whether ``core.pay`` of ``penalties`` by each of ``members`` in turn (as refuse, forfeit
+    and stay pay) asks no card of an empty hand: a lost card may put a player out, and the
+    last one standing ends the game, after which nobody pays more."""
+    contest = state["contest"]
+    aside = state["after_penalty"] == "round" and bool(contest) and bool(contest.get("extended"))
+    limit = state["options"]["hand_size"]
+    alive = len(active(state))
+    finished = False
+    out: set[str] = set()
+    held = {name: hand_count(state, name) for name in members}
+    lost = {name: len(state["players"][name]["lost"]) for name in members}
+    for name in members:
+        for penalty in penalties:
+            if finished or name in out or state["players"][name]["out"]:
+                break
+            if penalty == "drink":
+                continue
+            if held[name] <= 0:
+                return False  # core.lose_card: no card in hand to lose
+            held[name] -= 1
+            if not aside:
+                lost[name] += 1
+            if lost[name] >= limit:
+                out.add(name)
+                alive -= 1
+                finished = alive == 1
+    return True
+
+
+def _cards_named(state: State, fields: dict[str, Any], count: int) -> bool:
+    """Physical mode names the lost cards (``Checks._physical_cards``): as many as asked."""
+    return state["deck_mode"] == "virtual" or len(fields.get("cards", [])) == count
+
+
+def _allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bool:
+    """Whether ``{"by": player, "do": verb, **fields}`` is legal now (the player is active and
+    the phase allows the verb: ``legal_moves`` checked that)."""
+    p = state["players"][player]
+    contest = state["contest"]
+    if verb in ("challenge", "vote_off"):
+        if player != state["controller"]:
+            return False
+        return verb == "challenge" or bool(state["options"]["voting_off"])
+    if verb == "take_control":
+        if player == state["controller"]:
+            return False
+        reward = fields.get("reward")
+        return not (reward == "card" and not p["lost"]) and not (
+            reward == "pretzels" and not p["pretzels"]
+        )
+    if verb == "throw_pretzel":
+        return player != state["controller"] and player not in state["throwers"]
+    if verb == "eat_pretzels":
+        limit = max(6, state["options"]["eat_limit"]) if p["bfa"] else state["options"]["eat_limit"]
+        return fields["count"] <= p["pretzels"] and p["eaten"] + fields["count"] <= limit
+    if verb == "accept":
+        return player == contest["defender"]
+    if verb == "refuse":
+        if player != contest["defender"]:
+            return False
+        members = side(state, player)
+        penalties = fields["penalty"]
+        return _cards_named(state, fields, penalties.count("card") * len(members)) and _pays(
+            state, members, penalties
+        )
+    if verb == "forfeit":
+        contestants = (contest["challenger"], contest["defender"])
+        if player not in contestants or (
+            state["phase"] == "response" and player != contest["defender"]
+        ):
+            return False
+        members = side(state, player)
+        penalty = fields["penalty"]
+        if not _cards_named(state, fields, len(members) if penalty == "card" else 0):
+            return False
+        if state["phase"] == "contest" and (contest["extended"] or player in contest["played"]):
+            return False
+        return _pays(state, members, [penalty])
+    if verb == "play":
+        if player not in (contest["challenger"], contest["defender"]):
+            return False
+        if player in contest["played"]:
+            return False
+        if state["deck_mode"] == "virtual":
+            return fields["card"] in p["hand"]
+        # Physical: a card in hand, not of the attribute's suit (its chain would need the
+        # next cards drawn named, and the candidate names none).
+        suit = ATTR_SUIT[contest["attributes"][player]]
+        return hand_count(state, player) > 0 and card_suit(fields["card"]) != suit
+    if verb == "give_up":
+        return player in (contest["challenger"], contest["defender"]) and bool(contest["extended"])
+    if verb == "drink":
+        return player in state["owed"]
+    if verb == "lose_card":
+        return player in state["owed"] and hand_count(state, player) > 0
+    if verb == "swap_joker":
+        swap = state["swap"]
+        return bool(swap) and player == swap["player"]
+    if verb == "heal":
+        if player != contest["winner"]:
+            return False
+        choice = fields["choice"]
+        return not (choice == "pretzel" and not p["pretzels"]) and not (
+            choice == "card" and not p["lost"]
+        )
+    if verb in ("stay", "leave"):
+        vote = state["vote"]
+        if not vote or player != vote["player"]:
+            return False
+        if verb == "leave":
+            return True
+        penalties = fields["penalty"]
+        return _cards_named(state, fields, penalties.count("card")) and _pays(
+            state, [player], penalties
+        )
+    if verb in ("extra_point", "bribe"):
+        return bool(state["options"]["extra_points"]) and not p["extra_point_earned"]
+    raise ValueError(f"no legality check for the contest's verb {verb!r}")
+
+
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
     if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
         return []
@@ -142,14 +277,7 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
             continue
-        legal = []
-        for fields in _candidates(state, player, verb):
-            move = {"by": player, "do": verb, **fields}
-            try:
-                game.apply(state, move)
-            except IllegalMove:
-                continue
-            legal.append(fields)
+        legal = [f for f in _candidates(state, player, verb) if _allowed(state, player, verb, f)]
         if not legal:
             continue
         if verb in ("challenge", "accept"):
