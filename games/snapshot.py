@@ -70,11 +70,16 @@ class Snapshot:
         return self.referee.view(self.state, None)
 
     @cached_property
+    def legal_moves(self) -> dict[str, list[dict]]:
+        """Each seat's legal moves now, as the referee lists them (asked once per request)."""
+        return {name: self.referee.legal_moves(self.state, name) for name in self.state["seats"]}
+
+    @cached_property
     def legal(self) -> dict[str, dict[str, dict]]:
         """Each seat's legal moves now, by verb (the templates the buttons are made from)."""
         return {
-            name: {tpl["do"]: tpl for tpl in self.referee.legal_moves(self.state, name)}
-            for name in self.state["seats"]
+            name: {tpl["do"]: tpl for tpl in templates}
+            for name, templates in self.legal_moves.items()
         }
 
     @cached_property

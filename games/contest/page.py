@@ -452,12 +452,12 @@ def _credited(table: Table, view: dict, names: dict) -> list[dict]:
 def context(snap: Snapshot) -> dict[str, Any]:
     table, state = snap.table, snap.state
     virtual = table.deck_mode == Table.DeckMode.VIRTUAL
-    view = GAME.view(state, None)
+    view = snap.view  # the presenters' own (read only here)
     mode = drinks_as(table)
     words = drink_words(mode)
     names = names_of(view)
     # The presenters' ``legal`` keeps one template per verb; taking control has three.
-    public = _public_legal({name: GAME.legal_moves(state, name) for name in view["seats"]}, virtual)
+    public = _public_legal(snap.legal_moves, virtual)
     entries = snap.story_tail.entries  # the last of the story; the rest on demand
     options = view["options"]
     phase = view["phase"]
@@ -488,6 +488,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         narration_form = "play-form"
 
     return {
+        # Asked for by every form of the page: reversed once.
+        "move_url": reverse("games:move", args=[table.pk]),
+        "build_url": reverse("contest:build", args=[table.pk]),
         "legal": public,
         "physical": not virtual,
         "virtual": virtual,
