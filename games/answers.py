@@ -154,5 +154,6 @@ def _refused(
         return JsonResponse({"error": {"code": code, "message": message}}, status=status)
     # Nothing was stored, but a write that got part way (a move before a later refusal in
     # the same transaction) may have moved this copy of the table on: read it again.
-    table.refresh_from_db()
+    # Every field, those the view left unread too (one query).
+    table.refresh_from_db(fields=[f.attname for f in table._meta.concrete_fields])
     return render(error=message, status=status)

@@ -45,10 +45,11 @@ from games.snapshot import Snapshot
 from games.start import KEY as START_DRAW_KEY
 
 
-def _my_table(request, pk: int) -> Table:
-    """The table, if the user may run it; 404 for anyone else (no hint that it exists)."""
+def _my_table(request, pk: int, *, defer: tuple[str, ...] = ()) -> Table:
+    """The table, if the user may run it; 404 for anyone else (no hint that it exists).
+    ``defer``: fields left unread (a write reads the row again under its lock)."""
     tables = Table.objects.owned_by(request.user).select_related(*registry.table_related())
-    return get_object_or_404(tables, pk=pk)
+    return get_object_or_404(tables.defer(*defer), pk=pk)
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -127,7 +128,9 @@ def table_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @write_url(table_page)
 def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    table = _my_table(request, pk)
+    # The write path reads the row again under its lock and hands this copy the state and the
+    # story it wrote (services._refresh): the kept ones (the row's bulk) are not read twice.
+    table = _my_table(request, pk, defer=("state", "story_cursor"))
 
     def play():
         sent = posted_move(request, get_game(table.game))
