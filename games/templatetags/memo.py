@@ -4,12 +4,12 @@ inputs, then kept.
 A table page draws the same things again and again: each of the story's last entries, each
 player's card. A move changes one or two of them, and every render (the move's answer, each
 screen's refresh) draws them all. Inside ``memo`` the HTML is kept per block, per language,
-time zone and escaping, and per value of the inputs named in the tag, in this process, for the
+time zone, escaping and address prefix, and per value of the inputs named in the tag, in this process, for the
 last ``KEEP`` values; a later render with the same inputs takes the kept HTML.
 
 The block must read nothing but its inputs (and what never changes: translations, static
 addresses): no form, token, per-request value or time. The inputs must be plain data, exactly
-dicts, lists, tuples, sets, ranges, text, numbers, booleans and None (what a state or a story entry is), where
+dicts, lists, tuples, sets, ranges, text, numbers, booleans, times and None (what a state or a story entry is), where
 a translated text counts as its words in the current language and a text marked safe (not to
 be escaped) differs from the same text unmarked; with any other value (a model, an object) the
 block is drawn every time, so a kept block never stands in for one whose inputs differ.
@@ -17,11 +17,14 @@ block is drawn every time, so a kept block never stands in for one whose inputs 
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import threading
 from collections import OrderedDict
 from typing import Any
 
 from django import template
+from django.urls import get_script_prefix
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData
@@ -31,7 +34,18 @@ register = template.Library()
 # Kept values per block: a page shows at most a few dozen at a time.
 KEEP = 1024
 
-_PLAIN = (str, int, float, bool, type(None))
+# Values that never change once made (a time shows in the key's time zone and language).
+_PLAIN = (
+    str,
+    int,
+    float,
+    bool,
+    type(None),
+    datetime.datetime,
+    datetime.date,
+    datetime.time,
+    decimal.Decimal,
+)
 
 
 class _NotPlain(Exception):
@@ -71,6 +85,7 @@ class MemoNode(template.Node):
         except _NotPlain:
             return self.nodelist.render(context)
         key = (
+            get_script_prefix(),  # the site's own addresses, where the block links to them
             translation.get_language(),
             timezone.get_current_timezone_name(),
             context.autoescape,
