@@ -3,13 +3,20 @@ inputs, another language, another escaping, or inputs that are not plain data.""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.template import Context, Engine, TemplateSyntaxError
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
+from games import services
 from games.templatetags import memo
+from tests.games.long_games import long_game
+from tests.games.test_query_counts import next_move
 
 ENGINE = Engine(libraries={"memo": "games.templatetags.memo", "i18n": "django.templatetags.i18n"})
 
@@ -82,3 +89,49 @@ def test_a_block_keeps_at_most_keep_values() -> None:
 def test_memo_names_its_inputs() -> None:
     with pytest.raises(TemplateSyntaxError):
         ENGINE.from_string("{% load memo %}{% memo %}x{% endmemo %}")
+
+
+# -- the table pages: kept parts are the very HTML a fresh drawing gives ---------------------
+
+TOKENS = re.compile(r'(name="(?:client_id|csrfmiddlewaretoken)" value=|"x-csrftoken": )"[^"]*"')
+
+
+def _page(client, url: str, language: str = "en") -> str:
+    # A form's id and the CSRF token differ at every drawing, by design.
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    return TOKENS.sub(r"\1-", page)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+def test_a_page_drawn_from_kept_parts_equals_a_fresh_one(game, gm, gm_client, monkeypatch):
+    table = services.import_script(long_game(game, 120), gm)
+    url = reverse("games:table", args=[table.pk])
+    _page(gm_client, url)  # fills what is kept
+    kept = _page(gm_client, url)
+    used = []
+    drawn = memo.MemoNode.render
+
+    def fresh(self, context):
+        used.append(self)
+        return self.nodelist.render(context)
+
+    monkeypatch.setattr(memo.MemoNode, "render", fresh)
+    assert _page(gm_client, url) == kept
+    assert used, "the page uses no kept part"
+    monkeypatch.setattr(memo.MemoNode, "render", drawn)
+    # After a move (what the answer draws), and in another language, the same holds.
+    move = next_move(table)
+    answer = gm_client.post(
+        reverse("games:move", args=[table.pk]),
+        {"move": json.dumps(move), "expected_seq": table.last_seq},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 200
+    pages = {}
+    for language in ("en", "pt-br", "ja"):
+        pages[language] = kept = _page(gm_client, url, language)
+        monkeypatch.setattr(memo.MemoNode, "render", fresh)
+        assert _page(gm_client, url, language) == kept, language
+        monkeypatch.setattr(memo.MemoNode, "render", drawn)
+    assert len(set(pages.values())) == 3, "each language drew its own page"
