@@ -426,6 +426,7 @@ def _seat_links(table: Table, names: dict) -> list[dict]:
             "url": reverse("contest:seat", args=[seat.token]),
             "qr": reverse("contest:seat_qr", args=[table.pk, seat.position])
             + f"?link={link_mark(seat.token)}",
+            "reissue_url": reverse("games:reissue_link", args=[table.pk, seat.position]),
             "position": seat.position,
         }
         for seat in table.seats.all()
