@@ -16,9 +16,10 @@ under ``make serve``. Measured through the test client (a logged-in session):
   any page of the site costs.
 The six requests (floor, page and move, on the short and the long table) are run in turns,
 ``--runs`` times (15 unless told, at least 5), so a busy machine slows them alike; each figure
-is the median of its runs. The ratios printed are the long table's page and move over the
-floor (target: at most 3x), and the long table's figure over the short one's (work that grows
-with the log shows up there). The query counts are the move's and the page's on the long table.
+is the median of its runs. The ratios to the floor (target: at most 3x for the long table's
+page and move) are the median over the runs of each run's figure over the floor measured in
+the same run, right before it; the long table's figure over the short one's shows work that
+grows with the log. The query counts are the move's and the page's on the long table.
 """
 
 from __future__ import annotations
@@ -84,15 +85,15 @@ def timed(action) -> float:
     return time.perf_counter() - started
 
 
-def interleaved(actions: list, runs: int) -> list[float]:
-    """The median seconds of each action, run in turns (a busy machine slows all alike)."""
+def interleaved(actions: list, runs: int) -> list[list[float]]:
+    """The seconds of each action in each run, run in turns (a busy machine slows all alike)."""
     for action in actions:
         timed(action)  # warm up (templates, caches)
     times: list[list[float]] = [[] for _ in actions]
     for _ in range(runs):
         for i, action in enumerate(actions):
             times[i].append(timed(action))
-    return [statistics.median(t) for t in times]
+    return times
 
 
 def in_play(moves: int) -> dict:
@@ -173,10 +174,18 @@ def measure(client: Client, user, game: str, short: int, long: int, runs: int) -
     a, b = actions(client, user, short, game), actions(client, user, long, game)
     n_a, n_b = a["table"].last_seq, b["table"].last_seq  # before the runs add their moves
     order = [(i, key) for i in (0, 1) for key in ("floor", "page", "move")]
-    medians = dict(zip(order, interleaved([(a, b)[i][key] for i, key in order], runs), strict=True))
-    figures = {key: (medians[0, key], medians[1, key]) for key in KINDS}
+    times = dict(zip(order, interleaved([(a, b)[i][key] for i, key in order], runs), strict=True))
+    figures = {
+        key: (statistics.median(times[0, key]), statistics.median(times[1, key])) for key in KINDS
+    }
+
+    def over_floor(i: int, key: str) -> float:
+        """The median over the runs of the ratio to the floor measured in the same run."""
+        return statistics.median(
+            t / f for t, f in zip(times[i, key], times[i, "floor"], strict=True)
+        )
+
     counts = {"move": queries(b["move"]), "page": queries(b["page"]), "floor": queries(b["floor"])}
-    floor_a, floor_b = figures["floor"]
     print(
         f"{game} tables in play: about {n_a} and {n_b} moves "
         f"(ms, median of {runs} runs in turns, {connection.vendor})"
@@ -184,14 +193,15 @@ def measure(client: Client, user, game: str, short: int, long: int, runs: int) -
     print(f"{'':8}{'short':>9}{'long':>9}{'long/short':>12}{'x floor':>9}{'queries':>9}")
     for key, (x, y) in figures.items():
         print(
-            f"{key:8}{x * 1000:9.1f}{y * 1000:9.1f}{y / x:12.2f}{y / floor_b:9.2f}{counts[key]:>9}"
+            f"{key:8}{x * 1000:9.1f}{y * 1000:9.1f}{y / x:12.2f}{over_floor(1, key):9.2f}"
+            f"{counts[key]:>9}"
         )
-    ratios = {key: figures[key][1] / floor_b for key in ("move", "page")}
+    ratios = {key: over_floor(1, key) for key in ("move", "page")}
     verdict = "within" if max(ratios.values()) <= TARGET else "NOT within"
     print(
         f"long table against the floor: move {ratios['move']:.2f}x, page {ratios['page']:.2f}x "
-        f"({verdict} {TARGET:.0f}x); short table: move {figures['move'][0] / floor_a:.2f}x, "
-        f"page {figures['page'][0] / floor_a:.2f}x\n"
+        f"({verdict} {TARGET:.0f}x); short table: move {over_floor(0, 'move'):.2f}x, "
+        f"page {over_floor(0, 'page'):.2f}x\n"
     )
     return ratios
 
