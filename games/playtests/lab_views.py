@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.htmx import AuthenticatedHttpRequest
+from amnesia_site.workers import work
 from games import registry
 from games.forms import game_choices
 from games.models import Ruleset
@@ -223,6 +224,7 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "children": list(run.children.order_by("pk")),
         "others": lab.visible_runs(request.user).filter(game=run.game).exclude(pk=run.pk)[:50],
         "chart": None,
+        "worker_answers": work.answering(work.LONG) if run.active else True,
         "predicted": lab.predicted(run, service.entries_for(request.user, run.game))
         if run.ruleset_id and run.figures
         else None,

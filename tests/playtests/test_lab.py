@@ -328,3 +328,22 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     # The link fills the form with the ruleset and the parameter.
     body = client.get(url, {"ruleset": draft4.pk, "params": f"agreement={expected}"}).content
     assert f"agreement={expected}</textarea>" in body.decode()
+
+
+def test_the_run_page_says_when_no_worker_answers(designer, client):
+    from amnesia_site.workers import work
+    from amnesia_site.workers.models import WorkerBeat
+
+    run = start(designer, games=3)
+    client.force_login(designer)
+    url = reverse("playtests:run_detail", args=[run.pk])
+    assert "No worker for long runs answers" in client.get(url).content.decode()
+    WorkerBeat.objects.create(
+        worker_id="w-long",
+        host="elsewhere",
+        pid=1,
+        process_started=0,
+        queues=work.LONG,
+        beat_at=timezone.now(),
+    )
+    assert "No worker for long runs answers" not in client.get(url).content.decode()
