@@ -449,15 +449,21 @@ def sentences(run: SimulationRun) -> list[str]:
     if seat1 and seat1.get("value") is not None:
         fair = 1 / run.players
         inside = "low" in seat1 and seat1["low"] <= fair <= seat1["high"]
-        text = _("The first seat wins %(share)s of games") % {"share": _range(seat1, True)}
-        if "low" in seat1:
-            text += ", " + (
-                _("about what a fair seat would (%(fair)s).")
-                if inside
-                else _("not what a fair seat would (%(fair)s).")
-            ) % {"fair": pct(fair)}
+        words = {"share": _range(seat1, True), "fair": pct(fair)}
+        if "low" not in seat1:
+            text = _("The first seat wins %(share)s of games.") % words
+        elif inside:
+            text = (
+                _(
+                    "The first seat wins %(share)s of games, about what a fair seat would (%(fair)s)."
+                )
+                % words
+            )
         else:
-            text += "."
+            text = (
+                _("The first seat wins %(share)s of games, not what a fair seat would (%(fair)s).")
+                % words
+            )
         out.append(text)
     share = figs.get("bard_share")
     if share and share.get("value") is not None:

@@ -347,3 +347,43 @@ def test_the_run_page_says_when_no_worker_answers(designer, client):
         beat_at=timezone.now(),
     )
     assert "No worker for long runs answers" not in client.get(url).content.decode()
+
+
+def test_the_sentences_in_portuguese_and_japanese(designer):
+    from django.utils import translation
+
+    run = start(designer, games=6)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    with translation.override("ja"):
+        ja = " ".join(lab.sentences(run))
+    with translation.override("pt-br"):
+        pt = " ".join(lab.sentences(run))
+    assert "4人、シミュレーション6ゲーム。" in ja and "最初の席が勝つのは全ゲームの" in ja
+    assert "com 4 jogadores, 6 partidas simuladas." in pt and "O primeiro lugar vence" in pt
+
+
+def test_a_parameter_sweep_is_not_a_ruleset(designer, client):
+    run = start(
+        designer, games=3, sweep={"kind": "param", "name": "agreement", "values": [0.3, 0.9]}
+    )
+    children = list(run.children.order_by("pk"))
+    assert [c.params["agreement"] for c in children] == [0.3, 0.9]
+    assert all(c.options == run.options and not c.changed for c in children)
+    lab.run_everything(run)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:run_detail", args=[run.pk]))
+    assert page.status_code == 200 and "save-ruleset-0" not in page.content.decode()
+    response = client.post(
+        reverse("playtests:run_save_ruleset", args=[children[1].pk]), {"name": "Agreeable"}
+    )
+    assert response.status_code == 404
+    assert not Ruleset.objects.filter(name="Agreeable").exists()
+    # A parameter outside its range is refused in words.
+    with pytest.raises(lab.LabError, match="agreement"):
+        start(
+            designer,
+            games=3,
+            seed=2,
+            sweep={"kind": "param", "name": "agreement", "values": [0.5, 2]},
+        )
