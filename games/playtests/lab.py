@@ -267,6 +267,8 @@ def _stop(run: SimulationRun, why: str = "") -> None:
         row.finished_at = timezone.now()
         row.error = why
         row.save(update_fields=["status", "finished_at", "error"])
+    if row.games_done:
+        merge(row.pk, force=True)  # the figures of every game kept, not those of a while ago
     if row.parent_id:
         _sweep_settled(row.parent_id)
 
@@ -344,22 +346,38 @@ def records_of(run: SimulationRun) -> list[dict[str, Any]]:
     return out
 
 
-def merge(run_id: int) -> None:
-    """The run's figures from all its kept chunks (in game order); done when all are kept."""
+# The figures so far are worked out at most this many times during a run (and always at its
+# end, and when it stops): each time reads every kept game and bootstraps every figure.
+PROGRESS_MERGES = 20
+
+
+def merge(run_id: int, force: bool = False) -> None:
+    """The run's games done, and its figures from all its kept chunks (in game order) when
+    it is one of the PROGRESS_MERGES moments, complete (done), stopped, or ``force``."""
     run = SimulationRun.objects.get(pk=run_id)
-    records = records_of(run)
-    done = len(records)
-    figures = F.summarize(records, run.seed) if records else {}
-    label = run.ruleset_label or run.game
-    complete = SimulationChunk.objects.filter(run=run).count() >= run.chunk_count
-    findings = holes.stalls(records, label) + holes.dominance(records, label) if complete else []
+    indexes = list(SimulationChunk.objects.filter(run=run).values_list("index", flat=True))
+    done = sum(min(run.chunk_games, run.games_asked - i * run.chunk_games) for i in indexes)
+    complete = len(indexes) >= run.chunk_count
+    step = max(1, -(-run.chunk_count // PROGRESS_MERGES))
+    with_figures = force or complete or len(indexes) % step == 0 or run.status not in ACTIVE
+    figures: dict | None = None
+    findings: list = []
+    if with_figures:
+        records = records_of(run)
+        done = len(records)
+        figures = F.summarize(records, run.seed) if records else {}
+        label = run.ruleset_label or run.game
+        if complete:
+            findings = holes.stalls(records, label) + holes.dominance(records, label)
     with transaction.atomic():
         row = SimulationRun.objects.select_for_update().get(pk=run_id)
-        if done < row.games_done:
-            return  # a later merge already counted more games
+        if done < row.games_done or (done == row.games_done and figures is None):
+            return  # a later merge already counted more games, or nothing new to say
         row.games_done = done
-        row.figures = figures
-        fields = ["games_done", "figures"]
+        fields = ["games_done"]
+        if figures is not None:
+            row.figures = figures
+            fields.append("figures")
         if complete and row.status in ACTIVE:
             row.status = Status.DONE
             row.findings = findings

@@ -21,6 +21,7 @@ from games.models import Move, Ruleset
 from games.playtests import lab
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
+from games.simulate import figures as F
 from tests.playtests.conftest import builtin
 
 GAME = "amnesia_stories"
@@ -76,7 +77,6 @@ def test_two_workers_give_the_figures_of_one(designer, other):
     assert two.figures == one.figures
     assert two.findings == one.findings
     # And they are the engine's own figures for these games, computed in one go.
-    from games.simulate import figures as F
     from games.simulate.engine import run as engine_run
 
     result = engine_run(lab.spec_of(one))
@@ -387,3 +387,27 @@ def test_a_parameter_sweep_is_not_a_ruleset(designer, client):
             seed=2,
             sweep={"kind": "param", "name": "agreement", "values": [0.5, 2]},
         )
+
+
+def test_a_long_run_works_out_its_figures_now_and_then_and_all_at_the_end(designer, settings):
+    """Many chunks: the games done follow every chunk, the figures (every kept game read and
+    bootstrapped) only at PROGRESS_MERGES moments, at the end and when the run stops."""
+    settings.LAB_CHUNK_GAMES = 1
+    run = start(designer, games=lab.PROGRESS_MERGES * 2, seed=4)
+    lab.play_chunk(run.pk, 0)
+    run.refresh_from_db()
+    assert run.games_done == 1 and run.figures == {}  # not one of the moments
+    lab.play_chunk(run.pk, 1)
+    run.refresh_from_db()
+    assert run.games_done == 2 and run.figures["finished"]["n"] == 2
+    lab.play_chunk(run.pk, 2)
+    lab.cancel(run)
+    run.refresh_from_db()
+    assert run.status == "partial" and run.figures["finished"]["n"] == 3
+    whole = start(designer, games=lab.PROGRESS_MERGES * 2, seed=4)
+    lab.run_everything(whole)
+    whole.refresh_from_db()
+    from games.simulate.engine import run as engine_run
+
+    expected = F.summarize(engine_run(lab.spec_of(whole)).records, 4)
+    assert whole.status == "done" and whole.figures == expected
