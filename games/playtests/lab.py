@@ -34,13 +34,16 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from amnesia_site.workers import work
 from games import registry
+from games.management.commands.simulate import app_version
 from games.models import Move, Ruleset
+from games.playtests import service
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules.base import BadScript
 from games.rules.script import parse_setup
@@ -71,12 +74,6 @@ def chunk_games() -> int:
     return int(setting("LAB_CHUNK_GAMES", 50))
 
 
-def app_version() -> str:
-    from games.management.commands.simulate import app_version as version
-
-    return version()
-
-
 def simulable_games() -> list[str]:
     return [k.slug for k in registry.kits() if k.bots and k.bot_figures is not None]
 
@@ -84,7 +81,6 @@ def simulable_games() -> list[str]:
 # -- who sees what ----------------------------------------------------------------------------
 def visible_runs(user):
     """The runs a user may see: their own and those shared with them (top-level ones)."""
-    from django.db.models import Q
 
     if not user.is_authenticated:
         return SimulationRun.objects.none()
@@ -708,7 +704,6 @@ def measured_params(user, game: str) -> list[dict[str, Any]]:
     """For each ruleset version with real plays the user may see, what those plays measure
     of the bots' parameters (the game's ``playtest.bot_params``, e.g. Amnesia Stories'
     listeners' ``agreement`` from their picks), to offer as a run's parameters."""
-    from games.playtests import service
 
     measure = registry.kit(game).playtest.bot_params
     if measure is None:
