@@ -114,6 +114,19 @@ def fast_password_hashing(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts and ends in the site's language: a view that speaks a table's language
+    (games.languages.use_table_language) leaves it active on the test's thread, and the next test
+    on the same worker would read its sentences in Japanese."""
+    # Imported here: this conftest loads before pytest-django has set Django up.
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache() -> None:
     """The throttles count in Django's cache (memory, one per process): each test starts at 0."""
     # Imported here: this conftest loads before pytest-django has set Django up.
