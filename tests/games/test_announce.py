@@ -9,6 +9,7 @@ from django.template import Context, Template
 from games import presenters, services
 from games.amnesia.page import describe_move
 from games.snapshot import Snapshot
+from tests.games.toy.kit import KIT as TOY
 
 pytestmark = pytest.mark.django_db
 
@@ -26,14 +27,11 @@ def test_the_page_says_what_the_last_move_did_and_what_an_undo_takes_back(gm, gm
     assert presenters.undo_names(snap) == ""
 
 
-def test_a_game_without_words_for_a_move_gets_a_generic_sentence(gm):
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], seed=3)
-    services.play(
-        table,
-        {"by": "Ana", "do": "character", "name": "Zed", "brains": 3, "muscle": 3}
-        | {"moves": 3, "coolness": 3},
-        None,
-    )
+def test_a_game_without_words_for_a_move_gets_a_generic_sentence(gm, game_for_tests):
+    assert TOY.describe_move is None  # the test-only game says nothing of its moves
+    game_for_tests(TOY)
+    table = services.create_table(gm, "toy", ["Ana", "Bo"], seed=3)
+    services.play(table, {"by": "Ana", "do": "say"}, None)
     assert presenters.announce(Snapshot(table)) == "Move 1, by Ana."
 
 
