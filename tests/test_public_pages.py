@@ -41,7 +41,7 @@ SECTIONS = {
     },
     "amnesia_stories": {
         "setup": ["Shuffle the area cards", "whoever gets the S starts"],
-        "advice": ["nobody sees the backs", "stopping after about a minute"],
+        "advice": ["stopping after about a minute", "some listeners seeing it your way"],
     },
 }
 

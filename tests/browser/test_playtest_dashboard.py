@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from games.playtests.models import DESIGNERS_GROUP
-from tests.playtests.conftest import builtin, many_reports
+from tests.playtests.conftest import builtin, many_reports, newest
 
 from .helpers import log_in, wait_for
 
@@ -57,8 +57,8 @@ def test_the_ruleset_select_and_the_option_fields_follow_each_other(page, django
     from games.models import Table
 
     log_in(page, django_user_model)
-    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
-    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    draft3 = newest("amnesia_stories", "Amnesia Stories draft 3")
+    draft4 = newest("amnesia_stories", "Amnesia Stories draft 4")
     page.goto("/tables/new/?game=amnesia_stories")
     ruleset = page.get_by_label("Ruleset")
     expect(ruleset).to_have_value(str(draft4.pk))

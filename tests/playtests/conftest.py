@@ -63,6 +63,11 @@ def builtin(game: str, name: str) -> Ruleset:
     return Ruleset.objects.get(game=game, name=name, version=1)
 
 
+def newest(game: str, name: str) -> Ruleset:
+    """The version the new-table form offers: the newest of each ruleset."""
+    return Ruleset.objects.filter(game=game, name=name).order_by("-version").first()
+
+
 AMNESIA_STORIES_FIGURES: dict = {}
 
 
