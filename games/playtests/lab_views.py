@@ -31,12 +31,7 @@ from games.forms import game_choices
 from games.models import Ruleset
 from games.playtests import charts, lab, service
 from games.playtests.models import SimulationRun
-
-
-def _game(game: str) -> str:
-    if game not in dict(game_choices()):
-        raise Http404("No such game.")
-    return game
+from games.playtests.views import known_game
 
 
 def _designer(request, game: str) -> None:
@@ -157,7 +152,7 @@ def _context_runs(user, game: str):
 @login_required
 @require_http_methods(["GET", "POST"])
 def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
-    game = _game(game)
+    game = known_game(game)
     _designer(request, game)
     if game not in lab.simulable_games():
         raise Http404("This game cannot be simulated.")

@@ -56,7 +56,9 @@ from games.playtests.pdf import table_pdf
 from games.rulesets import new_version
 
 
-def _game(game: str) -> str:
+def known_game(game: str) -> str:
+    """``game`` when the site has such a game; a 404 otherwise (the dashboard's and the lab's
+    addresses alike)."""
     if game not in dict(game_choices()):
         raise Http404("No such game.")
     return game
@@ -262,7 +264,7 @@ def seat_impression(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def rulesets(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
-    game = _game(game)
+    game = known_game(game)
     form = RulesetForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         ruleset = Ruleset.objects.create(
@@ -399,7 +401,7 @@ def _balance_rows(summary: dict) -> list[tuple[str, str]]:
 @login_required
 @require_GET
 def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
-    game = _game(game)
+    game = known_game(game)
     _designer(request, game)
     entries = service.entries_for(request.user, game)
     summary = stats.summarize(game, entries)
@@ -544,7 +546,7 @@ def _safe_cell(value: str) -> str:
 @login_required
 @require_GET
 def export_csv(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
-    game = _game(game)
+    game = known_game(game)
     _designer(request, game)
     out = StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
@@ -562,7 +564,7 @@ def export_csv(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 @login_required
 @require_GET
 def export_json(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
-    game = _game(game)
+    game = known_game(game)
     _designer(request, game)
     entries = service.entries_for(request.user, game)
     response = JsonResponse(
@@ -649,7 +651,7 @@ def _published_entry(report: ExternalReport) -> dict:
 @require_GET
 def published(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """The reports of a game its designers chose to publish, each with its sender's consent."""
-    game = _game(game)
+    game = known_game(game)
     reports = (
         ExternalReport.objects.filter(game=game)
         .public()
@@ -671,7 +673,7 @@ def published(request: HtmxHttpRequest, game: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def public_report(request: HtmxHttpRequest, game: str, ruleset: int | None = None) -> HttpResponse:
     """The public form a designer shares. Bots and floods store nothing."""
-    game = _game(game)
+    game = known_game(game)
     chosen = get_object_or_404(Ruleset, pk=ruleset, game=game) if ruleset else None
     form = ExternalReportForm(request.POST or None, game=game, ruleset=chosen)
     formset = ExternalImpressions(request.POST or None, prefix="p")
