@@ -68,7 +68,7 @@ SQLITE_OPTIONS: dict[str, Any] = {
 # PostgreSQL: how long the write path waits for a table's row lock (held by another move on the
 # same table, or by a transaction that is stuck) before it gives up, so that the move answers
 # the same 503 "busy, nothing applied" that SQLite's busy timeout gives. Set for the write
-# path's transaction only (SET LOCAL in games/services.py): book builds, imports, migrations and
+# path's transaction only (SET LOCAL in games/services/writing.py): book builds, imports, migrations and
 # background workers keep no lock or statement timeout.
 WRITE_LOCK_TIMEOUT_MS = env_int("WRITE_LOCK_TIMEOUT_MS", 3000)
 if WRITE_LOCK_TIMEOUT_MS < 1:

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import registry, services, signals
+from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules.base import BadScript, Setup
 from games.rules.script import replay, rules_part
@@ -202,10 +203,10 @@ def _check_replay(table: Table, aliases: Aliases) -> None:
         result = replay(renamed_setup, [aliases.move(m) for m in moves])
     except BadScript as exc:
         raise ValidationError(
-            _("With that label the game would not replay: %(e)s") % {"e": exc.message}
+            _("With that label the game would not replay: %(e)s") % {"e": referee_message(exc)}
         ) from exc
     if result.error is not None:
         raise ValidationError(
             _("With that label the game would not replay (move %(i)s: %(e)s).")
-            % {"i": result.error_index + 1, "e": result.error.message}
+            % {"i": result.error_index + 1, "e": referee_message(result.error)}
         )

@@ -26,11 +26,10 @@ from typing import Any
 from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django_htmx.http import replace_url
 
 from games import presenters, registry, services
-from games.messages import referee_message
+from games.messages import referee_message, service_message
 from games.models import Table
 from games.rules import IllegalMove
 from games.snapshot import Snapshot
@@ -128,13 +127,11 @@ def _answer(request, table, play, render, then, explain) -> HttpResponse:
     try:
         played = play()
     except services.StaleMove as exc:
-        return _refused(request, table, render, "stale", str(exc), 409)
+        return _refused(request, table, render, exc.code, service_message(exc), 409)
     except IllegalMove as exc:
         return _refused(request, table, render, exc.code, explain(exc), 400)
-    except services.NothingToUndo:
-        return _refused(
-            request, table, render, "nothing_to_undo", _("There is no move to undo."), 400
-        )
+    except services.NothingToUndo as exc:
+        return _refused(request, table, render, exc.code, service_message(exc), 400)
     if wants_json(request):
         return JsonResponse(
             {

@@ -2,8 +2,8 @@
 
 The referee (``games/rules``) cannot import Django, so its errors (IllegalMove, BadScript)
 carry an English ``template`` marked with ``N_`` and its ``params`` (some of them English
-fragments, marked with ``N_`` too); ``message`` is the English sentence. Pages show ``referee_message(exc)``, never ``exc.message``: the template
-translated into the active language with the parameters filled in. The ``referee replay``
+fragments, marked with ``N_`` too); ``message`` is the English sentence. Pages show ``referee_message(exc)``, never ``exc.message``: the
+template translated into the active language with the parameters filled in. The ``referee replay``
 command keeps ``exc.message``: its JSON output is English by contract.
 """
 
@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from games.rules import BadScript, IllegalMove
 from games.rules.base import Marked
+from games.services.validating import NothingToUndo, StaleMove
 
 
 def _parameter(value: Any) -> Any:
@@ -45,3 +46,20 @@ def referee_message(exc: IllegalMove | BadScript) -> str:
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         # A translation with a placeholder the template does not have, or broken braces.
         return exc.message
+
+
+def service_message(exc: StaleMove | NothingToUndo) -> str:
+    """A refusal of the write path itself (the table moved on, nothing to undo: a code, a
+    %-style template and its parameters) in the active language."""
+    translated = gettext(exc.template)
+    return translated % exc.params if exc.params else translated
+
+
+def error_message(exc: BaseException) -> str:
+    """What refused a move or a script, in the active language: the referee's errors and the
+    write path's own through their templates, any other exception by its own text."""
+    if isinstance(exc, IllegalMove | BadScript):
+        return referee_message(exc)
+    if isinstance(exc, StaleMove | NothingToUndo):
+        return service_message(exc)
+    return str(exc)

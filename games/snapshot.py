@@ -5,7 +5,7 @@ things (the set-up, the live moves, the state, the legal moves, the readable sto
 ``Snapshot`` loads each of them the first time somebody asks and keeps it, so a request reads
 the log once however many consumers it has; nothing is loaded that nobody asks for.
 
-It only reads: every write goes through ``games.services``. After a write, make a new one
+It only reads (``games.services.reading``): every write goes through ``games.services``. After a write, make a new one
 (from the table the write path refreshed: its state and story cursor are current, so the
 answer to a move reads neither the log nor a replay).
 
@@ -21,11 +21,12 @@ import copy
 from functools import cached_property
 from typing import Any
 
-from games import registry, services
+from games import registry
 from games import story as kept_story
 from games.models import Move, Table
 from games.registry import GameKit
 from games.rules import Game, Setup
+from games.services import reading
 
 # How many of the log's last rows a page shows.
 RECENT = 12
@@ -45,12 +46,12 @@ class Snapshot:
 
     @cached_property
     def setup(self) -> Setup:
-        return services.setup_of(self.table)
+        return reading.setup_of(self.table)
 
     @cached_property
     def moves(self) -> list[Move]:
         """The moves in force (undone ones taken out), oldest first."""
-        return services.live_moves(self.table)
+        return reading.live_moves(self.table)
 
     @cached_property
     def script_moves(self) -> list[dict[str, Any]]:
@@ -62,7 +63,7 @@ class Snapshot:
         table = self.table
         if table.state is not None and table.state_seq == table.last_seq:
             return table.state
-        return services.rebuild_state(table, self.moves, self.setup)
+        return reading.rebuild_state(table, self.moves, self.setup)
 
     @cached_property
     def view(self) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def _cursor(base: dict[str, Any], narrator, story: Story, meta: dict[int, list])
 def advance(table: Table, moves: list[Told], setup: Setup, live: Callable[[], list[Move]]) -> None:
     """Tell ``moves`` (just stored, in order) into the kept story of ``table`` (locked by the
     caller, in its transaction). Sets the table's cursor fields; the caller saves them with
-    the rest of the row (``services._store``). ``live()`` reads the live moves, for a story
+    the rest of the row (``services.writing.store``). ``live()`` reads the live moves, for a story
     that must be told again (not current before these moves)."""
     if not moves:
         return

@@ -129,7 +129,7 @@ def table_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @write_url(table_page)
 def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # The write path reads the row again under its lock and hands this copy the state and the
-    # story it wrote (services._refresh): the kept ones (the row's bulk) are not read twice.
+    # story it wrote (services.writing.refresh): the kept ones (the row's bulk) are not read twice.
     table = _my_table(request, pk, defer=("state", "story_cursor"))
 
     def play():

@@ -73,6 +73,7 @@ from amnesia_site.lists import listing
 from games import exports, registry
 from games import services as game_services
 from games.images import ImageRefused, stored_bytes
+from games.messages import error_message
 from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
@@ -671,7 +672,7 @@ def _ruleset(data: dict | None, people: People) -> Ruleset | None:
 def _does_not_replay(data: dict, error) -> BundleError:
     return BundleError(
         _("The table “%(name)s” in the bundle does not replay: %(error)s")
-        % {"name": data["name"][:80], "error": error}
+        % {"name": data["name"][:80], "error": error_message(error)}
     )
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import registry, services
 from games.models import Table
+from games.services import reading
 from games.snapshot import Snapshot
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_a_dropped_cache_replays_from_the_moves_already_read(make_table, gm):
     Table.objects.filter(pk=table.pk).update(state=None)
     table = Table.objects.get(pk=table.pk)
     snap = Snapshot(table)
-    with mock.patch.object(services, "live_moves", wraps=services.live_moves) as reads:
+    with mock.patch.object(reading, "live_moves", wraps=reading.live_moves) as reads:
         assert snap.state == services.rebuild_state(table)
         assert snap.state is snap.state
     # One read for the snapshot (state and moves share it), one for the rebuild it is checked against.
@@ -66,7 +67,7 @@ def test_the_narrative_copies_cannot_spoil_each_other(make_table, gm):
 def test_a_table_page_never_reads_the_whole_log(make_table, gm, gm_client, game):
     # The story so far and the undo button come from what the write path keeps (games.story).
     table = make_table(game, ["Ana", "Bruno", "Caio"])
-    with mock.patch.object(services, "live_moves", wraps=services.live_moves) as reads:
+    with mock.patch.object(reading, "live_moves", wraps=reading.live_moves) as reads:
         response = gm_client.get(reverse("games:table", args=[table.pk]))
     assert response.status_code == 200
     assert reads.call_count == 0

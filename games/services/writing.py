@@ -1,0 +1,306 @@
+"""Writing: the one write path. Every move and undo goes through here.
+
+``play`` locks the table, loads the kept state (or replays the log), checks the move
+(``games.services.validating``), asks the referee to judge it, appends it with
+``seq = last + 1``, and advances what is kept from the log (the state, the story, the
+table's version) in the same UPDATE, all in one transaction. On SQLite the transaction is
+IMMEDIATE (settings), so a second writer waits for the first.
+
+Resends. A client names each move it sends with an id of its own (``client_id``, unique
+per table in the database). When the answer to a move is lost (a dropped connection, a
+double tap), the client sends the same move with the same id again, and gets the stored
+result as its answer: the move is never stored twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Func, TextField, Value
+from django.utils import timezone
+
+from games import registry, signals
+from games import story as kept_story
+from games.models import Move, Table
+from games.rules import IllegalMove, get_game
+from games.rules.base import Setup
+from games.services import reading, validating
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    # Who sends a move: a player logged in, or nobody known (a seat's link, a command).
+    Sender = User | AnonymousUser | None
+
+
+@dataclass
+class Played:
+    move: Move
+    state: dict[str, Any]
+    # True when the move was stored already (a resend): its answer again, nothing written.
+    resent: bool = False
+
+
+def lock(table: Table) -> Table:
+    """The table's row, locked until the transaction ends. On PostgreSQL the wait for it is
+    bounded (settings.WRITE_LOCK_TIMEOUT_MS, for this transaction only): past it the lock is
+    "not available", which the site answers 503 "busy, nothing applied" (amnesia_site.busy),
+    as SQLite's busy timeout does. The timeout is set by the very statement that waits, in one
+    round trip: its WHERE calls ``set_config(..., is_local => true)`` on the row, which
+    PostgreSQL evaluates before it locks the row."""
+    rows = Table.objects.select_for_update()
+    if connection.vendor == "postgresql":
+        timeout = Func(
+            Value("lock_timeout"),
+            Value(f"{settings.WRITE_LOCK_TIMEOUT_MS}ms"),
+            Value(True),
+            function="set_config",
+            output_field=TextField(),
+        )
+        rows = rows.alias(lock_timeout=timeout).filter(lock_timeout__isnull=False)
+    return rows.get(pk=table.pk)
+
+
+def store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> None:
+    locked.state = state
+    locked.state_seq = seq
+    locked.last_seq = seq
+    if locked.started_at is None:
+        locked.started_at = now
+    if state.get("finished"):
+        locked.status = Table.Status.FINISHED
+        locked.finished_at = locked.finished_at or now
+    else:
+        locked.status = Table.Status.ACTIVE
+        locked.finished_at = None
+    locked.version = (locked.version or 0) + 1
+    locked.save(
+        update_fields=[
+            "state",
+            "state_seq",
+            "last_seq",
+            "started_at",
+            "status",
+            "finished_at",
+            # the kept story so far, told by the same write (games.story)
+            "story_cursor",
+            "story_seq",
+            # one more for the pages that follow the table (games.live): the row is locked
+            # here, so the same UPDATE can say it (bump_version is for changes outside moves)
+            "version",
+        ]
+    )
+
+
+def bump_version(table: Table) -> None:
+    """Tell the pages that follow ``table`` to refresh: one more on its version.
+
+    Every move and undo adds its one in ``store``'s own UPDATE; any other change people must
+    see (a reveal step, a restarted timer, a revoked seat link...) calls this, in the
+    transaction of that change. The
+    database adds the one (an F() update), so two writers never lose a step; ``table.version``
+    is set to the new value when the caller holds the row's lock (the write path does), and
+    is a best guess otherwise.
+    """
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.version = (table.version or 0) + 1
+
+
+def play(
+    table: Table,
+    move: dict[str, Any],
+    expected_seq: int | None,
+    user: Sender = None,
+    at: datetime | None = None,
+    *,
+    expected_turn: str | None = None,
+    client_id: str | None = None,
+) -> Played:
+    """Apply one move. Raises IllegalMove (nothing written) or StaleMove (nothing written);
+    a move whose ``client_id`` is stored already is answered with what was stored."""
+    return play_many(
+        table, [move], expected_seq, user, at=at, expected_turn=expected_turn, client_id=client_id
+    )[0]
+
+
+def play_many(
+    table: Table,
+    moves: list[dict[str, Any]],
+    expected_seq: int | None,
+    user: Sender = None,
+    at: datetime | None = None,
+    *,
+    expected_turn: str | None = None,
+    client_id: str | None = None,
+) -> list[Played]:
+    """Apply several moves in order, in one transaction under one lock: all or nothing.
+
+    ``expected_seq`` is the table's seq before the first move (``expected_turn`` the turn
+    of moves that are all independent, see ``validating``). A refused move raises its IllegalMove
+    (with ``index``, its place in ``moves``) and nothing is written, the moves before it
+    included; StaleMove likewise. ``client_id`` names the whole batch (its first row keeps
+    it, the next ones ``id/2``, ``id/3``...): a batch sent again is answered with the rows
+    it stored, whatever ``moves`` holds by then.
+    """
+    client_id = validating.check_client_id(client_id)
+    with transaction.atomic():
+        locked = lock(table)
+        setup = reading.setup_for_play(locked)
+        if client_id is not None:
+            stored = stored_answer(locked, setup, client_id)
+            if stored:
+                refresh(table, locked)
+                return stored
+        referee = get_game(locked.game)
+        first = state = reading.state_of(locked)
+        validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
+        guard = registry.kit(locked.game).table_guard  # a table setting outside the script
+        if guard is not None:
+            guard(locked, first, moves, timezone.now())
+        judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        for index, move in enumerate(moves):
+            try:
+                payload, text = validating.clean_move(move)
+                state = validating.judge(referee, setup, state, payload)
+            except IllegalMove as exc:
+                exc.index = index
+                raise
+            judged.append((payload, text, state))
+        if not judged:
+            return []
+        now = timezone.now()
+        entered_by = user if user is not None and user.is_authenticated else None
+        played = [
+            Played(
+                Move.objects.create(
+                    table=locked,
+                    seq=locked.last_seq + i,
+                    payload=payload,
+                    text=text,
+                    at=at or now,
+                    entered_by=entered_by,
+                    client_id=row_id(client_id, i),
+                ),
+                after,
+            )
+            for i, (payload, text, after) in enumerate(judged, start=1)
+        ]
+        befores = [first] + [after for _payload, _text, after in judged[:-1]]
+        kept_story.advance(
+            locked,
+            [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
+            setup,
+            lambda: reading.live_moves(locked),
+        )
+        if locked.draft and any(text for _payload, text, _after in judged):
+            locked.draft = ""
+            locked.save(update_fields=["draft"])
+        # The one place a move is committed: the log's new rows, the state, the story.
+        store(locked, state, locked.last_seq + len(judged), now)
+        after_move(locked, first, state)
+    refresh(table, locked)
+    return played
+
+
+def row_id(client_id: str | None, i: int) -> str | None:
+    """The id of the ``i``-th row (from 1) of a batch named ``client_id``: a client's own ids
+    never hold a ``/`` (``validating.CLIENT_ID``), so these never meet one of them."""
+    if client_id is None:
+        return None
+    return client_id if i == 1 else f"{client_id}/{i}"
+
+
+def stored_answer(locked: Table, setup: Setup, client_id: str) -> list[Played]:
+    """The rows a batch named ``client_id`` stored, each with the state just after it; empty
+    when nothing of that name is stored."""
+    first = locked.moves.filter(client_id=client_id).first()
+    if first is None:
+        return []
+    rows = [first, *locked.moves.filter(client_id__startswith=f"{client_id}/")]
+    return [
+        Played(row, reading.state_after(locked, setup, row.seq), resent=True)
+        for row in sorted(rows, key=lambda row: row.seq)
+    ]
+
+
+def undo(
+    table: Table, expected_seq: int | None, user: Sender = None, *, client_id: str | None = None
+) -> Played:
+    """Take back the last live move. The undo is itself a row of the log (an undo sent again
+    with its ``client_id`` is answered with that row, and takes back nothing more)."""
+    client_id = validating.check_client_id(client_id)
+    with transaction.atomic():
+        locked = lock(table)
+        if client_id is not None:
+            stored = stored_answer(locked, reading.setup_of(locked), client_id)
+            if stored:
+                refresh(table, locked)
+                return stored[0]
+        validating.check_seq(locked, expected_seq)
+        moves = reading.live_moves(locked)
+        if not moves:
+            raise validating.NothingToUndo()
+        before = reading.state_of(locked)
+        seq = locked.last_seq + 1
+        now = timezone.now()
+        row = Move.objects.create(
+            table=locked,
+            seq=seq,
+            kind=Move.Kind.UNDO,
+            payload={},
+            at=now,
+            entered_by=user if user is not None and user.is_authenticated else None,
+            undoes=moves[-1].seq,
+            client_id=client_id,
+        )
+        live = moves[:-1]
+        state = reading.rebuild_state(locked, live)
+        # An undo tells the story again from the log (the narrator only goes forward).
+        kept_story.retell(locked, reading.setup_of(locked), live, seq, save=False)
+        store(locked, state, seq, now)
+        after_move(locked, before, state)
+        if not moves[:-1]:
+            locked.started_at = None
+            locked.save(update_fields=["started_at"])
+    refresh(table, locked)
+    return Played(row, state)
+
+
+def after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Announce a table's end, or its undoing, in the same transaction as the move (what
+    follows it lives with the features that listen: ``games.signals``)."""
+    if bool(before.get("finished")) != bool(after.get("finished")):
+        kit = registry.kit(table.game)
+        signals.finished_changed.send(sender=kit, table=table, before=before, after=after)
+
+
+def refresh(table: Table, locked: Table) -> None:
+    for field in (
+        "state",
+        "state_seq",
+        "last_seq",
+        "status",
+        "started_at",
+        "finished_at",
+        "version",
+        "story_cursor",
+        "story_seq",
+    ):
+        setattr(table, field, getattr(locked, field))
+
+
+def current_story(table: Table) -> None:
+    """Make the kept story so far of ``table`` current (a table kept before that cache, or
+    one whose cache was dropped): told again under the table's lock, so that a move made
+    meanwhile is neither lost nor told twice. Nothing to do, and no query, when current."""
+    if kept_story.is_current(table):
+        return
+    with transaction.atomic():
+        locked = lock(table)
+        if not kept_story.is_current(locked):
+            kept_story.retell(locked, reading.setup_of(locked), reading.live_moves(locked))
+    refresh(table, locked)
