@@ -49,6 +49,7 @@ from games.rules.base import (
     Option,
     Setup,
     Story,
+    copy_plain,
     optional_text,
 )
 
@@ -458,7 +459,7 @@ class AmnesiaStoriesGame(Game):
         # A judged turn's row of ``history`` is final (``_judge`` appends a copy of its own
         # and nothing changes it after), so the copies share the rows: a move then costs the
         # same at move 1,000 as at move 60. The list itself is new (a judging appends to it).
-        return {k: list(v) if k == "history" else copy.deepcopy(v) for k, v in state.items()}
+        return {k: list(v) if k == "history" else copy_plain(v) for k, v in state.items()}
 
     def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
         """The answers of the turn being answered: they are secret until the last one comes

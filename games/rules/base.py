@@ -44,6 +44,27 @@ def N_(text: str) -> str:
     return Marked(text)
 
 
+# The kinds of value that are their own copy (nothing inside them can change).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain data: dicts and lists are copied all the way down, text, numbers,
+    booleans and None are shared (they cannot change), anything else goes through
+    ``copy.deepcopy``. A state is JSON's kinds (it is stored as JSON and read back), so this
+    is ``copy.deepcopy`` without its memo and its dispatch: several times faster on a state.
+    Unlike ``copy.deepcopy`` it does not keep two references to one list as one list in the
+    copy; a state read back from JSON never has any."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copy_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else copy_plain(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
+
+
 def _fill(template: str, params: dict[str, Any]) -> str:
     """The template with its ``{name}`` placeholders filled (as is when there are none)."""
     return template.format(**params) if params else template
@@ -269,7 +290,7 @@ class Narrator:
     def __init__(self, game: Game, setup: Setup, cursor: dict[str, Any] | None = None) -> None:
         self.game = game
         self.setup = setup
-        self.cursor: dict[str, Any] = copy.deepcopy(cursor) if cursor is not None else {}
+        self.cursor: dict[str, Any] = copy_plain(cursor) if cursor is not None else {}
 
     def open_entries(self) -> list[int]:
         """The positions of the entries a later move may still change."""
@@ -501,7 +522,8 @@ class Game:
         """A copy of ``state`` that ``handle`` may change without touching ``state``. A game
         whose state keeps parts no move ever changes again may share them (cheaper on a long
         game); by default everything is copied."""
-        return copy.deepcopy(state)
+        result: dict[str, Any] = copy_plain(state)
+        return result
 
     # -- helpers for subclasses ------------------------------------------------------------
     @staticmethod
