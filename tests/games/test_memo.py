@@ -135,3 +135,18 @@ def test_a_page_drawn_from_kept_parts_equals_a_fresh_one(game, gm, gm_client, mo
         assert _page(gm_client, url, language) == kept, language
         monkeypatch.setattr(memo.MemoNode, "render", drawn)
     assert len(set(pages.values())) == 3, "each language drew its own page"
+
+
+def test_equal_plain_inputs_share_one_key_whatever_objects_they_share() -> None:
+    # JSON's kinds are keyed by their marshal bytes: equal values, one key, even when one of
+    # them holds the same list twice and the other two equal lists.
+    shared = [1, 2]
+    assert memo._key([{"a": shared, "b": shared}]) == memo._key([{"a": [1, 2], "b": [1, 2]}])
+    assert isinstance(memo._key([{"a": [1, "é", None, 1.5]}]), bytes)
+    # Values equal in Python but drawn differently are told apart.
+    keys = {memo._key([v]) for v in (1, 1.0, True, "1", 0.0, -0.0)}
+    assert len(keys) == 6
+    # A marked text, a lazy translation or a time is no JSON kind: keyed the other way.
+    for value in (mark_safe("<b>"), gettext_lazy("Hand")):
+        assert not isinstance(memo._key([{"v": value}]), bytes)
+    assert memo._key(["<b>"]) != memo._key([mark_safe("<b>")])
