@@ -24,6 +24,7 @@ grows with the log. The query counts are the move's and the page's on the long t
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -206,16 +207,38 @@ def measure(client: Client, user, game: str, short: int, long: int, runs: int) -
     return ratios
 
 
+def arguments(argv: list[str]) -> argparse.Namespace:
+    """SHORT LONG (two numbers of moves), GAME... (any of GAMES), --runs N: what the module's
+    docstring says; a name that is no game is an error, not a KeyError later."""
+    parser = argparse.ArgumentParser(
+        prog="bench/move_page.py",
+        description="A move's answer and the table page beside a floor, per game.",
+        epilog="DATABASE_URL=postgres://... runs it on PostgreSQL (a test database, dropped).",
+    )
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        metavar="SHORT LONG | GAME",
+        help=f"two numbers of moves (default 60 1000), then games among {', '.join(GAMES)} "
+        "(default all)",
+    )
+    parser.add_argument("--runs", type=int, default=15, help="runs in turns (at least 5)")
+    args = parser.parse_args(argv)
+    numbers = [a for a in args.sizes if a.isdigit()]
+    args.games = [a for a in args.sizes if not a.isdigit()] or list(GAMES)
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        parser.error(f"no such game: {', '.join(unknown)} (the games: {', '.join(GAMES)})")
+    if len(numbers) not in (0, 2):
+        parser.error("give two numbers of moves (SHORT LONG), or none")
+    args.short, args.long = (int(a) for a in numbers) if numbers else (60, 1000)
+    args.runs = max(5, args.runs)
+    return args
+
+
 def main() -> None:
-    args = sys.argv[1:]
-    runs = 15
-    if "--runs" in args:
-        i = args.index("--runs")
-        runs = max(5, int(args[i + 1]))
-        del args[i : i + 2]
-    numbers = [a for a in args if a.isdigit()]
-    games = [a for a in args if not a.isdigit()] or list(GAMES)
-    short, long = (int(a) for a in numbers[:2]) if len(numbers) > 1 else (60, 1000)
+    args = arguments(sys.argv[1:])
+    games, short, long, runs = args.games, args.short, args.long, args.runs
     setup_test_environment()
     postgres = connection.vendor == "postgresql"
     if postgres:
