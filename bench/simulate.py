@@ -32,6 +32,7 @@ def spec_for(kit, players: int, games: int, keep: int):
         referee=kit.referee,
         classes=dict(kit.bots),
         figures=kit.bot_figures,
+        trace=kit.bot_trace,
         options=options,
         players=players,
         bots=["sensible"],
@@ -50,8 +51,9 @@ def games_for(kit, players: int, seconds: float) -> int:
     return max(4, int(seconds / per_game))
 
 
-def bare_replay(kit, records) -> tuple[int, float]:
-    """(moves, seconds) replaying the games' scripts with ``apply`` alone."""
+def bare_replay(kit, records, in_place: bool = False) -> tuple[int, float]:
+    """(moves, seconds) replaying the games' scripts with ``apply`` alone (or, ``in_place``,
+    with ``apply_in_place`` on one state: the simulation's own path, without the bots)."""
     from games.rules.script import parse_script
 
     referee = kit.referee
@@ -60,8 +62,12 @@ def bare_replay(kit, records) -> tuple[int, float]:
     moves = 0
     for setup, script_moves in scripts:
         state = referee.initial_state(setup)
-        for move in script_moves:
-            state = referee.apply(state, move)
+        if in_place:
+            for move in script_moves:
+                referee.apply_in_place(state, move)
+        else:
+            for move in script_moves:
+                state = referee.apply(state, move)
         moves += len(script_moves)
     return moves, time.perf_counter() - began
 
@@ -80,10 +86,11 @@ def main() -> None:
     from games.simulate.engine import run
 
     kits = [k for k in registry.kits() if k.bots and (not args.games or k.slug in args.games)]
-    print(f"simulate: {args.players} players, sensible bots at their defaults")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"simulate: {args.players} players, sensible bots at their defaults; load {load}")
     print(
-        f"{'game':<18}{'games':>7}{'1 proc g/s':>12}{'g/min':>9}{'2 procs g/s':>13}"
-        f"{'gain':>7}{'sim mv/s':>10}{'bare mv/s':>11}{'think':>8}  target"
+        f"{'game':<18}{'games':>7}{'mv/game':>9}{'1 proc g/s':>12}{'g/min':>9}{'2 procs g/s':>13}"
+        f"{'gain':>7}{'sim mv/s':>10}{'apply mv/s':>12}{'think':>8}{'in-place mv/s':>15}  target"
     )
     for kit in kits:
         n = games_for(kit, args.players, args.seconds)
@@ -94,17 +101,20 @@ def main() -> None:
         moves = sum(r["moves"] for r in one.records)
         bare_moves, bare_seconds = bare_replay(kit, one.records)
         assert bare_moves == moves
+        _same, place_seconds = bare_replay(kit, one.records, in_place=True)
         sim_mps = moves / one.seconds
         bare_mps = bare_moves / bare_seconds
         ok = "met" if rate1 * 60 >= TARGET_PER_MINUTE else "MISSED"
         print(
-            f"{kit.slug:<18}{n:>7}{rate1:>12.1f}{rate1 * 60:>9.0f}{rate2:>13.1f}"
-            f"{rate2 / rate1:>6.2f}x{sim_mps:>10.0f}{bare_mps:>11.0f}{bare_mps / sim_mps:>7.2f}x"
+            f"{kit.slug:<18}{n:>7}{moves / n:>9.0f}{rate1:>12.1f}{rate1 * 60:>9.0f}"
+            f"{rate2:>13.1f}{rate2 / rate1:>6.2f}x{sim_mps:>10.0f}{bare_mps:>12.0f}"
+            f"{bare_mps / sim_mps:>7.2f}x{moves / place_seconds:>15.0f}"
             f"  {ok} ({TARGET_PER_MINUTE}/min)"
         )
     print(
-        "think: a bare replay's moves per second over the simulation's (the bots' "
-        "thinking, the legal moves and the views, as a ratio)"
+        "think: a bare replay's moves per second with apply over the simulation's (the bots' "
+        "thinking, the legal moves and the views, as a ratio); in-place: the same replay on "
+        "the simulation's own path (apply_in_place, no copies)"
     )
 
 

@@ -317,6 +317,16 @@ def _bots(report: _Report) -> None:
 
     kit = report.kit
     bots, figures = kit.bots, kit.bot_figures
+    if kit.bot_trace is not None:
+        if figures is None:
+            report.error(
+                "E011",
+                "bot_trace",
+                "is given without bot_figures.",
+                "Give it with the figures whose reading of each state it copies, or leave it out.",
+            )
+        else:
+            _callable(report, "bot_trace", kit.bot_trace, 1, "trace(state) -> dict")
     if bots is None:
         if figures is not None:
             report.error(

@@ -210,6 +210,11 @@ class GameKit:
     # simulated; one with bots has both (``games/checks.py`` checks their shape).
     bots: Mapping[str, Any] | None = None
     bot_figures: Callable[..., dict[str, Any]] | None = None
+    # What ``bot_figures`` reads of each state but the last, as state -> a copy of those
+    # parts: with it a simulation plays on one state in place (``Game.apply_in_place``) and
+    # hands the figures these traces and the last state whole; without it, every state is
+    # a copy kept whole (slower).
+    bot_trace: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     # A setting of the table outside the referee's script that the write path enforces
     # (the referee's options are closed and it reads no clock): (the locked table, the state

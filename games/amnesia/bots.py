@@ -153,6 +153,22 @@ class SensibleBot(Bot):
 BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
+def trace(state: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`figures` reads of a state between the first and the last (a copy: the
+    simulation changes the state in place): tokens, bank, discard, the challenge's
+    participants and bets, the last challenge (a new record each time, never changed)."""
+    ch = state["challenge"]
+    return {
+        "tokens": dict(state["tokens"]),
+        "bank": state["bank"],
+        "discard": state["discard"],
+        "challenge": None
+        if ch is None
+        else {"participants": list(ch["participants"]), "bets": dict(ch["bets"])},
+        "last_challenge": state["last_challenge"],
+    }
+
+
 def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     """One simulated game's figures (``games.simulate`` gives each its interval): length,
     turns taken per seat, narrations per seat, tokens per seat at the end and at the middle,

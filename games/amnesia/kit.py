@@ -41,4 +41,5 @@ KIT = GameKit(
     seat_page="amnesia:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    bot_trace=bots.trace,
 )

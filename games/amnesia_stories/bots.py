@@ -113,6 +113,12 @@ class SensibleBot(Bot):
 BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
+def trace(state: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`figures` reads of a state before the last: nothing (the last state's
+    history holds every judged turn)."""
+    return {}
+
+
 def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     """One simulated game's figures: length, wins by seat and draws, the winner's margin,
     the spread of final VP, the bard's share of the points, steps where everyone, some or no

@@ -54,4 +54,5 @@ KIT = GameKit(
     table_related=("answer_timer",),
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    bot_trace=bots.trace,
 )

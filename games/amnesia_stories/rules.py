@@ -34,7 +34,6 @@ top first), ``_picks`` (``{name: picks}`` of the players who have answered this 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.amnesia_stories.area_texts import AREA_IDS, area_texts
@@ -111,7 +110,7 @@ class StoriesNarrator(Narrator):
             if position is not None:
                 story[position].update(
                     judged=True,
-                    picks=copy.deepcopy(turn["picks"]),
+                    picks=copy_plain(turn["picks"]),
                     gains=dict(turn["gains"]),
                     red_cards=dict(turn["red_cards"]),
                 )
@@ -414,7 +413,7 @@ class AmnesiaStoriesGame(Game):
             "red_cards": reds,
         }
         state["last_turn"] = turn
-        state["history"].append(copy.deepcopy(turn))
+        state["history"].append(copy_plain(turn))
         state["_picks"] = {}
         if state["turn_number"] >= state["turns"]:
             self._end(state)

@@ -234,6 +234,15 @@ class SensibleBot(Bot):
 BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
+def trace(state: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`figures` reads of a state before the last (a copy: the simulation
+    changes the state in place): who controls the story, and who is out."""
+    return {
+        "controller": state["controller"],
+        "players": {name: {"out": p["out"]} for name, p in state["players"].items()},
+    }
+
+
 def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     """One simulated game's figures: length, control turns, contests, refusals, drinks,
     pretzels, wins by seat, when each seat went out (a share of the game's moves, and

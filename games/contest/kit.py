@@ -48,5 +48,6 @@ KIT = GameKit(
     seat_page="contest:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    bot_trace=bots.trace,
     table_guard=minute.guard,
 )

@@ -215,6 +215,7 @@ def spec_of(run: SimulationRun) -> Spec:
         referee=kit.referee,
         classes=dict(kit.bots),
         figures=kit.bot_figures,
+        trace=kit.bot_trace,
         options=dict(run.options),
         players=run.players,
         bots=list(run.bots),

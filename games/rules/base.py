@@ -332,24 +332,24 @@ class Narrator:
 FRAMEWORK_SECRETS = ("deck", "rng")
 
 
-def _hide(value: Any, path: list[str], player: str | None) -> None:
-    """Hide, in ``value`` (a copy), what ``path`` names that ``player`` may not see: ``*`` is
-    any seat's name but the player's own; a path ending with ``*`` (a mapping of seats to their
-    secret) keeps only the player's entry, any other path blanks the field (None)."""
+def _hide(value: Any, path: list[str], player: str | None) -> Any:
+    """``value`` with what ``path`` names that ``player`` may not see hidden: ``*`` is any
+    seat's name but the player's own; a path ending with ``*`` (a mapping of seats to their
+    secret) keeps only the player's entry, any other path blanks the field (None). Copy on
+    write: each mapping on the way to a hidden part is a new one, the rest is ``value``'s."""
     if not isinstance(value, dict) or not path:
-        return
+        return value
     key, rest = path[0], path[1:]
     if key == "*":
-        for name in [n for n in value if n != player]:
-            if rest:
-                _hide(value[name], rest, player)
-            else:
-                del value[name]
-    elif key in value:
         if rest:
-            _hide(value[key], rest, player)
-        else:
-            value[key] = None
+            return {
+                name: item if name == player else _hide(item, rest, player)
+                for name, item in value.items()
+            }
+        return {name: item for name, item in value.items() if name == player}
+    if key not in value:
+        return value
+    return {**value, key: _hide(value[key], rest, player) if rest else None}
 
 
 class Game:
@@ -471,12 +471,40 @@ class Game:
     def view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
         """The state as ``player`` may see it (None: a spectator / the game master): without
         the deck, the generator's state and the game's ``secret_keys``, and with the other
-        players' ``private`` parts hidden. A game that overrides it starts from this one."""
-        hidden = self.hidden_keys()
-        seen = self.copy_state({k: v for k, v in state.items() if k not in hidden})
-        for path in self.private:
-            _hide(seen, path.split("."), player)
+        players' ``private`` parts hidden; a copy the caller may change. A game that
+        overrides it starts from this one."""
+        return self.copy_state(self.shared_view(state, player))
+
+    def shared_view(self, state: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """What ``view`` shows, without the copy: the parts it does not hide are ``state``'s
+        own, so the caller only reads it, and only until the state changes (a simulation's
+        bots deciding one move)."""
+        hidden, paths = self._hiding()
+        seen: dict[str, Any] = {k: v for k, v in state.items() if k not in hidden}
+        for path in paths:
+            seen = _hide(seen, path, player)
         return seen
+
+    def view_part(self, state: dict[str, Any], player: str | None, key: str) -> Any:
+        """``shared_view(state, player)[key]`` alone (KeyError for a key the view leaves
+        out): the ``private`` paths under ``key`` hidden the same way, nothing else built."""
+        hidden, paths = self._hiding()
+        if key in hidden or any(path[0] == "*" for path in paths):
+            return self.shared_view(state, player)[key]
+        value = state[key]
+        for path in paths:
+            if path[0] == key:
+                value = _hide(value, path[1:], player) if len(path) > 1 else None
+        return value
+
+    def _hiding(self) -> tuple[frozenset[str], list[list[str]]]:
+        """``hidden_keys`` as a set and the ``private`` paths split, worked out once."""
+        known = self.__dict__.get("_hiding_cache")
+        if known is None or known[0] != (self.secret_keys, self.public_keys, self.private):
+            rules = (self.secret_keys, self.public_keys, self.private)
+            known = (rules, frozenset(self.hidden_keys()), [p.split(".") for p in self.private])
+            self.__dict__["_hiding_cache"] = known
+        return known[1], known[2]
 
     def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
         """The indexes in ``moves`` (the moves that led to ``state``, without narration and
@@ -487,7 +515,25 @@ class Game:
         return []
 
     def apply(self, state: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
-        """The new state after ``move``; ``state`` is left untouched."""
+        """The new state after ``move``; ``state`` is left untouched: the checks every game
+        shares, then ``handle`` on a copy (``apply_in_place`` without the copy)."""
+        self.check_move(state, move)
+        new_state = self.copy_state(state)
+        self.handle(new_state, move)
+        return new_state
+
+    def apply_in_place(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        """``apply`` on ``state`` itself, for a simulation that owns its state and keeps no
+        earlier one: the same checks and the same ``handle``, without the copy. A move it
+        refuses may leave ``state`` half changed (the simulation stops there); ``apply``'s
+        copy is what keeps a refused move from touching the table's state."""
+        self.check_move(state, move)
+        self.handle(state, move)
+
+    def check_move(self, state: dict[str, Any], move: dict[str, Any]) -> None:
+        """The checks every game makes before its ``handle``, in the contract's order of
+        precedence: a move at all, the game not over, a seated and active player, a verb of
+        the game, a phase that allows it."""
         if not isinstance(move, dict):
             raise IllegalMove("bad_argument", N_("A move must be an object."))
         if state.get("finished"):
@@ -514,9 +560,6 @@ class Game:
                 verb=verb,
                 phase=state["phase"],
             )
-        new_state = self.copy_state(state)
-        self.handle(new_state, move)
-        return new_state
 
     def copy_state(self, state: dict[str, Any]) -> dict[str, Any]:
         """A copy of ``state`` that ``handle`` may change without touching ``state``. A game

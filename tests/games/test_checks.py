@@ -153,6 +153,15 @@ def test_bots_well_formed_and_not(toy_game):
     assert "'bot_figures'" in only(checks.check_kit(no_figures), "games.E011").msg
     figures_alone = dataclasses.replace(toy_game, bot_figures=bot_figures)
     assert "without bots" in only(checks.check_kit(figures_alone), "games.E011").msg
+    traced = dataclasses.replace(with_bots, bot_trace=lambda state: {})
+    assert checks.check_kit(traced) == []
+    trace_alone = dataclasses.replace(with_bots, bot_figures=None, bot_trace=lambda state: {})
+    assert any(
+        "'bot_trace'" in m.msg and "without bot_figures" in m.msg
+        for m in checks.check_kit(trace_alone)
+    )
+    bad_trace = dataclasses.replace(with_bots, bot_trace=lambda: {})
+    assert "'bot_trace'" in only(checks.check_kit(bad_trace), "games.E002").msg
 
 
 @pytest.mark.django_db

@@ -34,6 +34,7 @@ def spec(game: str, bots, players: int = 4, games: int = 6, **kw) -> Spec:
         referee=kit.referee,
         classes=dict(kit.bots),
         figures=kit.bot_figures,
+        trace=kit.bot_trace,
         options=options,
         players=players,
         bots=list(bots),
@@ -78,9 +79,11 @@ def _golden(game: str):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_private_apply_gives_the_states_and_errors_of_apply(game):
-    """Over the golden scripts and seeded bot games: the same state after every move, and
-    the same error (code and message) for every illegal one."""
+def test_apply_in_place_gives_the_states_and_errors_of_apply(game):
+    """The simulation's fast path, one state changed in place move after move, over the
+    golden scripts and seeded bot games: after every move the state ``apply`` gives (and
+    the view of every seat ``view`` gives), and for an illegal move the same error (code and
+    message). ``apply_private`` (a copy, then the in-place path) leaves its state alone."""
     referee = get_game(game)
     checked = 0
     scripts = list(_golden(game))
@@ -90,20 +93,40 @@ def test_the_private_apply_gives_the_states_and_errors_of_apply(game):
         scripts.append((f"game {record['index']}", setup, moves))
     for name, setup, moves in scripts:
         state = referee.initial_state(setup)
+        live = referee.copy_state(state)
         for move in moves:
             try:
                 expected = referee.apply(state, move)
             except IllegalMove as exc:
-                with pytest.raises(IllegalMove) as got:
-                    apply_private(referee, state, move)
-                assert (got.value.code, got.value.message) == (exc.code, exc.message), name
+                for path in (apply_private, referee.apply_in_place):
+                    with pytest.raises(IllegalMove) as got:
+                        path(referee.copy_state(live), move)
+                    assert (got.value.code, got.value.message) == (exc.code, exc.message), name
                 break
             before = copy.deepcopy(state)
             assert apply_private(referee, state, move) == expected, name
             assert state == before, name  # the state it was given is untouched
+            referee.apply_in_place(live, move)
+            assert live == expected, (name, move)
+            for seat in [*setup.players, None]:
+                view = referee.view(expected, seat)
+                assert referee.shared_view(live, seat) == view
+                assert {key: referee.view_part(live, seat, key) for key in view} == view
             state = expected
             checked += 1
     assert checked > 60
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_fast_path_plays_the_same_games_as_apply(game):
+    """The same seeded games played on one state in place (bots reading shared views, the
+    figures reading traces) and with ``apply``'s copies (bots reading ``view``'s copies,
+    the figures every state whole): the same records, figures and all."""
+    s = spec(game, ["random", "sensible"], players=3, games=4, seed=8, keep_scripts=4)
+    assert s.trace is not None
+    fast = run(s).records
+    slow = run(Spec(**{**s.__dict__, "fast": False})).records
+    assert fast == slow
 
 
 def _states(game: str, seed: int, players: int = 4):

@@ -5,6 +5,7 @@ These helpers work on the game state in place; ``contest.py`` holds the moves.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.rules import cards as C
@@ -32,6 +33,7 @@ def is_suited(code: str) -> bool:
     return code not in C.JOKERS and code not in C.TAROT_MAJOR
 
 
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most
 def card_value(code: str) -> int:
     """A = 1, 2..10 their number, face/court cards, jokers and major arcana 0."""
     if not is_suited(code):
@@ -53,10 +55,12 @@ def side_total(attribute_value: int, cards: list[str], word: bool = False) -> in
     return attribute_value + sum(card_value(c) for c in cards) + (WORD_BONUS if word else 0)
 
 
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most
 def card_suit(code: str) -> str | None:
     return C.suit(code) if is_suited(code) else None
 
 
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most
 def is_face(code: str) -> bool:
     return is_suited(code) and C.rank(code) in FACE_RANKS
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.contest.rules.core import (
@@ -23,7 +22,7 @@ from games.contest.rules.core import (
     who,
 )
 from games.rules import cards as C
-from games.rules.base import N_, IllegalMove
+from games.rules.base import N_, IllegalMove, copy_plain
 
 
 def side(state: State, leader: str) -> list[str]:
@@ -55,7 +54,7 @@ def snapshot(contest: dict[str, Any]) -> dict[str, Any]:
         "how",
         "penalties",
     )
-    return copy.deepcopy({k: contest[k] for k in keys if k in contest})
+    return copy_plain({k: contest[k] for k in keys if k in contest})
 
 
 # -- playing a card -------------------------------------------------------------------------
@@ -166,15 +165,15 @@ def archive_round(state: State, outcome: str) -> None:
     contest = state["contest"]
     entry = {
         "round": contest["round"],
-        "cards": copy.deepcopy(contest["cards"]),
-        "draws": copy.deepcopy(contest["draws"]),
+        "cards": copy_plain(contest["cards"]),
+        "draws": copy_plain(contest["draws"]),
         "totals": dict(contest["totals"]),
         "outcome": outcome,
     }
     if "winner" in contest:
         for key in ("winner", "loser", "how", "penalties", "joker_swap"):
             if key in contest:
-                entry[key] = copy.deepcopy(contest[key])
+                entry[key] = copy_plain(contest[key])
     contest["rounds"].append(entry)
     discard(state, table_cards(state))
     contest["cards"] = {}
@@ -274,7 +273,7 @@ def note_penalty(state: State, name: str, record: list[str]) -> None:
         return
     contest.setdefault("penalties", {}).setdefault(name, []).extend(record)
     if state["after_penalty"] != "round" and state["last_contest"] is not None:
-        state["last_contest"]["penalties"] = copy.deepcopy(contest["penalties"])
+        state["last_contest"]["penalties"] = copy_plain(contest["penalties"])
 
 
 def settle(state: State) -> None:
@@ -329,7 +328,7 @@ def finish_contest(state: State) -> None:
     contest = state["contest"]
     discard(state, table_cards(state))
     if state["last_contest"] is not None:
-        state["last_contest"]["penalties"] = copy.deepcopy(contest.get("penalties", {}))
+        state["last_contest"]["penalties"] = copy_plain(contest.get("penalties", {}))
         if "joker_swap" in contest:
             state["last_contest"]["joker_swap"] = dict(contest["joker_swap"])
     state["contest"] = None
@@ -337,7 +336,7 @@ def finish_contest(state: State) -> None:
     state["phase"] = "story"
     for name in (contest["challenger"], contest["defender"]):
         draw_up(state, name)
-    record = copy.deepcopy(state["last_contest"])
+    record = copy_plain(state["last_contest"])
     event(
         state,
         "contest",

@@ -70,6 +70,8 @@ def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     p = state["players"][player]
     virtual = state["deck_mode"] == "virtual"
     hand = p["hand"] or []
+    if verb == "throw_pretzel":
+        return [{}]
     others = [n for n in active(state) if n != player]
     if verb == "challenge":
         # The attribute never decides whether a challenge is legal: try one, offer all.
@@ -183,58 +185,38 @@ def _cards_named(state: State, fields: dict[str, Any], count: int) -> bool:
 def _allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bool:
     """Whether ``{"by": player, "do": verb, **fields}`` is legal now (the player is active and
     the phase allows the verb: ``legal_moves`` checked that)."""
-    p = state["players"][player]
+    return _verb_allowed(state, player, verb) and _fields_allowed(state, player, verb, fields)
+
+
+def _verb_allowed(state: State, player: str, verb: str) -> bool:
+    """What a verb's handler asks before it reads the move's own fields: whose turn it is,
+    the table's options, the contest's course. ``legal_moves`` asks it first, so a verb the
+    player cannot play now costs no candidates."""
     contest = state["contest"]
-    if verb in ("challenge", "vote_off"):
-        if player != state["controller"]:
-            return False
-        return verb == "challenge" or bool(state["options"]["voting_off"])
+    if verb == "challenge":
+        return player == state["controller"]
+    if verb == "vote_off":
+        return player == state["controller"] and bool(state["options"]["voting_off"])
     if verb == "take_control":
-        if player == state["controller"]:
-            return False
-        reward = fields.get("reward")
-        return not (reward == "card" and not p["lost"]) and not (
-            reward == "pretzels" and not p["pretzels"]
-        )
+        return player != state["controller"]
     if verb == "throw_pretzel":
         return player != state["controller"] and player not in state["throwers"]
     if verb == "eat_pretzels":
-        limit = max(6, state["options"]["eat_limit"]) if p["bfa"] else state["options"]["eat_limit"]
-        return fields["count"] <= p["pretzels"] and p["eaten"] + fields["count"] <= limit
-    if verb == "accept":
+        return state["players"][player]["pretzels"] > 0
+    if verb in ("accept", "refuse"):
         return player == contest["defender"]
-    if verb == "refuse":
-        if player != contest["defender"]:
-            return False
-        members = side(state, player)
-        penalties = fields["penalty"]
-        return _cards_named(state, fields, penalties.count("card") * len(members)) and _pays(
-            state, members, penalties
-        )
     if verb == "forfeit":
-        contestants = (contest["challenger"], contest["defender"])
-        if player not in contestants or (
+        if player not in (contest["challenger"], contest["defender"]) or (
             state["phase"] == "response" and player != contest["defender"]
         ):
             return False
-        members = side(state, player)
-        penalty = fields["penalty"]
-        if not _cards_named(state, fields, len(members) if penalty == "card" else 0):
-            return False
-        if state["phase"] == "contest" and (contest["extended"] or player in contest["played"]):
-            return False
-        return _pays(state, members, [penalty])
+        return state["phase"] != "contest" or not (
+            contest["extended"] or player in contest["played"]
+        )
     if verb == "play":
-        if player not in (contest["challenger"], contest["defender"]):
-            return False
-        if player in contest["played"]:
-            return False
-        if state["deck_mode"] == "virtual":
-            return fields["card"] in p["hand"]
-        # Physical: a card in hand, not of the attribute's suit (its chain would need the
-        # next cards drawn named, and the candidate names none).
-        suit = ATTR_SUIT[contest["attributes"][player]]
-        return hand_count(state, player) > 0 and card_suit(fields["card"]) != suit
+        return player in (contest["challenger"], contest["defender"]) and (
+            player not in contest["played"]
+        )
     if verb == "give_up":
         return player in (contest["challenger"], contest["defender"]) and bool(contest["extended"])
     if verb == "drink":
@@ -245,43 +227,95 @@ def _allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bo
         swap = state["swap"]
         return bool(swap) and player == swap["player"]
     if verb == "heal":
-        if player != contest["winner"]:
+        return player == contest["winner"]
+    if verb in ("stay", "leave"):
+        vote = state["vote"]
+        return bool(vote) and player == vote["player"]
+    if verb in ("extra_point", "bribe"):
+        return (
+            bool(state["options"]["extra_points"])
+            and not (state["players"][player]["extra_point_earned"])
+        )
+    raise ValueError(f"no legality check for the contest's verb {verb!r}")
+
+
+def _fields_allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bool:
+    """What a verb's handler asks of the move's own fields, once ``_verb_allowed`` said yes:
+    a reward one can take, pretzels one can eat, penalties one can pay, a card one holds."""
+    p = state["players"][player]
+    if verb == "take_control":
+        reward = fields.get("reward")
+        return not (reward == "card" and not p["lost"]) and not (
+            reward == "pretzels" and not p["pretzels"]
+        )
+    if verb == "eat_pretzels":
+        limit = max(6, state["options"]["eat_limit"]) if p["bfa"] else state["options"]["eat_limit"]
+        return fields["count"] <= p["pretzels"] and p["eaten"] + fields["count"] <= limit
+    if verb == "refuse":
+        members = side(state, player)
+        penalties = fields["penalty"]
+        return _cards_named(state, fields, penalties.count("card") * len(members)) and _pays(
+            state, members, penalties
+        )
+    if verb == "forfeit":
+        members = side(state, player)
+        penalty = fields["penalty"]
+        if not _cards_named(state, fields, len(members) if penalty == "card" else 0):
             return False
+        return _pays(state, members, [penalty])
+    if verb == "play":
+        if state["deck_mode"] == "virtual":
+            return fields["card"] in p["hand"]
+        # Physical: a card in hand, not of the attribute's suit (its chain would need the
+        # next cards drawn named, and the candidate names none).
+        suit = ATTR_SUIT[state["contest"]["attributes"][player]]
+        return hand_count(state, player) > 0 and card_suit(fields["card"]) != suit
+    if verb == "heal":
         choice = fields["choice"]
         return not (choice == "pretzel" and not p["pretzels"]) and not (
             choice == "card" and not p["lost"]
         )
-    if verb in ("stay", "leave"):
-        vote = state["vote"]
-        if not vote or player != vote["player"]:
-            return False
-        if verb == "leave":
-            return True
+    if verb == "stay":
         penalties = fields["penalty"]
         return _cards_named(state, fields, penalties.count("card")) and _pays(
             state, [player], penalties
         )
-    if verb in ("extra_point", "bribe"):
-        return bool(state["options"]["extra_points"]) and not p["extra_point_earned"]
-    raise ValueError(f"no legality check for the contest's verb {verb!r}")
+    return True
+
+
+_VERBS_IN: dict[str, tuple[dict[str, frozenset[str]], list[str]]] = {}
+
+
+def _verbs_in(game: Game, phase: str) -> list[str]:
+    """The game's verbs a phase allows, in the game's order (worked out once per phase)."""
+    known = _VERBS_IN.get(phase)
+    if known is None or known[0] is not game.moves:
+        known = _VERBS_IN[phase] = (game.moves, [v for v, ps in game.moves.items() if phase in ps])
+    return known[1]
 
 
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
     if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
         return []
     templates: list[dict[str, Any]] = []
-    for verb, phases in game.moves.items():
-        if state["phase"] not in phases:
-            continue
+    virtual = state["deck_mode"] == "virtual"
+    for verb in _verbs_in(game, state["phase"]):
         if verb == "character":
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
             continue
-        legal = [f for f in _candidates(state, player, verb) if _allowed(state, player, verb, f)]
+        if not _verb_allowed(state, player, verb):
+            continue
+        legal = [
+            f for f in _candidates(state, player, verb) if _fields_allowed(state, player, verb, f)
+        ]
         if not legal:
             continue
-        if verb in ("challenge", "accept"):
-            legal = [{**fields, "attribute": a} for fields in legal for a in ATTRIBUTES]
+        # The fields a button fills, with their legal values (a physical card is named by the
+        # player, not chosen): one template per way of playing the verb ("with").
+        names = CHOICE_FIELDS.get(verb, ())
+        if not virtual:
+            names = tuple(n for n in names if n != "card")
         groups: dict[Any, dict[str, Any]] = {}
         for fields in legal:
             key = fields.get("with")
@@ -292,10 +326,12 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
                     template["with"] = key
                 groups[key] = template
                 templates.append(template)
-            for field in CHOICE_FIELDS.get(verb, ()):
-                if field not in fields or (field == "card" and state["deck_mode"] != "virtual"):
-                    continue
-                values = template.setdefault("choices", {}).setdefault(field, [])
-                if fields[field] not in values:
-                    values.append(fields[field])
+            for field in names:
+                if field in fields:
+                    values = template.setdefault("choices", {}).setdefault(field, [])
+                    if fields[field] not in values:
+                        values.append(fields[field])
+        if verb in ("challenge", "accept"):
+            # The attribute never decides whether they are legal: any of the four.
+            groups[None]["choices"]["attribute"] = list(ATTRIBUTES)
     return templates

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from games.contest.rules.checks import Checks, _choice, _fail, _flag, _penalty_list
 from games.contest.rules.core import (
     ATTRIBUTES,
@@ -32,7 +30,7 @@ from games.contest.rules.flow import (
     snapshot,
     start_round,
 )
-from games.rules.base import N_, require_int
+from games.rules.base import N_, copy_plain, require_int
 
 
 class ContestPlay(Checks):
@@ -112,7 +110,7 @@ class ContestPlay(Checks):
                 state,
                 "contest",
                 f"The contest '{contest['kind']}' is over: {contest['winner']} won.",
-                contest=copy.deepcopy(state["last_contest"]),
+                contest=copy_plain(state["last_contest"]),
             )
             return
         state["phase"] = "penalty"

@@ -182,6 +182,7 @@ class Command(BaseCommand):
             referee=referee,
             classes=dict(kit.bots),
             figures=kit.bot_figures,
+            trace=kit.bot_trace,
             options=main["options"],
             players=players,
             bots=names,
