@@ -97,8 +97,11 @@ class Table(models.Model):
     # The number of rows in the move log (moves and undos); the next row gets last_seq + 1.
     last_seq = models.PositiveIntegerField(_("moves logged"), default=0)
     # One more with every change people watching the table must see (a move, an undo, and
-    # whatever else calls services.bump_version): the pages' polls compare against it.
+    # whatever else calls services.bump_version): the pages' polls compare against it. Kept
+    # from the log (games.services.kept.Version): one per row of the log plus ``bumps``, the
+    # changes outside it.
     version = models.PositiveBigIntegerField(default=0, editable=False)
+    bumps = models.PositiveBigIntegerField(default=0, editable=False)
     # A droppable cache of the referee's state after the log up to state_seq.
     state = ExactJSONField(null=True, blank=True, editable=False)
     state_seq = models.PositiveIntegerField(default=0, editable=False)

@@ -26,7 +26,7 @@ from games import story as kept_story
 from games.models import Move, Table
 from games.registry import GameKit
 from games.rules import Game, Setup
-from games.services import reading
+from games.services import kept, reading
 
 # How many of the log's last rows a page shows.
 RECENT = 12
@@ -61,8 +61,9 @@ class Snapshot:
     def state(self) -> dict[str, Any]:
         """The current state: the cache when it is current, else a replay of ``moves``."""
         table = self.table
-        if table.state is not None and table.state_seq == table.last_seq:
-            return table.state
+        if kept.STATE.current(table):
+            state: dict[str, Any] = table.state
+            return state
         return reading.rebuild_state(table, self.moves, self.setup)
 
     @cached_property
@@ -101,14 +102,14 @@ class Snapshot:
         """The kept story's cursor when it is current; else (a table kept before that cache,
         one whose cache was dropped) the story told now in memory and shown, not stored: a
         GET never writes, and the write path keeps it again at the next move."""
-        if kept_story.is_current(self.table):
+        if kept.STORY.current(self.table):
             return self.table.story_cursor or {}
         return kept_story.told(self.table, self.setup, self.moves)
 
     @property
     def _told_now(self) -> bool:
         """Whether the story so far was told in memory for this request (not current)."""
-        return not kept_story.is_current(self.table)
+        return not kept.STORY.current(self.table)
 
     @cached_property
     def story_tail(self) -> kept_story.Slice:

@@ -12,9 +12,9 @@ class PlaytestsConfig(AppConfig):
 
     def ready(self) -> None:
         # They import the models: not before.
-        from games.playtests.service import finished_changed, names_changed
+        from games.playtests.service import FIGURES, names_changed
+        from games.services import kept
 
         signals.names_changed.connect(names_changed, dispatch_uid="playtests.names_changed")
-        signals.finished_changed.connect(
-            finished_changed, dispatch_uid="playtests.finished_changed"
-        )
+        # A finished table's figures are kept by the write path, as the state and the story.
+        kept.register(FIGURES)

@@ -29,6 +29,7 @@ from games.playtests.models import (
     Impression,
     PlaytestReport,
 )
+from games.services.kept import Step
 from games.snapshot import Snapshot
 
 MAX_PUBLIC_PER_HOUR = 5
@@ -157,11 +158,31 @@ def names_changed(sender, table: Table, **kwargs) -> None:
         ensure_report(fresh)
 
 
-def finished_changed(sender, table: Table, after: dict[str, Any], **kwargs) -> None:
-    """A move ended the game: its report's figures are computed and kept by the write path,
-    in the move's transaction (a report page, a GET, never writes them)."""
-    if after.get("finished"):
-        ensure_report(Table.objects.get(pk=table.pk))
+class Figures:
+    """A table's playtest figures, kept from the log (``games.services.kept``) for a finished
+    table: computed and stored by the write path in the transaction of the move that ends
+    the game (or takes its end back). A table in play keeps none: its report's page computes
+    them when read and stores nothing (a GET never writes; ``current_report``)."""
+
+    name = "report"
+    fields: tuple[str, ...] = ()
+
+    def current(self, table: Table) -> bool:
+        return not _stale(_kept_report(table), table)
+
+    def advance(self, locked: Table, step: Step) -> None:
+        if step.after.get("finished") or step.before.get("finished"):
+            ensure_report(locked)
+
+    def rebuild(self, table: Table) -> dict[str, Any]:
+        return compute_figures(table)
+
+    def kept(self, table: Table) -> dict[str, Any] | None:
+        report = _kept_report(table)
+        return None if report is None else report.figures
+
+
+FIGURES = Figures()
 
 
 def shown_impressions(impressions: list[Impression], aliases: Aliases) -> list[Impression]:

@@ -28,7 +28,7 @@ from games import story as kept_story
 from games.models import Move, Table
 from games.rules import IllegalMove, get_game
 from games.rules.base import Setup
-from games.services import reading, validating
+from games.services import kept, reading, validating
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -65,49 +65,38 @@ def lock(table: Table) -> Table:
     return rows.get(pk=table.pk)
 
 
-def store(locked: Table, state: dict[str, Any], seq: int, now: datetime) -> None:
-    locked.state = state
-    locked.state_seq = seq
-    locked.last_seq = seq
+def store(locked: Table, step: kept.Step, now: datetime) -> None:
+    """The one place a write of the log is committed: the row says where the log is, and
+    everything kept from the log (``kept.KEPT``: the state, the story, the version, a
+    finished table's report) advances with it, in the same transaction and (for what the
+    row keeps) the same UPDATE."""
+    locked.last_seq = step.seq
     if locked.started_at is None:
         locked.started_at = now
-    if state.get("finished"):
+    if step.after.get("finished"):
         locked.status = Table.Status.FINISHED
         locked.finished_at = locked.finished_at or now
     else:
         locked.status = Table.Status.ACTIVE
         locked.finished_at = None
-    locked.version = (locked.version or 0) + 1
-    locked.save(
-        update_fields=[
-            "state",
-            "state_seq",
-            "last_seq",
-            "started_at",
-            "status",
-            "finished_at",
-            # the kept story so far, told by the same write (games.story)
-            "story_cursor",
-            "story_seq",
-            # one more for the pages that follow the table (games.live): the row is locked
-            # here, so the same UPDATE can say it (bump_version is for changes outside moves)
-            "version",
-        ]
-    )
+    for derived in kept.KEPT:
+        derived.advance(locked, step)
+    locked.save(update_fields=["last_seq", "started_at", "status", "finished_at", *kept.fields()])
 
 
 def bump_version(table: Table) -> None:
     """Tell the pages that follow ``table`` to refresh: one more on its version.
 
-    Every move and undo adds its one in ``store``'s own UPDATE; any other change people must
-    see (a reveal step, a restarted timer, a revoked seat link...) calls this, in the
-    transaction of that change. The
-    database adds the one (an F() update), so two writers never lose a step; ``table.version``
-    is set to the new value when the caller holds the row's lock (the write path does), and
-    is a best guess otherwise.
+    Every row of the log adds its one in ``store``'s own UPDATE (``kept.Version``); any other
+    change people must see (a reveal step, a restarted timer, a revoked seat link...) calls
+    this, in the transaction of that change, and is counted in ``bumps`` too (so the version
+    can be told again from the log: rows + bumps). The database adds the one (an F()
+    update), so two writers never lose a step; ``table.version`` is set to the new value when
+    the caller holds the row's lock (the write path does), and is a best guess otherwise.
     """
-    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1, bumps=F("bumps") + 1)
     table.version = (table.version or 0) + 1
+    table.bumps = (table.bumps or 0) + 1
 
 
 def play(
@@ -190,8 +179,7 @@ def play_many(
             for i, (payload, text, after) in enumerate(judged, start=1)
         ]
         befores = [first] + [after for _payload, _text, after in judged[:-1]]
-        kept_story.advance(
-            locked,
+        step = kept.Step(
             [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
             setup,
             lambda: reading.live_moves(locked),
@@ -199,8 +187,7 @@ def play_many(
         if locked.draft and any(text for _payload, text, _after in judged):
             locked.draft = ""
             locked.save(update_fields=["draft"])
-        # The one place a move is committed: the log's new rows, the state, the story.
-        store(locked, state, locked.last_seq + len(judged), now)
+        store(locked, step, now)
         after_move(locked, first, state)
     refresh(table, locked)
     return played
@@ -235,8 +222,9 @@ def undo(
     client_id = validating.check_client_id(client_id)
     with transaction.atomic():
         locked = lock(table)
+        setup = reading.setup_of(locked)
         if client_id is not None:
-            stored = stored_answer(locked, reading.setup_of(locked), client_id)
+            stored = stored_answer(locked, setup, client_id)
             if stored:
                 refresh(table, locked)
                 return stored[0]
@@ -258,10 +246,9 @@ def undo(
             client_id=client_id,
         )
         live = moves[:-1]
-        state = reading.rebuild_state(locked, live)
-        # An undo tells the story again from the log (the narrator only goes forward).
-        kept_story.retell(locked, reading.setup_of(locked), live, seq, save=False)
-        store(locked, state, seq, now)
+        state = reading.rebuild_state(locked, live, setup)
+        step = kept.Step([kept_story.Told(row, before, state)], setup, lambda: live, undo=True)
+        store(locked, step, now)
         after_move(locked, before, state)
         if not moves[:-1]:
             locked.started_at = None
@@ -287,6 +274,7 @@ def refresh(table: Table, locked: Table) -> None:
         "started_at",
         "finished_at",
         "version",
+        "bumps",
         "story_cursor",
         "story_seq",
     ):
