@@ -10,6 +10,8 @@ class StoriesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from stories.services import names_changed  # it imports the models: not before
+        # They import the models: not before.
+        from stories.services import finished_changed, names_changed
 
         signals.names_changed.connect(names_changed, dispatch_uid="stories.names_changed")
+        signals.finished_changed.connect(finished_changed, dispatch_uid="stories.finished_changed")

@@ -5,11 +5,14 @@ read in a few queries, without building the book), per language and per page siz
 in the archive's cache (``stories.cache``) beside a ``BookBuild`` row (one per version,
 language and size: a unique constraint). A download of a kept book reads the row and the file.
 
-A short book (at most BOOK_LONG_PASSAGES passages) missing from the cache is printed in the
-request that downloads it. A long one is asked for (a POST: :func:`ask`), which queues the
-``build_book`` task on the ``books`` queue (Django's Tasks, ``amnesia_site.workers``); a worker
-prints it, the row saying where it is (queued and its place, the phase, ready, failed in
-words, stopped), and the page waiting for it follows the row.
+A download (a GET) only reads: a kept book's bytes, or the page that says where its printing
+stands. A book that is not kept is asked for (a POST from the reading page or that page:
+:func:`ask`): a short one (at most BOOK_LONG_PASSAGES passages) is printed in that request and
+kept; a long one queues the ``build_book`` task on the ``books`` queue (Django's Tasks,
+``amnesia_site.workers``); a worker prints it, the row saying where it is (queued and its
+place, the phase, ready, failed in words, stopped), and the page waiting for it follows the
+row. A build whose task was lost is queued again by the workers (``amnesia_site.workers``),
+never by a page.
 
 A task may run twice (its worker died and it was queued again, or the book was asked for twice
 at once): the row is taken by one run only (an update that only one can make), and the run
@@ -105,16 +108,24 @@ def current(story: Story, page_size: str) -> BookBuild | None:
 
 
 def kept_pdf(build: BookBuild | None) -> bytes | None:
-    """The kept book's bytes, or None (not ready; or its file was cleared: the row says it
-    is not printed any more)."""
+    """The kept book's bytes, or None (not ready; or its file was cleared: then it is not
+    kept, whatever the row says, until it is asked for again). Only reads."""
     if build is None or build.status != Status.READY:
         return None
     try:
         return pdf_path(build).read_bytes()
     except FileNotFoundError:
-        BookBuild.objects.filter(pk=build.pk, status=Status.READY).update(status=Status.NEW)
-        build.status = Status.NEW
         return None
+
+
+def is_kept(build: BookBuild | None) -> bool:
+    """Whether the build's book is kept (ready, and its file there), without reading it."""
+    return build is not None and build.status == Status.READY and pdf_path(build).is_file()
+
+
+def kept_book(story: Story, page_size: str) -> bytes | None:
+    """The story's book in this size when its current version is kept (a GET only reads)."""
+    return kept_pdf(current(story, page_size))
 
 
 def _row(story: Story, page_size: str, key: str) -> BookBuild:
@@ -138,28 +149,6 @@ def is_long(story: Story, book=None) -> bool:
     return passages_of(book) > long_passages()
 
 
-def pdf_or_build(story: Story, page_size: str) -> bytes | BookBuild:
-    """The story's book: its bytes when kept or short (a short one is printed now and
-    kept), else its build row (a long book: printed only when asked for, by :func:`ask`)."""
-    page_size = _size(page_size)
-    build = _row(story, page_size, version(story))
-    data = kept_pdf(build)
-    if data is not None:
-        return data
-    if build.status in WAITING or build.passages > long_passages():
-        return build
-    book = services.make_book(story)
-    passages = passages_of(book)
-    if passages > long_passages():
-        BookBuild.objects.filter(pk=build.pk).update(passages=passages)
-        build.passages = passages
-        return build
-    # A short book: printed in this request (nothing to wait for), the row saying so.
-    data = story_pdf.render_book_pdf(book, page_size)
-    _keep(build, data, passages)
-    return data
-
-
 def pending(build: BookBuild) -> bool:
     """Whether the build's task is still queued or running (a worker will get to it)."""
     return _task_pending(build.task_id)
@@ -174,13 +163,23 @@ def _task_pending(task_id: str) -> bool:
 
 
 def ask(story: Story, page_size: str) -> BookBuild:
-    """Ask for the story's book in this size (the POST of the page that waits for it): the
-    row made or found under a lock, and the ``build_book`` task queued unless the book is
-    kept or a task for it is already queued or running. Queued in the same transaction as
-    the row says so: both or neither."""
+    """Ask for the story's book in this size (a POST: the reading page's, or the page that
+    waits for it). A kept book is not printed again; a short one is printed now and kept
+    (its row READY); a long one's row is made or found under a lock, and the ``build_book``
+    task queued unless a task for it is already queued or running. Queued in the same
+    transaction as the row says so: both or neither."""
     page_size = _size(page_size)
     key = version(story)
-    _row(story, page_size, key)
+    build = _row(story, page_size, key)
+    if is_kept(build):
+        return build
+    if build.status not in WAITING and build.passages <= long_passages():
+        book = services.make_book(story)
+        passages = passages_of(book)
+        if passages <= long_passages():  # short: printed in this request, nothing to wait for
+            _keep(build, story_pdf.render_book_pdf(book, page_size), passages)
+            return build
+        BookBuild.objects.filter(pk=build.pk).update(passages=passages)
     with transaction.atomic():
         build = BookBuild.objects.select_for_update().get(
             story=story, page_size=page_size, language=story_language(story), version=key

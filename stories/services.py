@@ -188,6 +188,16 @@ def design_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+def finished_changed(sender, table, **kwargs) -> None:
+    """A move ended the table's game or took its end back (a story is published only once
+    its game has ended): a published story's search text follows its book, in the move's
+    transaction. Every other change to a book's words is a write that refreshes it too (an
+    edit, a revert, publishing, a renamed player): the reading page, a GET, never writes it."""
+    story = Story.objects.published().filter(table=table).first()
+    if story is not None:
+        refresh_search_text(story)
+
+
 def refresh_search_text(story: Story, book: Book | None = None) -> None:
     book = book or make_book(story)
     text = book.plain_text()

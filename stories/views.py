@@ -115,10 +115,10 @@ def _base(story: Story, shared: bool) -> str:
     return reverse("stories:detail", args=[story.pk])
 
 
-def _pdf_links(story: Story, book, base: str) -> list[tuple]:
-    """Each size's link: a download when the book is kept or short (printed at once), else
-    the page that waits for the worker; with the phase of a build on its way."""
-    long = printing.is_long(story, book)
+def _pdf_links(story: Story, base: str) -> list[tuple]:
+    """Each size's way to its book: ``kept`` a download; ``waiting`` (asked for, on its way)
+    the page that follows the printing, with the phase; else ``ask``: a POST to that page,
+    which prints a short book at once and queues a long one (a GET never prints)."""
     builds = {
         b.page_size: b
         for b in BookBuild.objects.filter(
@@ -128,11 +128,18 @@ def _pdf_links(story: Story, book, base: str) -> list[tuple]:
     links = []
     for size, label in SIZE_LABELS:
         build = builds.get(size)
-        ready = build is not None and build.status == BookBuild.Status.READY
-        waiting = long and not ready
-        url = f"{base}pdf/status/?size={size}" if waiting else f"{base}pdf/?size={size}"
-        phase = _phase_label(build) if build is not None and not ready else ""
-        links.append((size, label, url, not waiting, phase))
+        status_url = f"{base}pdf/status/?size={size}"
+        if printing.is_kept(build):
+            links.append((size, label, f"{base}pdf/?size={size}", "kept", ""))
+        elif build is not None and build.status in printing.WAITING:
+            links.append((size, label, status_url, "waiting", _phase_label(build)))
+        else:
+            phase = (
+                _phase_label(build)
+                if build is not None and build.status != BookBuild.Status.NEW
+                else ""
+            )
+            links.append((size, label, status_url, "ask", phase))
     return links
 
 
@@ -145,15 +152,13 @@ def _phase_label(build: BookBuild) -> str:
 
 def _reading_page(request, story: Story, *, shared: bool = False):
     book = services.make_book(story)
-    if story.is_published:
-        services.refresh_search_text(story, book)
     base = _base(story, shared)
     context = {
         "story": story,
         "book": book,
         "can_edit": story.is_author(request.user),
         "cover_src": base + "cover/",
-        "pdf_links": _pdf_links(story, book, base),
+        "pdf_links": _pdf_links(story, base),
         "share_url": phone_url(request, reverse("stories:shared", args=[story.secret])),
         "shared": shared,
     }
@@ -181,8 +186,8 @@ def _size(request) -> str:
 
 def _pdf_response(request, story: Story, *, shared: bool = False):
     size = _size(request)
-    data = printing.pdf_or_build(story, size)
-    if isinstance(data, BookBuild):  # a long book being printed: the page that waits
+    data = printing.kept_book(story, size)
+    if data is None:  # not kept: the page that asks for it (a POST) or follows its printing
         return redirect(f"{_base(story, shared)}pdf/status/?size={size}")
     response = HttpResponse(data, content_type="application/pdf")
     name = slugify(story.title, allow_unicode=True) or f"story-{story.pk}"
@@ -218,23 +223,21 @@ def _pdf_status(request, story: Story, *, shared: bool = False):
         if request.POST.get("action") == "stop":
             if build is not None and can_stop:
                 printing.cancel(build)
-        else:
-            printing.ask(story, size)
+        elif printing.is_kept(printing.ask(story, size)):  # a short book, printed now
+            return redirect(pdf_url)
         return redirect(status_url)
     build = printing.current(story, size)
     Status = BookBuild.Status
-    if build is not None and build.status == Status.READY and printing.kept_pdf(build) is None:
-        build.refresh_from_db()  # its file was cleared: not printed any more
-    ready = build is not None and build.status == Status.READY
+    ready = printing.is_kept(build)
     if ready and not request.htmx:
         return redirect(pdf_url)
-    if not ready and (build is None or build.status == Status.NEW):
-        known = build.passages if build is not None else 0
-        long = known > printing.long_passages() if known else printing.is_long(story)
-        if not long:  # a short book is printed by the download itself
-            return redirect(pdf_url)
     waiting = build is not None and build.status in printing.WAITING
-    status = build.status if build is not None else Status.NEW
+    if build is None or (build.status == Status.READY and not ready):
+        status = Status.NEW  # never asked for, or its file was cleared: not kept
+    else:
+        status = build.status
+    known = build.passages if build is not None else 0
+    long = known > printing.long_passages() if known else printing.is_long(story)
     if waiting and not printing.pending(build):
         waiting, status = False, Status.NEW  # its task is gone (pruned, or failed outside it)
     context = {
@@ -248,6 +251,7 @@ def _pdf_status(request, story: Story, *, shared: bool = False):
         "status_url": status_url,
         "pdf_url": pdf_url,
         "size_label": dict(SIZE_LABELS).get(size, size),
+        "long": long,
     }
     if waiting:
         context["ahead"] = printing.place_in_queue(build)

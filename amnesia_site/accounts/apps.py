@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -14,7 +16,11 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        # Imported here: the receiver's module needs the models, which are ready only now.
+        # Imported here: the receivers' modules need the models, which are ready only now.
         from amnesia_site.accounts.languages import remember_at_login
+        from amnesia_site.accounts.models import make_profile
 
         user_logged_in.connect(remember_at_login, dispatch_uid="accounts-profile-language")
+        post_save.connect(
+            make_profile, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts-make-profile"
+        )

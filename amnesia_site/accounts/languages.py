@@ -36,7 +36,7 @@ def set_language(request: HtmxHttpRequest) -> HttpResponse:
     response = django_set_language(request)
     chosen = normalise(request.POST.get("language")) if request.method == "POST" else None
     if chosen and request.user.is_authenticated:
-        Profile.objects.update_or_create(user=request.user, defaults={"language": chosen})
+        Profile.objects.filter(user=request.user).update(language=chosen)
         request.session[SESSION_KEY] = chosen
     return response
 

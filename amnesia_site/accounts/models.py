@@ -1,9 +1,12 @@
 """What a person sets about themselves: the name the site prints for them, and their language.
 
 The username is a login (``gm_alice``), chosen once and often for a machine; books, covers and
-edit histories print the display name instead, which the person may change at any time. No
-row is needed: a user without a profile, or with an empty display name, is printed by their
-username.
+edit histories print the display name instead, which the person may change at any time. An
+empty display name prints the username.
+
+Every user has a profile, made with the user (``make_profile``, on the user's first save,
+whoever creates it: the sign-up, the demo, a bundle's import, ``createsuperuser``) and by a
+migration for the users from before; no page makes one.
 """
 
 from __future__ import annotations
@@ -56,3 +59,9 @@ def display_name(user) -> str:
     except (Profile.DoesNotExist, AttributeError):
         chosen = ""
     return " ".join(chosen.split()) or user.get_username()
+
+
+def make_profile(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """A new user's profile, in the transaction that creates the user (``post_save``)."""
+    if created and not raw:
+        Profile.objects.get_or_create(user_id=instance.pk)  # no cached profile on the user

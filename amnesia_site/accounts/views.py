@@ -58,10 +58,8 @@ class SignupView(RedirectURLMixin, FormView):
 def profile(request: HttpRequest) -> HttpResponse:
     """The person's own settings: the name the site prints for them (and the way to the
     password change)."""
-    # A GET never writes: a person without a profile yet is shown an unsaved one, stored by
-    # the form's save.
-    found = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
-    form = ProfileForm(request.POST or None, instance=found)
+    # Every user has one, made with the user (accounts.models.make_profile): a GET only reads.
+    form = ProfileForm(request.POST or None, instance=Profile.objects.get(user=request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(

@@ -38,9 +38,7 @@ def clock_text(seconds: int) -> str:
 
 def time_left(table: Table, state: dict[str, Any]) -> int:
     """Seconds of the narrator's minute still to run (0: others may take control)."""
-    services.current_story(table)
-    facts = (table.story_cursor or {}).get("narrator") or {}
-    info = page.control_info(state, facts)
+    info = page.control_info(state, services.story_facts(table))
     return 0 if info is None or info["open"] else int(info["remaining"])
 
 

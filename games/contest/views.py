@@ -279,8 +279,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     words = page.drink_words(mode)
     virtual = public["deck_mode"] == "virtual"
     # The narrator's countdown, the laptop's own (counted from the moves' stored times).
-    services.current_story(table)
-    control = page.control_info(public, (table.story_cursor or {}).get("narrator") or {})
+    control = page.control_info(public, services.story_facts(table))
     return {
         "control": control,
         "strict_minute": minute.is_strict(table),

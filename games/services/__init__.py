@@ -27,6 +27,7 @@ from games.services.reading import (
     script_of,
     setup_of,
     state_of,
+    story_facts,
 )
 from games.services.table_writes import reissue_seat_link, save_draft
 from games.services.validating import (
@@ -69,5 +70,6 @@ __all__ = [
     "script_of",
     "setup_of",
     "state_of",
+    "story_facts",
     "undo",
 ]

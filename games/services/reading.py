@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from games import story as kept_story
 from games.models import Move, Table
 from games.rules.base import Setup
 from games.rules.script import replay
@@ -107,3 +108,15 @@ def state_after(locked: Table, setup: Setup, seq: int) -> dict[str, Any]:
     if seq == locked.last_seq:
         return state_of(locked)
     return rebuild_state(locked, live(locked.moves.filter(seq__lte=seq).order_by("seq")), setup)
+
+
+def story_facts(table: Table) -> dict[str, Any]:
+    """What the game's narrator remembers between moves (the kept story's cursor): from the
+    row when the kept story is current, else told now from the log in memory and stored
+    nowhere (a GET never writes; the write path keeps it again at the next move)."""
+    if kept_story.is_current(table):
+        cursor: dict[str, Any] = table.story_cursor or {}
+    else:
+        cursor = kept_story.told(table, setup_of(table), live_moves(table))
+    facts: dict[str, Any] = cursor.get("narrator") or {}
+    return facts

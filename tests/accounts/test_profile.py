@@ -3,7 +3,11 @@ header, defaulting to the username, used wherever the site prints a person rathe
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -14,15 +18,15 @@ pytestmark = pytest.mark.django_db
 
 def test_the_display_name_defaults_to_the_username(gm) -> None:
     assert display_name(gm) == "gm"
-    Profile.objects.create(user=gm, display_name="   ")
-    gm.refresh_from_db()
+    Profile.objects.filter(user=gm).update(display_name="   ")
+    gm = type(gm).objects.get(pk=gm.pk)
     assert display_name(gm) == "gm"
 
 
 def test_the_header_links_the_settings_page_by_the_display_name(gm, gm_client: Client) -> None:
     html = gm_client.get("/").content.decode()
     assert f'href="{reverse("profile")}"' in html
-    Profile.objects.create(user=gm, display_name="Gabriela M.")
+    Profile.objects.filter(user=gm).update(display_name="Gabriela M.")
     html = gm_client.get("/").content.decode()
     assert 'data-testid="current-user">Gabriela M.</a>' in html
 
@@ -56,7 +60,7 @@ def test_the_settings_page_is_for_the_logged_in(client: Client) -> None:
 def test_each_person_edits_only_their_own(gm, other, other_client: Client) -> None:
     other_client.post(reverse("profile"), {"display_name": "Otto"})
     assert display_name(other) == "Otto"
-    assert not Profile.objects.filter(user=gm).exists()
+    assert Profile.objects.get(user=gm).display_name == ""
 
 
 def test_signup_still_works_from_its_new_home(client: Client) -> None:
@@ -70,3 +74,17 @@ def test_signup_still_works_from_its_new_home(client: Client) -> None:
     )
     assert response.status_code == 302
     assert display_name(response.wsgi_request.user) == "newcomer"
+
+
+def test_a_profile_is_made_with_the_user_and_by_a_migration_for_those_before(db) -> None:
+    """No page makes a profile (a GET never writes): every user has one from the start, and
+    the migration gave one to each user from before that had none."""
+    user = get_user_model().objects.create_user("newcomer2", password="a-long-pass-phrase-9")
+    assert Profile.objects.filter(user=user, display_name="", language="").count() == 1
+    Profile.objects.filter(user=user).delete()
+    migration = importlib.import_module(
+        "amnesia_site.accounts.migrations.0003_a_profile_for_every_user"
+    )
+    migration.make_profiles(apps, None)
+    assert Profile.objects.filter(user=user).count() == 1
+    assert Profile.objects.count() == get_user_model().objects.count()

@@ -41,7 +41,7 @@ def colophon_of(pages: list[str]) -> str:
 @pytest.fixture
 def alice(django_user_model):
     user = django_user_model.objects.create_user(username="gm_alice")
-    Profile.objects.create(user=user, display_name="Alice Moreau")
+    Profile.objects.filter(user=user).update(display_name="Alice Moreau")
     return user
 
 

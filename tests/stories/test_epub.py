@@ -77,7 +77,7 @@ def made(django_db_setup, django_db_blocker, tmp_path_factory) -> dict[str, Made
         transaction.atomic(),
     ):
         owner = get_user_model().objects.create_user(username="epub-gm")
-        Profile.objects.create(user=owner, display_name="Marta Reis")
+        Profile.objects.filter(user=owner).update(display_name="Marta Reis")
         stories = []
         for kit in registry.kits():
             name, script = demo_script(kit)
