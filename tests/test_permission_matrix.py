@@ -658,14 +658,15 @@ ROWS: list[Row] = [
         variant="public",
     ),
     *story_rows("detail", "pk", BY_ID),
-    *story_rows("pdf", "pk", BY_ID),
-    # A short book is printed at once: its waiting page sends the reader to the download.
-    *story_rows("pdf_status", "pk", {k: redirected(v) for k, v in BY_ID.items()}),
+    # A book not kept: its download (a GET prints nothing) sends the reader to its page, which
+    # asks for it with a POST.
+    *story_rows("pdf", "pk", {k: redirected(v) for k, v in BY_ID.items()}),
+    *story_rows("pdf_status", "pk", BY_ID),
     *story_rows("cover", "pk", BY_ID),
     *story_rows("picture", "pk", BY_ID, extra=picture),
     *story_rows("shared", "secret", BY_SECRET),
-    *story_rows("shared_pdf", "secret", BY_SECRET),
-    *story_rows("shared_pdf_status", "secret", {k: redirected(v) for k, v in BY_SECRET.items()}),
+    *story_rows("shared_pdf", "secret", {k: redirected(v) for k, v in BY_SECRET.items()}),
+    *story_rows("shared_pdf_status", "secret", BY_SECRET),
     guessed_secret_row("shared_pdf_status"),
     *story_rows("shared_cover", "secret", BY_SECRET),
     *story_rows("shared_picture", "secret", BY_SECRET, extra=picture),

@@ -66,11 +66,29 @@ def tasks() -> list[DBTaskResult]:
     return list(DBTaskResult.objects.order_by("enqueued_at"))
 
 
+def download(client, story, size="a5"):
+    """A book as a reader gets it: asked for (the POST of the story page's size button, which
+    prints a short book and sends the reader to its download), then downloaded."""
+    asked = client.post(status_url(story, size))
+    assert asked.status_code == 302
+    return client.get(asked["Location"])
+
+
 def test_a_short_book_is_printed_once_and_kept(gm, gm_client, renders):
     story = make_story(gm, "en")
+    # A download's GET prints nothing: it sends the reader to the page that asks for the book.
+    sent = gm_client.get(pdf_url(story))
+    assert sent.status_code == 302 and sent["Location"] == status_url(story)
+    page = gm_client.get(status_url(story)).content.decode()
+    assert "it is printed when you ask for it" in page and 'data-testid="book-ask"' in page
+    detail = gm_client.get(reverse("stories:detail", args=[story.pk])).content.decode()
+    assert 'data-testid="book-ask-a5"' in detail  # the story page's button posts
+    assert renders == [] and not BookBuild.objects.exists()
+    asked = gm_client.post(status_url(story))
+    assert asked.status_code == 302 and asked["Location"] == pdf_url(story)
     first = gm_client.get(pdf_url(story))
     assert first.status_code == 200 and first["Content-Type"] == "application/pdf"
-    again = gm_client.get(pdf_url(story))
+    again = download(gm_client, story)
     assert again.content == first.content
     assert renders == ["en"]
     build = BookBuild.objects.get(story=story)
@@ -81,27 +99,27 @@ def test_a_short_book_is_printed_once_and_kept(gm, gm_client, renders):
 
 def test_kept_per_language_and_page_size(gm, gm_client, renders):
     story = make_story(gm, "en")
-    english = gm_client.get(pdf_url(story)).content
+    english = download(gm_client, story).content
     story.language = "pt-br"
     story.save()
-    portuguese = gm_client.get(pdf_url(story)).content
+    portuguese = download(gm_client, story).content
     assert portuguese != english
-    gm_client.get(pdf_url(story, "a4"))
+    download(gm_client, story, "a4")
     story.language = "en"
     story.save()
-    assert gm_client.get(pdf_url(story)).content == english  # still kept
+    assert download(gm_client, story).content == english  # still kept
     assert renders == ["en", "pt-br", "pt-br"]
     assert BookBuild.objects.filter(story=story, status=Status.READY).count() == 3
 
 
 def test_built_again_after_an_edit_and_the_old_version_dropped(gm, gm_client, renders):
     story = make_story(gm, "en")
-    gm_client.get(pdf_url(story))
+    download(gm_client, story)
     old = BookBuild.objects.get(story=story)
     seq = services.make_book(story).chapters[0].passages[0].seq
     services.edit_narration(story, seq, "She wakes, and the floor is warm.", gm)
     assert printing.version(story) != old.version
-    gm_client.get(pdf_url(story))
+    download(gm_client, story)
     assert len(renders) == 2
     assert list(BookBuild.objects.filter(story=story).values_list("version", flat=True)) == [
         printing.version(story)
