@@ -62,8 +62,7 @@ class Snapshot:
         """The current state: the cache when it is current, else a replay of ``moves``."""
         table = self.table
         if kept.STATE.current(table):
-            state: dict[str, Any] = table.state
-            return state
+            return kept.STATE.kept(table) or {}
         return reading.rebuild_state(table, self.moves, self.setup)
 
     @cached_property

@@ -18,7 +18,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here: the receivers' modules need the models, which are ready only now.
         from amnesia_site.accounts.languages import remember_at_login
-        from amnesia_site.accounts.models import make_profile
+        from amnesia_site.accounts.models import make_profile  # the models: ready only now
 
         user_logged_in.connect(remember_at_login, dispatch_uid="accounts-profile-language")
         post_save.connect(

@@ -13,7 +13,7 @@ class PlaytestsConfig(AppConfig):
     def ready(self) -> None:
         # They import the models: not before.
         from games.playtests.service import FIGURES, names_changed
-        from games.services import kept
+        from games.services import kept  # it imports the models too
 
         signals.names_changed.connect(names_changed, dispatch_uid="playtests.names_changed")
         # A finished table's figures are kept by the write path, as the state and the story.

@@ -73,7 +73,7 @@ class State:
     """The referee's state after the log (``Table.state`` as of ``state_seq``)."""
 
     name = "state"
-    fields = ("state", "state_seq")
+    fields: tuple[str, ...] = ("state", "state_seq")
 
     def current(self, table: Table) -> bool:
         return table.state is not None and table.state_seq == table.last_seq
@@ -95,7 +95,7 @@ class Story:
     and the entries written out to ``StoryEntry`` rows."""
 
     name = "story"
-    fields = ("story_cursor", "story_seq")
+    fields: tuple[str, ...] = ("story_cursor", "story_seq")
 
     def current(self, table: Table) -> bool:
         return kept_story.is_current(table)
@@ -115,7 +115,7 @@ class Story:
         return self._whole(table.story_cursor or {}, [(r.position, r.data) for r in rows])
 
     @staticmethod
-    def _whole(cursor: dict[str, Any], written: list[tuple[int, dict[str, Any]]]) -> dict:
+    def _whole(cursor: dict[str, Any], written: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
         """A cursor with every entry, wherever kept, in order (and where the narrator is)."""
         waiting = [(int(p), e) for p, e in cursor.get("entries", {}).items()]
         return {
@@ -133,7 +133,7 @@ class Version:
     new link), which the table counts in ``bumps``."""
 
     name = "version"
-    fields = ("version",)
+    fields: tuple[str, ...] = ("version",)
 
     def current(self, table: Table) -> bool:
         return table.version == table.last_seq + table.bumps
