@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from amnesia_site.workers import work
 from games import registry
 from games.management.commands.simulate import app_version
+from games.messages import referee_message
 from games.models import Move, Ruleset
 from games.playtests import service
 from games.playtests.models import SimulationChunk, SimulationRun
@@ -105,7 +106,7 @@ def options_for(game: str, ruleset: Ruleset | None, changed: dict, players: int)
     try:
         setup = parse_setup({"game": game, "players": seat_names(players), "options": options})
     except BadScript as exc:
-        raise LabError(exc.message) from None
+        raise LabError(referee_message(exc)) from None  # in the designer's language
     return setup.options
 
 
