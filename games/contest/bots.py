@@ -182,15 +182,21 @@ class SensibleBot(Bot):
         return ["drink" if self.chance(self.p["drink"]) else "card" for _ in range(n)]
 
     @staticmethod
-    def _strength(p: dict, attribute: str) -> float:
-        suit = ATTR_SUIT[attribute]
-        hand = p["hand"] or []
-        return p["attributes"][attribute] + sum(
-            card_value(c) for c in hand if card_suit(c) == suit
-        ) / max(1, len(hand))
-
-    def _best_attribute(self, me: dict) -> str:
-        return max(ATTRIBUTES, key=lambda a: (self._strength(me, a), -ATTRIBUTES.index(a)))
+    def _best_attribute(me: dict) -> str:
+        """The attribute whose value plus the mean value of the hand's cards of its suit is
+        highest (the first in ATTRIBUTES' order on a tie)."""
+        hand = me["hand"] or []
+        by_suit = dict.fromkeys(ATTR_SUIT.values(), 0)
+        for c in hand:
+            suit = card_suit(c)
+            if suit in by_suit:
+                by_suit[suit] += card_value(c)
+        n = max(1, len(hand))
+        attrs = me["attributes"]
+        return max(
+            ATTRIBUTES,
+            key=lambda a: (attrs[a] + by_suit[ATTR_SUIT[a]] / n, -ATTRIBUTES.index(a)),
+        )
 
     def _challenge(self, view, template) -> dict[str, Any]:
         me = view["players"][self.seat]

@@ -479,7 +479,7 @@ class Game:
         """What ``view`` shows, without the copy: the parts it does not hide are ``state``'s
         own, so the caller only reads it, and only until the state changes (a simulation's
         bots deciding one move)."""
-        hidden, paths = self._hiding()
+        hidden, paths, _under = self._hiding()
         seen: dict[str, Any] = {k: v for k, v in state.items() if k not in hidden}
         for path in paths:
             seen = _hide(seen, path, player)
@@ -488,23 +488,27 @@ class Game:
     def view_part(self, state: dict[str, Any], player: str | None, key: str) -> Any:
         """``shared_view(state, player)[key]`` alone (KeyError for a key the view leaves
         out): the ``private`` paths under ``key`` hidden the same way, nothing else built."""
-        hidden, paths = self._hiding()
-        if key in hidden or any(path[0] == "*" for path in paths):
+        hidden, _paths, under = self._hiding()
+        if key in hidden or "*" in under:
             return self.shared_view(state, player)[key]
         value = state[key]
-        for path in paths:
-            if path[0] == key:
-                value = _hide(value, path[1:], player) if len(path) > 1 else None
+        for rest in under.get(key, ()):
+            value = _hide(value, rest, player) if rest else None
         return value
 
-    def _hiding(self) -> tuple[frozenset[str], list[list[str]]]:
-        """``hidden_keys`` as a set and the ``private`` paths split, worked out once."""
+    def _hiding(self) -> tuple[frozenset[str], list[list[str]], dict[str, list[list[str]]]]:
+        """``hidden_keys`` as a set, the ``private`` paths split, and the same paths by their
+        first key (the rest of each), worked out once per referee."""
         known = self.__dict__.get("_hiding_cache")
-        if known is None or known[0] != (self.secret_keys, self.public_keys, self.private):
-            rules = (self.secret_keys, self.public_keys, self.private)
-            known = (rules, frozenset(self.hidden_keys()), [p.split(".") for p in self.private])
+        if known is None or known[0] is not self.private or known[1] is not self.secret_keys:
+            paths = [p.split(".") for p in self.private]
+            under: dict[str, list[list[str]]] = {}
+            for path in paths:
+                under.setdefault(path[0], []).append(path[1:])
+            hidden = frozenset(self.hidden_keys())
+            known = (self.private, self.secret_keys, (hidden, paths, under))
             self.__dict__["_hiding_cache"] = known
-        return known[1], known[2]
+        return known[2]
 
     def pending_secrets(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[int]:
         """The indexes in ``moves`` (the moves that led to ``state``, without narration and

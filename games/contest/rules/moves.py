@@ -13,6 +13,7 @@ to what applying every candidate says, over the golden scripts and seeded random
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -188,55 +189,79 @@ def _allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bo
     return _verb_allowed(state, player, verb) and _fields_allowed(state, player, verb, fields)
 
 
-def _verb_allowed(state: State, player: str, verb: str) -> bool:
-    """What a verb's handler asks before it reads the move's own fields: whose turn it is,
-    the table's options, the contest's course. ``legal_moves`` asks it first, so a verb the
-    player cannot play now costs no candidates."""
+def _may_forfeit(state: State, player: str) -> bool:
     contest = state["contest"]
-    if verb == "challenge":
-        return player == state["controller"]
-    if verb == "vote_off":
-        return player == state["controller"] and bool(state["options"]["voting_off"])
-    if verb == "take_control":
-        return player != state["controller"]
-    if verb == "throw_pretzel":
-        return player != state["controller"] and player not in state["throwers"]
-    if verb == "eat_pretzels":
-        return state["players"][player]["pretzels"] > 0
-    if verb in ("accept", "refuse"):
-        return player == contest["defender"]
-    if verb == "forfeit":
-        if player not in (contest["challenger"], contest["defender"]) or (
-            state["phase"] == "response" and player != contest["defender"]
-        ):
-            return False
-        return state["phase"] != "contest" or not (
-            contest["extended"] or player in contest["played"]
-        )
-    if verb == "play":
-        return player in (contest["challenger"], contest["defender"]) and (
-            player not in contest["played"]
-        )
-    if verb == "give_up":
-        return player in (contest["challenger"], contest["defender"]) and bool(contest["extended"])
-    if verb == "drink":
-        return player in state["owed"]
-    if verb == "lose_card":
-        return player in state["owed"] and hand_count(state, player) > 0
-    if verb == "swap_joker":
-        swap = state["swap"]
-        return bool(swap) and player == swap["player"]
-    if verb == "heal":
-        return player == contest["winner"]
-    if verb in ("stay", "leave"):
-        vote = state["vote"]
-        return bool(vote) and player == vote["player"]
-    if verb in ("extra_point", "bribe"):
-        return (
-            bool(state["options"]["extra_points"])
-            and not (state["players"][player]["extra_point_earned"])
-        )
-    raise ValueError(f"no legality check for the contest's verb {verb!r}")
+    if player not in (contest["challenger"], contest["defender"]) or (
+        state["phase"] == "response" and player != contest["defender"]
+    ):
+        return False
+    return state["phase"] != "contest" or not (contest["extended"] or player in contest["played"])
+
+
+def _may_play(state: State, player: str) -> bool:
+    contest = state["contest"]
+    return player in (contest["challenger"], contest["defender"]) and (
+        player not in contest["played"]
+    )
+
+
+def _may_give_up(state: State, player: str) -> bool:
+    contest = state["contest"]
+    return player in (contest["challenger"], contest["defender"]) and bool(contest["extended"])
+
+
+def _may_swap(state: State, player: str) -> bool:
+    swap = state["swap"]
+    return bool(swap) and player == swap["player"]
+
+
+def _is_voted(state: State, player: str) -> bool:
+    vote = state["vote"]
+    return bool(vote) and player == vote["player"]
+
+
+def _may_earn(state: State, player: str) -> bool:
+    return (
+        bool(state["options"]["extra_points"])
+        and not (state["players"][player]["extra_point_earned"])
+    )
+
+
+# What a verb's handler asks before it reads the move's own fields: whose turn it is, the
+# table's options, the contest's course (state, player) -> bool.
+_GATES: dict[str, Callable[[State, str], bool]] = {
+    "challenge": lambda state, player: player == state["controller"],
+    "vote_off": lambda state, player: (
+        player == state["controller"] and bool(state["options"]["voting_off"])
+    ),
+    "take_control": lambda state, player: player != state["controller"],
+    "throw_pretzel": lambda state, player: (
+        player != state["controller"] and player not in state["throwers"]
+    ),
+    "eat_pretzels": lambda state, player: state["players"][player]["pretzels"] > 0,
+    "accept": lambda state, player: player == state["contest"]["defender"],
+    "refuse": lambda state, player: player == state["contest"]["defender"],
+    "forfeit": _may_forfeit,
+    "play": _may_play,
+    "give_up": _may_give_up,
+    "drink": lambda state, player: player in state["owed"],
+    "lose_card": lambda state, player: player in state["owed"] and hand_count(state, player) > 0,
+    "swap_joker": _may_swap,
+    "heal": lambda state, player: player == state["contest"]["winner"],
+    "stay": _is_voted,
+    "leave": _is_voted,
+    "extra_point": _may_earn,
+    "bribe": _may_earn,
+}
+
+
+def _verb_allowed(state: State, player: str, verb: str) -> bool:
+    """What a verb's handler asks before it reads the move's own fields (``_GATES``):
+    ``legal_moves`` asks it first, so a verb the player cannot play now costs no candidates."""
+    gate = _GATES.get(verb)
+    if gate is None:
+        raise ValueError(f"no legality check for the contest's verb {verb!r}")
+    return gate(state, player)
 
 
 def _fields_allowed(state: State, player: str, verb: str, fields: dict[str, Any]) -> bool:
@@ -304,7 +329,7 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
             continue
-        if not _verb_allowed(state, player, verb):
+        if not _GATES[verb](state, player):
             continue
         legal = [
             f for f in _candidates(state, player, verb) if _fields_allowed(state, player, verb, f)
@@ -316,6 +341,20 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         names = CHOICE_FIELDS.get(verb, ())
         if not virtual:
             names = tuple(n for n in names if n != "card")
+        if verb != "take_control":  # one way of playing it: one template
+            one: dict[str, Any] = {"do": verb}
+            for field in names:
+                found: list[Any] = []
+                for fields in legal:
+                    if field in fields and fields[field] not in found:
+                        found.append(fields[field])
+                if found:
+                    one.setdefault("choices", {})[field] = found
+            if verb in ("challenge", "accept"):
+                # The attribute never decides whether they are legal: any of the four.
+                one["choices"]["attribute"] = list(ATTRIBUTES)
+            templates.append(one)
+            continue
         groups: dict[Any, dict[str, Any]] = {}
         for fields in legal:
             key = fields.get("with")
@@ -331,7 +370,4 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
                     values = template.setdefault("choices", {}).setdefault(field, [])
                     if fields[field] not in values:
                         values.append(fields[field])
-        if verb in ("challenge", "accept"):
-            # The attribute never decides whether they are legal: any of the four.
-            groups[None]["choices"]["attribute"] = list(ATTRIBUTES)
     return templates
