@@ -175,12 +175,15 @@ def play_game(spec: Spec, index: int) -> dict[str, Any]:
         chosen = None
         for may_wait in (True, False):
             for seat in order:
-                if seat not in legal:
-                    legal[seat] = referee.legal_moves(state, seat)
-                    views[seat] = LazyView(referee, state, seat, shared)
-                if not legal[seat]:
+                offered = legal.get(seat)
+                if offered is None:
+                    offered = legal[seat] = referee.legal_moves(state, seat)
+                if not offered:
                     continue
-                fields = bots[seat].choose(views[seat], legal[seat], may_wait)
+                view = views.get(seat)
+                if view is None:
+                    view = views[seat] = LazyView(referee, state, seat, shared)
+                fields = bots[seat].choose(view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}
                     break

@@ -71,7 +71,9 @@ def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     p = state["players"][player]
     virtual = state["deck_mode"] == "virtual"
     hand = p["hand"] or []
-    if verb == "throw_pretzel":
+    if verb == "play" and virtual:
+        return [{"card": c} for c in hand]
+    if verb in ("throw_pretzel", "give_up", "drink", "leave") or (verb == "lose_card" and virtual):
         return [{}]
     others = [n for n in active(state) if n != player]
     if verb == "challenge":
@@ -152,6 +154,9 @@ def _pays(state: State, members: list[str], penalties: list[str]) -> bool:
     """Whether ``core.pay`` of ``penalties`` by each of ``members`` in turn (as refuse, forfeit
     and stay pay) asks no card of an empty hand: a lost card may put a player out, and the
     last one standing ends the game, after which nobody pays more."""
+    need = penalties.count("card")
+    if all(hand_count(state, name) >= need for name in members):
+        return True  # nobody can run out of cards to lose (the count below would agree)
     contest = state["contest"]
     aside = state["after_penalty"] == "round" and bool(contest) and bool(contest.get("extended"))
     limit = state["options"]["hand_size"]
