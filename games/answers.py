@@ -8,7 +8,7 @@ plays; the outcome becomes the response the same way everywhere:
 - it worked: the page's ``panel`` partial for htmx, a redirect for a plain form post;
 - a JSON request gets JSON: ``{"error": {"code", "message"}}`` or ``{"seq", "state"}``.
 
-"The page" is the table page unless the view passes its own ``render`` (a seat's page, the
+"The page" is the table page (drawn in ``games/table_frame.html``) unless the view passes its own ``render`` (a seat's page, the
 pass-the-laptop screen).
 
 The address bar always shows the page, never the write URL: an htmx answer says which address
@@ -38,15 +38,39 @@ from games.snapshot import Snapshot
 Renderer = Callable[..., HttpResponse]
 
 
-def render_table(request, table: Table, *, error: str = "", status: int = 200) -> HttpResponse:
-    """The table page of the table's game (its ``panel`` partial for htmx)."""
-    context = presenters.table_context(Snapshot(table), error=error)
+# What a table or seat page's frame (games/table_frame.html, games/seat_frame.html) extends
+# for an htmx answer: the panel alone, without the site's header and scripts.
+PANEL_ONLY = "games/_panel_only.html"
+
+
+def render_page(request, template: str, context: dict[str, Any], status: int = 200):
+    """A page drawn in a frame: the whole page, or only its panel for htmx."""
+    if request.htmx:
+        context["frame_page"] = PANEL_ONLY
+    return render(request, template, context, status=status)
+
+
+def render_table(
+    request,
+    table: Table,
+    *,
+    error: str = "",
+    status: int = 200,
+    extra: Callable[[Snapshot, dict[str, Any]], dict[str, Any]] | None = None,
+    page_url: str | None = None,
+) -> HttpResponse:
+    """The table page of the table's game (its panel alone for htmx). ``extra(snap,
+    context)``: more for the page to show (a game's move being built); ``page_url``: the
+    address the page keeps (default: the table's)."""
+    snap = Snapshot(table)
+    context = presenters.table_context(snap, error=error)
     if status == 409:  # moved on meanwhile: the alert links to the page as it is now
         context["reload_url"] = table.get_absolute_url()
+    if extra is not None:
+        context.update(extra(snap, context))
     template = registry.kit(table.game).table_template
-    if request.htmx:
-        template += "#panel"
-    return keep_address(request, render(request, template, context, status=status), table)
+    response = render_page(request, template, context, status=status)
+    return keep_address(request, response, page_url or table)
 
 
 def keep_address(request, response: HttpResponse, page: Table | str) -> HttpResponse:
@@ -60,13 +84,14 @@ def keep_address(request, response: HttpResponse, page: Table | str) -> HttpResp
 
 
 def seat_answer(request, seat, template: str, context: dict[str, Any], status: int = 200):
-    """A seat's page (only its ``panel`` partial for htmx) at the seat's own address, the
-    kit's ``seat_page``; a stale move's answer (409) links back to it."""
+    """A seat's page (only its panel for htmx) at the seat's own address, the kit's
+    ``seat_page`` (``seat_url`` in the context: the frame's poll refreshes it); a stale
+    move's answer (409) links back to it."""
     url = reverse(registry.kit(seat.table.game).seat_page, args=[seat.token])
+    context["seat_url"] = url
     if status == 409:
         context["reload_url"] = url
-    partial = template + ("#panel" if request.htmx else "")
-    return keep_address(request, render(request, partial, context, status=status), url)
+    return keep_address(request, render_page(request, template, context, status), url)
 
 
 def write_url(page: Callable[..., str]) -> Callable:

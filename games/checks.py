@@ -6,7 +6,8 @@ a part that raises while it is checked is a message too, never a traceback. What
 
 - the required parts (``registry.REQUIRED_PARTS``) are there and of the right kind;
 - the optional parts, when a kit has them, are well formed (``registry.GameKit``);
-- the templates the kit names load, its static files (the emblem) are found;
+- the templates the kit names load, its static files (the emblem) are found, and its table
+  template extends the table frame (``games/table_frame.html``);
 - the referee's declared moves, fields, options and player counts agree with one another, and
   the kit's option labels, presets and rulesets are options the referee accepts;
 - each demo table replays through the referee with moves that keep to the declared fields,
@@ -34,6 +35,7 @@ from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
+from django.template.loader_tags import ExtendsNode
 from django.urls import NoReverseMatch, resolve, reverse
 
 from games import registry
@@ -53,6 +55,9 @@ from games.rules.script import COMMON_FIELDS, misfit_field, parse_script, undecl
 from games.simulate.bots import Bot, Param
 from games.start import StartMethod
 
+# Every game's table template extends it (games/templates/games/table_frame.html).
+TABLE_FRAME = "games/table_frame.html"
+
 # The moment the demos are built for (a fixed one: the check must say the same every time).
 DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
 
@@ -69,6 +74,7 @@ IDS = {
     "games.E009": "the game's URLs are not mounted under its slug",
     "games.E010": "a part raised an exception while it was checked",
     "games.E011": "the bots (or their figures) are malformed",
+    "games.E012": "the table template does not extend the table frame",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
     "games.E022": "the state keeps a hand the referee does not declare secret",
@@ -123,7 +129,8 @@ def _callable(report: _Report, part: str, value: Any, count: int, shape: str) ->
     return False
 
 
-def _template(report: _Report, part: str, name: Any) -> None:
+def _template(report: _Report, part: str, name: Any) -> Any:
+    """The template ``name`` (a message and None when it is not one that loads)."""
     if not isinstance(name, str) or not name:
         report.error(
             "E002",
@@ -131,9 +138,9 @@ def _template(report: _Report, part: str, name: Any) -> None:
             f"is {name!r}, not a template name.",
             "Name a template, e.g. '<slug>/table.html'.",
         )
-        return
+        return None
     try:
-        get_template(name)
+        return get_template(name)
     except TemplateDoesNotExist:
         report.error(
             "E003",
@@ -144,6 +151,36 @@ def _template(report: _Report, part: str, name: Any) -> None:
         )
     except TemplateSyntaxError as exc:
         report.error("E003", part, f"the template {name!r} does not load: {exc}.", "Fix it.")
+    return None
+
+
+def _parents(template: Any) -> list[str]:
+    """The names of the templates ``template`` extends, nearest first (as far as they are
+    named in the template itself: a name held in a variable ends the chain)."""
+    names: list[str] = []
+    while template is not None and len(names) < 10:
+        found = template.nodelist.get_nodes_by_type(ExtendsNode)
+        parent = found[0].parent_name if found else None
+        if parent is None or parent.filters or not isinstance(parent.var, str):
+            break
+        names.append(parent.var)
+        loaded: Any = get_template(parent.var)  # the engine's wrapper of a Template
+        template = loaded.template
+    return names
+
+
+def _framed(report: _Report, template: Any) -> None:
+    """The table page's plumbing (the htmx panel, the poll, the live region, the tools, the
+    move log) is the frame's: a table template extends it and draws the game."""
+    if TABLE_FRAME in _parents(template.template):
+        return
+    report.error(
+        "E012",
+        "table_template",
+        f"{template.template.name!r} does not extend {TABLE_FRAME!r}.",
+        f'Start it with {{% extends "{TABLE_FRAME}" %}} and draw the game in its blocks '
+        "(moves, side, …; its forms with {% moveform %}): README, 'Adding a game'.",
+    )
 
 
 # -- the required parts ---------------------------------------------------------------------
@@ -173,9 +210,12 @@ def _required(report: _Report) -> None:
         _callable(report, "demos", kit.demos, 1, "demos(now) -> [(table name, script)]")
     if kit.components is not None:
         _callable(report, "components", kit.components, 1, "components(PrintRequest)")
-    for part in ("table_template", "rules_template"):
-        if getattr(kit, part):
-            _template(report, part, getattr(kit, part))
+    if kit.table_template:
+        table = _template(report, "table_template", kit.table_template)
+        if table is not None:
+            _framed(report, table)
+    if kit.rules_template:
+        _template(report, "rules_template", kit.rules_template)
     playtest = kit.playtest
     if playtest is not None:
         if not isinstance(playtest, registry.PlaytestParts):

@@ -83,6 +83,24 @@ def move_from_post(data: QueryDict, game: Game, verb: str | None = None) -> dict
     return move
 
 
+def declared_fields(data: QueryDict, game: Game, verb: Any) -> dict[str, Any]:
+    """The posted fields that ``verb`` itself declares, each parsed by its declared kind (a
+    form that adds to a move it carries whole: a move built card by card). One left empty is
+    left out, or None where its declaration says ``blank="null"``; any other field is not
+    read."""
+    declared = game.fields.get(verb, {}) if isinstance(verb, str) else {}
+    fields: dict[str, Any] = {}
+    for key, field in declared.items():
+        values = data.getlist(key)
+        value = _field_value(field, values) if values else ""
+        if value in ("", []):
+            if values and field.blank == "null":
+                fields[key] = None
+            continue
+        fields[key] = value
+    return fields
+
+
 def _json_move(raw: str | bytes) -> dict[str, Any]:
     """A move written as JSON; IllegalMove (never another exception) when it is not one."""
     try:
@@ -96,8 +114,8 @@ def _json_move(raw: str | bytes) -> dict[str, Any]:
 
 def new_client_id() -> str:
     """A fresh id for one form's move: the fallback for a page without JavaScript, which
-    makes a new one on each submission (``static/js/moves.js``). Pages put the function
-    itself in their context (``{{ new_client_id }}``), so each form gets its own."""
+    makes a new one on each submission (``static/js/moves.js``). ``{% moveform %}``
+    (``games/templatetags/moves.py``) puts one in each form it draws."""
     return uuid.uuid4().hex
 
 

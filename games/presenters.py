@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import registry
-from games.forms import new_client_id
 from games.models import Table
 from games.rules import cards
 from games.snapshot import RECENT, Snapshot
@@ -112,7 +111,6 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "expected_seq": table.last_seq,
         # Forms of independent moves carry the turn instead (``games.services``).
         "expected_turn": snap.referee.turn_marker(snap.state),
-        "new_client_id": new_client_id,
         "error": error,
         "log": recent_log(snap),
         "can_undo": snap.can_undo,
@@ -123,6 +121,9 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "story_earlier": story_earlier_url(table, snap.story_tail),
         # How the start player was drawn, if the table drew (games/_start_draw.html).
         "start_draw": start_draw_lines(snap.kit.start_method, table.extra),
+        # The frame's parts (games/table_frame.html): the story so far, the forms' address.
+        "story_template": snap.kit.story_template,
+        "move_url": reverse("games:move", args=[table.pk]),
     }
     context.update(snap.kit.page_context(snap))
     return context

@@ -11,6 +11,7 @@ import pytest
 from django.core.checks.registry import registry as registered_checks
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
+from django.template.loader import get_template
 
 from games import checks, registry
 from games.rules.base import Field
@@ -57,6 +58,18 @@ def test_a_missing_template(toy_game):
     message = only(checks.check_kit(broken), "games.E003")
     assert "'table_template'" in message.msg and "toy/no_such_table.html" in message.msg
     assert "templates/toy/no_such_table.html" in message.hint
+
+
+def test_a_table_template_outside_the_frame(toy_game):
+    # A page of its own (here the rules page, which extends the site's frame only) has
+    # none of the table's plumbing: the check names the frame to extend.
+    broken = dataclasses.replace(toy_game, table_template="toy/rules.html")
+    message = only(checks.check_kit(broken), "games.E012")
+    assert "'table_template'" in message.msg and "toy/rules.html" in message.msg
+    assert '{% extends "games/table_frame.html" %}' in message.hint
+    assert checks._parents(get_template(toy_game.table_template).template)[0] == (
+        checks.TABLE_FRAME
+    )
 
 
 def test_a_part_of_the_wrong_kind(toy_game):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.http import QueryDict
 
-from games.forms import move_from_post
+from games.forms import declared_fields, move_from_post
 from games.rules import get_game
 
 AMNESIA = get_game("amnesia")
@@ -65,6 +65,17 @@ def test_a_form_that_does_not_post_its_verb_names_it() -> None:
     data = post(by="Ana", name="Zed", brains="3", bfa="true", keep="true")
     move = move_from_post(data, CONTEST, verb="character")
     assert move == {"by": "Ana", "name": "Zed", "brains": 3, "bfa": True, "keep": "true"}
+
+
+def test_the_fields_a_form_adds_to_a_move_it_carries_whole() -> None:
+    """A move built card by card rides as JSON; the form adds the fields its verb declares
+    (the contest's word bonus, a reward), read by their kinds, and nothing else."""
+    data = post(move='{"by": "Ana", "do": "play"}', pick="7C", word="on", ham="2", reward="")
+    assert declared_fields(data, CONTEST, "play") == {"word": True, "ham": 2}
+    assert declared_fields(post(reward=""), CONTEST, "take_control") == {"reward": None}
+    assert declared_fields(post(ham=""), CONTEST, "play") == {}  # left empty: left out
+    assert declared_fields(post(ham="a lot"), CONTEST, "play") == {"ham": "a lot"}
+    assert declared_fields(post(word="on"), CONTEST, None) == {}
 
 
 def test_the_form_parser_names_no_game_field() -> None:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from games import services
 from games.answers import answer_move, seat_answer, write_url
-from games.forms import new_client_id, posted_move
+from games.forms import posted_move
 from games.models import Seat
 from games.snapshot import Snapshot
 from tests.games.three_cards.rules import GAME
@@ -36,7 +36,7 @@ def _render(request, seat: Seat, error: str = "", status: int = 200) -> HttpResp
         "score": seen["scores"][seat.name],
         "mine": GAME.legal_moves(snap.state, seat.name),
         "expected_seq": seat.table.last_seq,
-        "new_client_id": new_client_id,
+        "move_url": reverse("three_cards:seat_move", args=[seat.token]),
         "error": error,
     }
     return seat_answer(request, seat, "three_cards/seat.html", context, status)

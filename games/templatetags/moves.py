@@ -1,0 +1,139 @@
+"""``{% moveform %}…{% endmoveform %}`` and ``{% movebutton %}…{% endmovebutton %}``: a move's
+form drawn from one of the referee's legal moves, so that a game's template holds only its
+board and its buttons (the table page's plumbing is ``games/table_frame.html``).
+
+``{% moveform legal by=name action=url do=verb turn=True class="…" data_narrate=True %}``
+draws ``<form method="post">`` with the CSRF token and the hidden inputs every move carries
+(*Moves from a page* in the README):
+
+- ``expected_seq`` (the context's), ``client_id`` (a fresh one per form: the fallback for a
+  page without JavaScript), and ``expected_turn`` when the form's verb is one of the referee's
+  ``independent_moves`` (or ``turn=True``);
+- ``by`` when given (a seat's page leaves it out: its move is made in the seat's name);
+- ``do`` when given as ``do=``: the verb rides in a hidden input and the buttons carry
+  something else.
+
+``legal`` is a legal move (``{"do": …}``, from ``legal_moves``): its verb is the one the form's
+``movebutton`` posts. ``action`` defaults to the context's ``move_url``. Any other keyword is
+an attribute of the form (``data_narrate=True`` is ``data-narrate``; a false value leaves it
+out).
+
+``{% movebutton verb key="c" class="primary" %}label{% endmovebutton %}`` draws the button
+that posts the verb (default: its form's) with its keyboard letter (``data-shortcut`` and
+``<kbd>``); a ``name=``/``value=`` pair posts another field instead of the verb.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.base import FilterExpression, NodeList, token_kwargs
+from django.template.defaulttags import CsrfTokenNode
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+from games import registry
+from games.forms import new_client_id
+
+register = template.Library()
+
+# The innermost form's verb, for the buttons inside it.
+_VERB = "_moveform_verb"
+
+
+def _parse(parser, token, end: str) -> tuple[FilterExpression | None, dict, NodeList]:
+    bits = token.split_contents()[1:]
+    first = None
+    if bits and "=" not in bits[0]:
+        first = parser.compile_filter(bits.pop(0))
+    kwargs = token_kwargs(bits, parser)
+    if bits:
+        raise template.TemplateSyntaxError(f"{token.contents.split()[0]}: cannot read {bits!r}")
+    nodelist = parser.parse((end,))
+    parser.delete_first_token()
+    return first, kwargs, nodelist
+
+
+def _attrs(values: dict[str, Any]) -> str:
+    out = []
+    for key, value in values.items():
+        if value is False or value is None or value == "":
+            continue
+        name = key.replace("_", "-")
+        out.append(f" {name}" if value is True else f' {name}="{conditional_escape(value)}"')
+    return "".join(out)
+
+
+def _hidden(name: str, value: Any) -> str:
+    return f'<input type="hidden" name="{name}" value="{conditional_escape(value)}">'
+
+
+class MoveFormNode(template.Node):
+    def __init__(self, legal, kwargs, nodelist):
+        self.legal = legal
+        self.kwargs = kwargs
+        self.nodelist = nodelist
+        self.csrf = CsrfTokenNode()
+
+    def render(self, context) -> SafeString:
+        values = {k: v.resolve(context) for k, v in self.kwargs.items()}
+        legal = self.legal.resolve(context) if self.legal is not None else None
+        do = values.pop("do", None)
+        verb = do or (legal.get("do") if isinstance(legal, dict) else None)
+        by = values.pop("by", None)
+        action = values.pop("action", None) or context.get("move_url", "")
+        turn = values.pop("turn", None)
+        if turn is None and verb:
+            game: Any = getattr(context.get("table"), "game", None)
+            referee = registry.kit(game).referee if registry.is_game(game) else None
+            turn = referee is not None and verb in referee.independent_moves
+        parts = [
+            f'<form method="post" action="{conditional_escape(action)}"{_attrs(values)}>',
+            self.csrf.render(context),
+            _hidden("expected_seq", context.get("expected_seq", "")),
+            _hidden("client_id", new_client_id()),
+        ]
+        if turn:
+            parts.append(_hidden("expected_turn", context.get("expected_turn", "")))
+        if by is not None:
+            parts.append(_hidden("by", by))
+        if do:
+            parts.append(_hidden("do", do))
+        with context.push({_VERB: verb}):
+            parts.append(self.nodelist.render(context))
+        parts.append("</form>")
+        return mark_safe("".join(parts))
+
+
+class MoveButtonNode(template.Node):
+    def __init__(self, verb, kwargs, nodelist):
+        self.verb = verb
+        self.kwargs = kwargs
+        self.nodelist = nodelist
+
+    def render(self, context) -> SafeString:
+        values = {k: v.resolve(context) for k, v in self.kwargs.items()}
+        key = values.pop("key", "")
+        if "name" in values:
+            name, value = values.pop("name"), values.pop("value", "")
+        else:
+            verb = self.verb.resolve(context) if self.verb is not None else context.get(_VERB)
+            name, value = "do", verb
+        key = str(key) if key not in (None, False) else ""
+        attrs = {"name": name, "value": value, **values, "data_shortcut": key}
+        label = self.nodelist.render(context)
+        kbd = f" <kbd>{conditional_escape(key.upper())}</kbd>" if key else ""
+        return mark_safe(f"<button{_attrs(attrs)}>{label}{kbd}</button>")
+
+
+@register.tag
+def moveform(parser, token):
+    legal, kwargs, nodelist = _parse(parser, token, "endmoveform")
+    return MoveFormNode(legal, kwargs, nodelist)
+
+
+@register.tag
+def movebutton(parser, token):
+    verb, kwargs, nodelist = _parse(parser, token, "endmovebutton")
+    return MoveButtonNode(verb, kwargs, nodelist)
