@@ -21,7 +21,7 @@ from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
 from games.amnesia.rules import GAME
 from games.answers import answer_move, seat_answer, write_url
-from games.forms import new_client_id, posted_move
+from games.forms import posted_move
 from games.languages import use_table_language
 from games.models import Seat, Table
 from games.presenters import card_info
@@ -65,7 +65,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "story": snap.story_tail.entries[-LAST_SCENES:],
         "expected_seq": table.last_seq,
         "expected_turn": GAME.turn_marker(state),
-        "new_client_id": new_client_id,
+        "move_url": reverse("amnesia:seat_move", args=[seat.token]),
         "error": error,
     }
 
