@@ -511,6 +511,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "seen": seen,
         "opts": opts,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
+        # the header links the projector's own page: no toggle among the tools
+        "no_projector_toggle": True,
         "on_phones": answers_on_phones(table),
         "custom_deck": table.extra.get("area_ids") is not None,
         "slots": slots_of(seen["selection"], card),

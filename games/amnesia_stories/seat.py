@@ -24,7 +24,7 @@ from games import services
 from games.amnesia_stories import page
 from games.amnesia_stories import timer as answer_timer
 from games.answers import answer_move, seat_answer, write_url
-from games.forms import new_client_id, posted_move
+from games.forms import posted_move
 from games.languages import use_table_language
 from games.models import Seat
 from games.rules import get_game
@@ -68,7 +68,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         else None,
         "expected_seq": table.last_seq,
         "expected_turn": referee.turn_marker(state),
-        "new_client_id": new_client_id,
+        "move_url": reverse("amnesia_stories:seat_move", args=[seat.token]),
         "error": error,
     }
 

@@ -37,7 +37,7 @@ from games.amnesia_stories.decks import (
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.answers import answer_move, render_table, table_page, write_url
-from games.forms import new_client_id, parse_expected_seq, parse_expected_turn
+from games.forms import parse_expected_seq, parse_expected_turn
 from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Table
@@ -275,7 +275,6 @@ def _answer_screen(
         "seen": seen,
         "expected_seq": table.last_seq,
         "expected_turn": get_game(GAME).turn_marker(seen),
-        "new_client_id": new_client_id,
         "slots": page.slots_of(seen["selection"], card),
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
