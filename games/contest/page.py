@@ -397,6 +397,13 @@ def _vote(view: dict, public: dict, names: dict, words: dict) -> dict | None:
     }
 
 
+def _penalties_shown(board: dict | None, response: dict | None, vote: dict | None) -> list[dict]:
+    """Every penalty button of the page (a refusal's, a forfeit's, a stay's)."""
+    buttons = [f for side in (board or {}).get("sides", []) for f in side["forfeit"]]
+    buttons += (response or {}).get("refuse", []) + (response or {}).get("forfeit", [])
+    return buttons + (vote or {}).get("stay", [])
+
+
 def _others(view: dict, names: dict, but: str) -> list[dict]:
     return [
         {"name": n, "who": names[n]}
@@ -466,6 +473,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     challenge_form = _challenge_form(view, public, names)
     board = _board(view, public, names, mode, words)
     response = _response(view, public, names, words)
+    vote = _vote(view, public, names, words)
 
     # Physical deck: the first contestant still to play gets the grid (either may go first).
     first_to_play = player_grid = None
@@ -480,6 +488,12 @@ def context(snap: Snapshot) -> dict[str, Any]:
         if e.get("type") == "contest" and e.get("contest"):
             just_settled = contest_sides(e["contest"], view["players"], names, mode)
 
+    # A penalty paid with cards is tapped in card by card on a physical deck (the builder).
+    move_url = reverse("games:move", args=[table.pk])
+    build_url = reverse("contest:build", args=[table.pk])
+    for button in _penalties_shown(board, response, vote):
+        button["url"] = build_url if button["cards"] and not virtual else move_url
+
     narration_form = ""
     if phase == "story" and challenge_form:
         narration_form = "challenge-form"
@@ -489,9 +503,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         narration_form = "play-form"
 
     return {
-        # Asked for by every form of the page: reversed once.
-        "move_url": reverse("games:move", args=[table.pk]),
-        "build_url": reverse("contest:build", args=[table.pk]),
+        # The builder's address (the moves' own, move_url, is every table page's).
+        "build_url": build_url,
+        "lose_url": build_url if not virtual else move_url,
         "legal": public,
         "physical": not virtual,
         "virtual": virtual,
@@ -513,7 +527,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "debts": _debts(view, public, names),
         "swap": _swap(view, names),
         "heal": _heal(view, public, names),
-        "vote": _vote(view, public, names, words),
+        "vote": vote,
         "vote_off": _vote_off(view, public, names),
         "extra_movers": [
             {"name": n, "who": names[n], "others": _others(view, names, n)}

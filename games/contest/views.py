@@ -1,7 +1,9 @@
 """The contest table's own views: the physical-deck builder, characters at the table, the
 drinks display, and each seat's private page (its token is the credential).
 
-Every move still goes through ``services.play`` with the client's ``expected_seq``.
+Every move goes the generic way: read by ``games.forms`` (a built move's extra inputs by the
+fields its verb declares), played by ``services.play``, answered by ``games.answers``
+(``answer_move``, ``render_table``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import qrcode
 import qrcode.image.svg
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -22,24 +24,23 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
-from amnesia_site.numbers import number_or_text, whole_number
+from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import presenters, services
-from games.answers import answer_move, keep_address, seat_answer, table_page, write_url
+from games import services
+from games.answers import answer_move, render_table, seat_answer, table_page, write_url
 from games.contest import characters, minute
 from games.contest import page as page
 from games.contest import seat as contest_seat
 from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
-from games.forms import new_client_id, parse_expected_seq, posted_move
+from games.forms import declared_fields, posted_move
 from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove
 from games.rules.base import N_
 from games.rules.script import holds_nul, load_json, misfit_field, undeclared_fields
-from games.snapshot import Snapshot
 
 
 def _table(request, pk: int) -> Table:
@@ -55,25 +56,23 @@ def _render(
     pending: dict[str, Any] | None = None,
     text: str = "",
 ):
-    snap = Snapshot(table)
-    context = presenters.table_context(snap, error=error)
-    if status == 409:  # moved on meanwhile: the alert links to the page as it is now
-        context["reload_url"] = table.get_absolute_url()
-    if pending is not None:
-        context.update(page.pending_context(table, snap.state, pending, context["names"], text))
-    template = "contest/table.html" + ("#panel" if request.htmx else "")
-    response = render(request, template, context, status=status)
-    # A move being tapped in keeps its own address (a reload shows it again), else the table.
-    if pending is not None:
-        url = reverse("contest:build", args=[table.pk])
-        return keep_address(request, response, f"{url}?{urlencode({'move': json.dumps(pending)})}")
-    return keep_address(request, response, table)
+    """The table page (``games.answers.render_table``); with the move being tapped in, its
+    builder box, at the move's own address (a reload shows it again)."""
+    if pending is None:
+        return render_table(request, table, error=error, status=status)
+    url = reverse("contest:build", args=[table.pk])
 
+    def builder(snap, context) -> dict[str, Any]:
+        return page.pending_context(table, snap.state, pending, context["names"], text)
 
-def _done(request, table: Table):
-    if request.htmx:
-        return _render(request, table)
-    return redirect(table)
+    return render_table(
+        request,
+        table,
+        error=error,
+        status=status,
+        extra=builder,
+        page_url=f"{url}?{urlencode({'move': json.dumps(pending)})}",
+    )
 
 
 # -- the builder: a physical move tapped in card by card -------------------------------------
@@ -90,15 +89,20 @@ def _pending_move(data) -> dict[str, Any] | None:
     if not isinstance(move.get("by"), str) or len(move["by"]) > services.MAX_NAME:
         return None
     move.pop("text", None)
-    if "word" in data:
-        move["word"] = data.get("word") in ("true", "on", "1")
-    if data.get("ham", "").strip() not in ("", "0"):
-        move["ham"] = number_or_text(data["ham"])
-    if "reward" in data:
-        move["reward"] = data.get("reward") or None
+    # What the form adds to it (a word bonus, a reward), read as the verb declares it.
+    move.update(declared_fields(data, GAME, move["do"]))
     if holds_nul(move) or undeclared_fields(GAME, move) or misfit_field(GAME, move):
         return None
     return move
+
+
+def _play(request, table: Table, move: dict[str, Any], resend: bool = False):
+    """Play the built move with what the page sent beside it (the log's length it saw, the
+    submission's id), read like any posted move's (``games.forms.posted_move``); a resend
+    is answered from the stored move whatever the log's length."""
+    sent = posted_move(request, GAME)
+    expected = None if resend else sent.expected_seq
+    return services.play(table, move, expected, request.user, **sent.play_kwargs())
 
 
 @login_required
@@ -116,13 +120,7 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
         # The move was played and its answer lost: the stored answer, not a new build.
         sent = move
-        return answer_move(
-            request,
-            table,
-            lambda: services.play(
-                table, sent, None, request.user, client_id=request.POST.get("client_id")
-            ),
-        )
+        return answer_move(request, table, lambda: _play(request, table, sent, resend=True))
     state = services.state_of(table)
     pick = data.get("pick")
     if pick and pick not in full_deck(state["options"]):
@@ -135,13 +133,7 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if outcome == "complete" and request.method == "POST":
         if text.strip():
             move["text"] = text
-        expected = parse_expected_seq(request.POST)
-        client_id = request.POST.get("client_id")
-        return answer_move(
-            request,
-            table,
-            lambda: services.play(table, move, expected, request.user, client_id=client_id),
-        )
+        return answer_move(request, table, lambda: _play(request, table, move))
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
         back = page.drop_pick(move) if pick else move
@@ -207,14 +199,16 @@ def bring(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     pk = whole_number(raw, low=1) if raw == raw.strip() else None
     if pk is not None:
         chosen = get_object_or_404(Character, pk=pk, owner=request.user)
-    expected = parse_expected_seq(request.POST)
-    by = request.POST.get("by", "")
-    client_id = request.POST.get("client_id")
 
     def play():
+        # Read like the character move it makes (its by, the log's length, the id).
+        sent = posted_move(request, GAME, verb="character")
         if chosen is None:
             raise IllegalMove("bad_argument", N_("Choose one of your saved characters."))
-        return characters.bring(table, by, chosen, expected, request.user, client_id=client_id)
+        by = sent.move.get("by", "")
+        return characters.bring(
+            table, by, chosen, sent.expected_seq, request.user, client_id=sent.client_id
+        )
 
     return answer_move(request, table, play)
 
@@ -228,7 +222,7 @@ def display(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if value not in characters.DRINK_WORDS:
         return _render(request, table, error=_("Unknown display setting."), status=400)
     characters.set_drinks_as(table, value)
-    return _done(request, table)
+    return render_table(request, table) if request.htmx else redirect(table)
 
 
 @login_required
@@ -288,7 +282,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "state": public,
         "expected_seq": table.last_seq,
         "expected_turn": GAME.turn_marker(state),
-        "new_client_id": new_client_id,
+        "move_url": reverse("contest:seat_move", args=[seat.token]),
         "error": error,
         "me": {
             "name": seat.name,
