@@ -211,7 +211,7 @@ def told_slice(cursor: dict[str, Any], before: int | None, count: int | None = N
     return Slice([entries[p] for p in range(start, end)], start)
 
 
-# -- reading (the table's cursor must be current: ``services.current_story``) -----------------
+# -- reading (the table's cursor must be current: ``kept.STORY.current``; else ``told``) ------
 def _in_cursor(table: Table) -> list[Kept]:
     entries, meta = _waiting(table.story_cursor or {})
     return [

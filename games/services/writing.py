@@ -284,7 +284,9 @@ def refresh(table: Table, locked: Table) -> None:
 def current_story(table: Table) -> None:
     """Make the kept story so far of ``table`` current (a table kept before that cache, or
     one whose cache was dropped): told again under the table's lock, so that a move made
-    meanwhile is neither lost nor told twice. Nothing to do, and no query, when current."""
+    meanwhile is neither lost nor told twice. Nothing to do, and no query, when current.
+    A write (a command, a test), never a page's GET: a page tells a story that is not current
+    in memory and stores nothing (``Snapshot``, ``reading.story_facts``)."""
     if kept_story.is_current(table):
         return
     with transaction.atomic():
