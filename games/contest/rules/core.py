@@ -29,8 +29,11 @@ State = dict[str, Any]
 # -- cards --------------------------------------------------------------------------------
 
 
+_UNSUITED = frozenset(C.JOKERS) | frozenset(C.TAROT_MAJOR)
+
+
 def is_suited(code: str) -> bool:
-    return code not in C.JOKERS and code not in C.TAROT_MAJOR
+    return code not in _UNSUITED
 
 
 @lru_cache(maxsize=1024)  # card codes: a few hundred at most
@@ -90,6 +93,7 @@ def full_deck(options: dict[str, Any]) -> list[str]:
     return deck
 
 
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most
 def label(code: str) -> str:
     return C.label(code)
 
