@@ -113,6 +113,13 @@ class SensibleBot(Bot):
     - Pays a penalty with a drink (chance ``drink``), else a card; pays a refusal the same
       way, one penalty at a time; heals a pretzel first, then a lost card; votes up with
       chance ``vote_up``; stays when voted off with chance ``stay``.
+
+    At these defaults a game of four runs about 470 moves (about 87 contests, 10th to 90th
+    percentile 320 to 690 moves). A drink puts nobody out (only lost cards, pretzels and
+    votes do), so the share of penalties paid in drinks sets the length (``drink`` 0.3: about
+    350 moves); the seed offers "lose a card, or take a drink" with no preference, so
+    ``drink`` stays an even 0.5. Taking control more often (the seed's narrator has "at least
+    one minute") changes the length little (``take_control`` 0.3: about 500 moves).
     """
 
     params = {

@@ -22,7 +22,7 @@ from games.simulate.engine import Spec, apply_private, play_game, run
 
 GAMES = ("amnesia", "amnesia_stories", "contest")
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-# The contest is slow to play today (its legal moves replay every candidate): smaller tables.
+# The contest's games run to hundreds of moves at its defaults: small hands keep these short.
 SMALL = {"contest": {"hand_size": 4}}
 
 
