@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import presenters
+from games.addresses import address
 from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
@@ -144,8 +145,8 @@ def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], 
             scene, _variant, time = area_scene(card_id)
             info = {
                 "id": card_id,
-                "large": reverse("amnesia_stories:area_image", args=[card_id, "large"]),
-                "thumb": reverse("amnesia_stories:area_image", args=[card_id, "thumb"]),
+                "large": address("amnesia_stories:area_image", card_id, "large"),
+                "thumb": address("amnesia_stories:area_image", card_id, "thumb"),
                 "text": area_text(card_id, lang),
                 "alt": f"{SCENE_LABELS.get(scene, scene)}, {TIME_LABELS.get(time, time)}",
             }

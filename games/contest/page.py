@@ -19,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
+from games.addresses import address
 from games.contest import clock as narration_clock
 from games.contest.cards import (
     BUILD_VERBS,
@@ -430,13 +431,14 @@ def _seat_links(table: Table, names: dict) -> list[dict]:
         {
             "name": seat.name,
             "who": names.get(seat.name, seat.name),
-            "url": reverse("contest:seat", args=[seat.token]),
-            "qr": reverse("contest:seat_qr", args=[table.pk, seat.position])
+            "url": address("contest:seat", seat.token),
+            "qr": address("contest:seat_qr", table.pk, seat.position)
             + f"?link={link_mark(seat.token)}",
-            "reissue_url": reverse("games:reissue_link", args=[table.pk, seat.position]),
+            "reissue_url": address("games:reissue_link", table.pk, seat.position),
             "position": seat.position,
         }
-        for seat in table.seats.all()
+        # by position alone (the seats' default order also sorts by table, a join)
+        for seat in table.seats.order_by("position")
     ]
 
 

@@ -17,9 +17,9 @@ block is drawn every time, so a kept block never stands in for one whose inputs 
 The key. Most inputs are exactly JSON's kinds (dicts, lists, text, numbers): those are keyed by
 their ``marshal`` bytes, made in C in one pass (format 2, which writes no references, so equal
 values give equal bytes whatever objects they share, and which refuses any subclass: a text
-marked safe, a lazy translation, a model). Anything ``marshal`` refuses is keyed by
-``_frozen``, the same walk in Python, which knows times and marked texts. Bytes never equal
-a tuple, so the two kinds of key never meet.
+marked safe, a lazy translation, a model). In what ``marshal`` refuses, each part it takes is
+keyed by it and the others by ``_frozen``, a walk in Python that knows times and marked texts
+(``_mixed``). Bytes never equal a tuple, so the two kinds of key never meet.
 """
 
 from __future__ import annotations
@@ -81,11 +81,30 @@ def _frozen(value: Any) -> Any:
 
 
 def _key(values: list[Any]) -> Any:
-    """The inputs' key: their ``marshal`` bytes, or ``_frozen`` (see the module's docstring)."""
+    """The inputs' key (see the module's docstring)."""
     try:
         return marshal.dumps(values, 2)
     except ValueError:  # not exactly JSON's kinds (a time, a marked or lazy text, an object)
-        return _frozen(values)
+        return _mixed(values)
+
+
+def _mixed(value: Any) -> Any:
+    """The key of a value ``marshal`` refused: a dict or a list is walked, each of its parts
+    keyed by ``marshal`` when it can be (a move log's row is refused for its time alone, not
+    for its fields), the rest by ``_frozen``. A part's bytes never equal ``_frozen``'s tuples."""
+    kind = type(value)
+    if kind is dict:
+        return ("{", tuple((_part(k), _part(v)) for k, v in value.items()))
+    if kind is list or kind is tuple:
+        return ("[", tuple(_part(v) for v in value))
+    return _frozen(value)
+
+
+def _part(value: Any) -> Any:
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return _mixed(value)
 
 
 class MemoNode(template.Node):

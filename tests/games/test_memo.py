@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.template import Context, Engine, TemplateSyntaxError
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
@@ -150,3 +151,13 @@ def test_equal_plain_inputs_share_one_key_whatever_objects_they_share() -> None:
     for value in (mark_safe("<b>"), gettext_lazy("Hand")):
         assert not isinstance(memo._key([{"v": value}]), bytes)
     assert memo._key(["<b>"]) != memo._key([mark_safe("<b>")])
+
+
+def test_a_refused_part_keys_its_value_and_its_siblings_by_their_own_kinds() -> None:
+    when = timezone.now()
+    row = {"seq": 1, "at": when, "fields": {"card": "6C"}}
+    assert memo._key([[row]]) == memo._key([[dict(row)]])
+    for changed in ({"seq": 2}, {"at": when + timedelta(seconds=1)}, {"fields": {"card": "7C"}}):
+        assert memo._key([[row]]) != memo._key([[{**row, **changed}]])
+    assert memo._key([{"v": "<b>", "n": [1]}]) != memo._key([{"v": mark_safe("<b>"), "n": [1]}])
+    assert memo._key([{"n": 1, "t": when}]) != memo._key([{"n": True, "t": when}])
