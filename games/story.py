@@ -30,6 +30,8 @@ from games.rules.base import Story
 
 # How many entries a page shows at first and loads each time a reader asks for earlier ones.
 PAGE = 30
+# Past this many rows to drop, telling the story again drops all the table's rows at once.
+STALE_BY_KEY = 500
 
 
 @dataclass
@@ -94,26 +96,65 @@ def _waiting(cursor: dict[str, Any]) -> tuple[dict[int, dict], dict[int, list]]:
     return entries, meta
 
 
-def _write_out(table: Table, story: Story, meta: dict[int, list], narrator, force: bool) -> None:
+def _write_out(table: Table, story: Story, meta: dict[int, list], narrator) -> None:
     """Write the closed entries older than the last PAGE to rows, once more than 2 * PAGE
-    wait (``force``: all of them, after telling the whole log)."""
+    wait (after telling the whole log: ``_write_all``)."""
     keep = set(narrator.open_entries())
     old = [p for p in story.entries if p < story.length - PAGE and p not in keep]
-    if old and (force or len(story.entries) > 2 * PAGE):
-        StoryEntry.objects.bulk_create(
-            StoryEntry(
-                table=table,
-                position=p,
-                kind=_kind(story.entries[p]),
-                seq=meta[p][0],
-                at=datetime.fromisoformat(meta[p][1]),
-                data=story.entries[p],
-            )
-            for p in sorted(old)
-        )
+    if old and len(story.entries) > 2 * PAGE:
+        _insert(table, story, meta, old)
         for p in old:
             del story.entries[p]
             del meta[p]
+
+
+def _insert(table: Table, story: Story, meta: dict[int, list], positions) -> None:
+    StoryEntry.objects.bulk_create(
+        StoryEntry(
+            table=table,
+            position=p,
+            kind=_kind(story.entries[p]),
+            seq=meta[p][0],
+            at=datetime.fromisoformat(meta[p][1]),
+            data=story.entries[p],
+        )
+        for p in sorted(positions)
+    )
+
+
+def _write_all(table: Table, story: Story, meta: dict[int, list], narrator) -> None:
+    """After telling the whole log: the rows become the closed entries older than the last
+    PAGE, as ``_write_out`` leaves them. A row already stored as it must be is kept: an undo
+    tells again a thousand entries of which only the last few can differ, and writing them
+    all again was most of its cost. Every other row is deleted, and the missing ones written."""
+    keep = set(narrator.open_entries())
+    old = {p for p in story.entries if p < story.length - PAGE and p not in keep}
+    missing = set(old)
+    stale = []
+    rows = StoryEntry.objects.filter(table=table)
+    for pk, position, seq, at, kind, data in rows.values_list(
+        "pk", "position", "seq", "at", "kind", "data"
+    ):
+        entry = story.entries.get(position)
+        if (
+            position in missing
+            and entry is not None
+            and (seq, kind, data) == (meta[position][0], _kind(entry), entry)
+            and at == datetime.fromisoformat(meta[position][1])
+        ):
+            missing.discard(position)  # stored as it must be
+        else:
+            stale.append(pk)
+    if len(stale) > STALE_BY_KEY:  # many: one delete of them all is the shorter statement
+        rows.delete()
+        missing = set(old)
+    elif stale:
+        StoryEntry.objects.filter(pk__in=stale).delete()
+    if missing:
+        _insert(table, story, meta, missing)
+    for p in old:
+        del story.entries[p]
+        del meta[p]
 
 
 def _cursor(base: dict[str, Any], narrator, story: Story, meta: dict[int, list]) -> dict:
@@ -142,7 +183,7 @@ def advance(table: Table, moves: list[Told], setup: Setup, live: Callable[[], li
         story = Story(entries, length=cursor.get("length", 0))
         for i, told in enumerate(moves):
             _step(narrator, story, told, cursor["live"] + i, meta)
-        _write_out(table, story, meta, narrator, force=False)
+        _write_out(table, story, meta, narrator)
         cursor = _cursor(cursor, narrator, story, meta)
     cursor["live"] += len(moves)
     cursor["last"] = moves[-1].row.seq
@@ -152,18 +193,21 @@ def advance(table: Table, moves: list[Told], setup: Setup, live: Callable[[], li
 
 def retell(
     table: Table, setup: Setup, live: list[Move], seq: int | None = None, *, save: bool = True
-) -> None:
+) -> dict[str, Any] | None:
     """Drop the kept story of ``table`` and tell it again from its live moves ``live`` (the
     caller holds the table's lock, or is its only writer), as of the log's row ``seq``
     (default: the table's last). Sets the cursor fields, and saves them unless the caller
-    saves the row itself."""
+    saves the row itself. Returns the state after ``live`` when it replayed them to tell them (a
+    game with a narrator): the caller that needs it (an undo) need not replay them again."""
     referee = registry.kit(table.game).referee
-    StoryEntry.objects.filter(table=table).delete()
     cursor: dict[str, Any] = {"live": len(live), "last": live[-1].seq if live else None}
     narrator = referee.narrator(setup)
-    if narrator is not None:
-        story, meta = tell_all(referee, setup, narrator, live)
-        _write_out(table, story, meta, narrator, force=True)
+    state = None
+    if narrator is None:
+        StoryEntry.objects.filter(table=table).delete()
+    else:
+        story, meta, state = tell_all(referee, setup, narrator, live)
+        _write_all(table, story, meta, narrator)
         cursor = _cursor(cursor, narrator, story, meta)
     table.story_cursor = cursor
     table.story_seq = table.last_seq if seq is None else seq
@@ -171,12 +215,14 @@ def retell(
         Table.objects.filter(pk=table.pk).update(
             story_cursor=table.story_cursor, story_seq=table.story_seq
         )
+    return state
 
 
 def tell_all(
     referee: Game, setup: Setup, narrator, live: list[Move]
-) -> tuple[Story, dict[int, list]]:
-    """The whole story of ``live`` told move by move, exactly as ``advance`` tells it."""
+) -> tuple[Story, dict[int, list], dict[str, Any]]:
+    """The whole story of ``live`` told move by move, exactly as ``advance`` tells it, and the
+    state the moves lead to."""
     story = Story()
     meta: dict[int, list] = {}
     state = referee.initial_state(setup)
@@ -184,7 +230,7 @@ def tell_all(
         after = referee.apply(state, row.payload)
         _step(narrator, story, Told(row, state, after), index, meta)
         state = after
-    return story, meta
+    return story, meta, state
 
 
 def told(table: Table, setup: Setup, live: list[Move]) -> dict[str, Any]:
@@ -195,7 +241,7 @@ def told(table: Table, setup: Setup, live: list[Move]) -> dict[str, Any]:
     cursor: dict[str, Any] = {"live": len(live), "last": live[-1].seq if live else None}
     narrator = referee.narrator(setup)
     if narrator is not None:
-        story, meta = tell_all(referee, setup, narrator, live)
+        story, meta, _state = tell_all(referee, setup, narrator, live)
         cursor = _cursor(cursor, narrator, story, meta)
     return cursor
 

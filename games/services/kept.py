@@ -102,7 +102,8 @@ class Story:
 
     def advance(self, locked: Table, step: Step) -> None:
         if step.undo:  # the narrator only goes forward: told again from the log
-            kept_story.retell(locked, step.setup, step.live(), step.seq, save=False)
+            if locked.story_seq != step.seq:  # unless the undo told it to get its state
+                kept_story.retell(locked, step.setup, step.live(), step.seq, save=False)
         else:
             kept_story.advance(locked, step.rows, step.setup, step.live)
 

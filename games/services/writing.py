@@ -246,7 +246,11 @@ def undo(
             client_id=client_id,
         )
         live = moves[:-1]
-        state = reading.rebuild_state(locked, live, setup)
+        # An undo tells the story again from the log (the narrator only goes forward); telling
+        # it replays the live moves, so their state comes from that same replay (the story's
+        # advance below then finds it told). A game without a narrator replays them here.
+        told = kept_story.retell(locked, setup, live, seq, save=False)
+        state = told if told is not None else reading.rebuild_state(locked, live, setup)
         step = kept.Step([kept_story.Told(row, before, state)], setup, lambda: live, undo=True)
         store(locked, step, now)
         after_move(locked, before, state)
