@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from games.rules.base import Game, IllegalMove, Narrator, Setup, Story
+from games.rules.base import Game, IllegalMove, Narrator, Setup, Story, copy_plain
 
 
 def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -51,7 +50,7 @@ class ContestNarrator(Narrator):
         )
         control_changed = False
         for ev in after.get("events", []):
-            story.append({"index": index, **copy.deepcopy(ev)})
+            story.append({"index": index, **copy_plain(ev)})
             if ev.get("type") == "out":
                 self.cursor.setdefault("out", {})[ev.get("player")] = ev.get("reason")
             elif ev.get("type") == "control":
