@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -32,8 +33,15 @@ def new_token() -> str:
 def link_mark(token: str) -> str:
     """A short mark of a seat's current link, for the address of its QR code: browsers keep
     the code for an hour, and a re-issued link must not show the old one. A hash, so that the
-    code's address never carries the secret itself."""
-    return salted_hmac("games.models.link_mark", token, algorithm="sha256").hexdigest()[:10]
+    code's address never carries the secret itself. Kept per token and key (a contest page
+    draws one per seat on every render)."""
+    return _link_mark(token, settings.SECRET_KEY)
+
+
+@lru_cache(maxsize=1024)
+def _link_mark(token: str, secret: str) -> str:
+    mark = salted_hmac("games.models.link_mark", token, secret=secret, algorithm="sha256")
+    return mark.hexdigest()[:10]
 
 
 class TableQuerySet(models.QuerySet):

@@ -33,7 +33,9 @@ def attribute_info(attr: str | None, value: int | None = None) -> dict[str, Any]
     suit = ATTR_SUIT[attr]
     return {
         "key": attr,
-        "label": attribute_labels()[attr],
+        # The word in the language in force (every caller draws it now): plain text, so a
+        # page's kept parts are keyed by it in one pass ({% memo %}), not by a lazy's lookup.
+        "label": str(attribute_labels()[attr]),
         "suit": C.SUIT_SYMBOLS[suit],
         "colour": SUIT_COLOURS[suit],
         "value": value,

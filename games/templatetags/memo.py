@@ -94,7 +94,7 @@ def _mixed(value: Any) -> Any:
     for its fields), the rest by ``_frozen``. A part's bytes never equal ``_frozen``'s tuples."""
     kind = type(value)
     if kind is dict:
-        return ("{", tuple((_part(k), _part(v)) for k, v in value.items()))
+        return ("{", tuple((k if type(k) is str else _part(k), _part(v)) for k, v in value.items()))
     if kind is list or kind is tuple:
         return ("[", tuple(_part(v) for v in value))
     return _frozen(value)
