@@ -504,7 +504,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
     elif first_to_play:
         narration_form = "play-form"
 
-    return {
+    last_events = [describe(e, names, mode) for e in view.get("events") or []]
+    shown = {
         # The builder's address (the moves' own, move_url, is every table page's).
         "build_url": build_url,
         "lose_url": build_url if not virtual else move_url,
@@ -540,7 +541,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
             {"name": n, "who": names[n]} for n in view["seats"] if "throw_pretzel" in public[n]
         ],
         "seat_links": _seat_links(table, names) if virtual else [],
-        "last_events": [describe(e, names, mode) for e in view.get("events") or []],
+        "last_events": last_events,
         "just_settled": just_settled,
         "story_blocks": story_blocks(entries, view["players"], names, mode),
         "winner_who": names.get(view["winners"][0]) if view.get("winners") else "",
@@ -558,6 +559,10 @@ def context(snap: Snapshot) -> dict[str, Any]:
             if k in OPTION_LABELS and v != GAME.options[k].default and v is not False
         ],
     }
+    if last_events and phase != "characters":
+        # What a screen reader says after a move: what the move did at the table.
+        shown["announce"] = " ".join(str(line) for line in last_events)
+    return shown
 
 
 def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
