@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import registry
+from games.addresses import address
 from games.models import Table
 from games.rules import cards
 from games.snapshot import RECENT, Snapshot
@@ -123,7 +124,7 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "start_draw": start_draw_lines(snap.kit.start_method, table.extra),
         # The frame's parts (games/table_frame.html): the story so far, the forms' address.
         "story_template": snap.kit.story_template,
-        "move_url": reverse("games:move", args=[table.pk]),
+        "move_url": address("games:move", table.pk),
     }
     context.update(snap.kit.page_context(snap))
     return context

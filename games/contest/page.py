@@ -491,8 +491,8 @@ def context(snap: Snapshot) -> dict[str, Any]:
             just_settled = contest_sides(e["contest"], view["players"], names, mode)
 
     # A penalty paid with cards is tapped in card by card on a physical deck (the builder).
-    move_url = reverse("games:move", args=[table.pk])
-    build_url = reverse("contest:build", args=[table.pk])
+    move_url = address("games:move", table.pk)
+    build_url = address("contest:build", table.pk)
     for button in _penalties_shown(board, response, vote):
         button["url"] = build_url if button["cards"] and not virtual else move_url
 
