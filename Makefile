@@ -12,6 +12,11 @@ PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/amnesia_table
 # pytest-xdist workers; 0 runs everything in one process.
 TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS)
+# Python keeps the bytecode of what it compiles (__pycache__, ignored by git), whatever the
+# environment says: every test run starts dozens of Python processes (the test workers, the
+# servers, workers and commands the tests start), and without it each compiled the site and the
+# test modules again (a test worker's collection took twice the CPU time).
+unexport PYTHONDONTWRITEBYTECODE
 
 # make backup: dated copies of the database in BACKUP_DIR, the newest BACKUP_KEEP kept.
 BACKUP_DIR ?= backups
