@@ -26,6 +26,10 @@ from django.core.management import call_command
 from amnesia_site import catalogues
 from amnesia_site.catalogues import LOCALES, catalogue_path, compile_catalogue, placeholders
 
+# One worker runs this module (pyproject's --dist loadgroup): `extracted` below runs makemessages
+# once, where each worker would run it again, at the same time, on the same work files.
+pytestmark = pytest.mark.xdist_group("catalogues")
+
 HEADER = {
     "Content-Type": "text/plain; charset=UTF-8",
     "Plural-Forms": "nplurals=2; plural=(n > 1);",
@@ -221,6 +225,8 @@ def test_every_alias_of_gettext_in_the_code_is_extracted() -> None:
     aliases = set()
     for package in ("amnesia_site", "games", "stories"):
         for path in (Path(settings.BASE_DIR) / package).rglob("*.py"):
+            if "." in path.stem:  # makemessages' work copy of a template (x.html.py)
+                continue
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation":
                     for alias in node.names:

@@ -23,6 +23,8 @@ def project_modules() -> dict[str, Path]:
     modules = {}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
+            if "." in path.stem:  # makemessages' work copy of a template (x.html.py), for now
+                continue
             parts = path.relative_to(ROOT).with_suffix("").parts
             if "migrations" in parts:
                 continue
