@@ -73,8 +73,9 @@ def test_publish_find_and_download_a_story(page, django_user_model, settings, tm
     expect(page.locator(".book")).to_contain_text(ENGLISH["memory"])
     expect(page.locator(".edit-link")).to_have_count(0)
 
+    # A book not kept yet is asked for with a POST (a short one is printed in it), then downloads.
     with page.expect_download() as download_info:
-        page.get_by_role("link", name="A5").click()
+        page.get_by_role("button", name="A5").click()
     download = download_info.value
     assert download.suggested_filename == "the-warm-floor-a5.pdf"
     data = Path(download.path()).read_bytes()
