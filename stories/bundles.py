@@ -80,6 +80,7 @@ from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
 from games.rules.base import N_
 from games.rules.script import holds_nul, parse_script, rules_part
+from games.services.new_tables import move_stamp
 from stories.covers import strip_cover
 from stories.models import MAX_TAGS, NarrationEdit, Story, Tag
 from stories.services import refresh_search_text
@@ -857,18 +858,10 @@ def _extend_table(
         summary.already_there.append(data["name"])
         return
     for index, move in enumerate(moves[len(kept) :], start=len(kept)):
-        at = move.get("at")
         try:
-            stamp = parse_datetime(at) if isinstance(at, str) else None
-        except ValueError:  # well formed, but no such time (a 13th month)
-            stamp = None
-        if at is not None and stamp is None:
-            error = BadScript(
-                N_("Move {move} has an 'at' that is not an ISO 8601 time."), index, move=index
-            )
-            raise _does_not_replay(data, error)
-        if stamp is not None and timezone.is_naive(stamp):
-            stamp = timezone.make_aware(stamp, UTC)
+            stamp = move_stamp(move, index)
+        except BadScript as error:
+            raise _does_not_replay(data, error) from None
         try:
             game_services.play(
                 table, {k: v for k, v in move.items() if k != "at"}, table.last_seq, None, at=stamp

@@ -6,7 +6,7 @@ the one write path (``games.services.writing``).
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -135,18 +135,7 @@ def import_script(script: Any, owner: User, name: str = "") -> Table:
             index=result.error_index,
             error=result.error,
         )
-    stamps = []
-    for i, move in enumerate(moves):
-        raw = move.get("at")
-        try:
-            stamp = parse_datetime(raw) if isinstance(raw, str) else None
-        except ValueError:  # well formed, but no such time (a 13th month)
-            stamp = None
-        if raw is not None and stamp is None:
-            raise BadScript(N_("Move {move} has an 'at' that is not an ISO 8601 time."), i, move=i)
-        if stamp is not None and timezone.is_naive(stamp):
-            stamp = timezone.make_aware(stamp, UTC)
-        stamps.append(stamp)
+    stamps = [move_stamp(move, i) for i, move in enumerate(moves)]
     with transaction.atomic():
         table = create_table(
             owner,
@@ -173,3 +162,20 @@ def import_script(script: Any, owner: User, name: str = "") -> Table:
                 table.finished_at = last.at
             table.save(update_fields=["started_at", "finished_at"])
     return table
+
+
+def move_stamp(move: dict[str, Any], index: int) -> datetime | None:
+    """The time a script's move carries in its ``at`` (an aware time, UTC when it names no
+    zone), or None when it has none; BadScript when ``at`` is not an ISO 8601 time."""
+    raw = move.get("at")
+    try:
+        stamp = parse_datetime(raw) if isinstance(raw, str) else None
+    except ValueError:  # well formed, but no such time (a 13th month)
+        stamp = None
+    if raw is not None and stamp is None:
+        raise BadScript(
+            N_("Move {move} has an 'at' that is not an ISO 8601 time."), index, move=index
+        )
+    if stamp is not None and timezone.is_naive(stamp):
+        stamp = timezone.make_aware(stamp, UTC)
+    return stamp

@@ -139,11 +139,9 @@ def play_many(
     with transaction.atomic():
         locked = lock(table)
         setup = reading.setup_for_play(locked)
-        if client_id is not None:
-            stored = stored_answer(locked, setup, client_id)
-            if stored:
-                refresh(table, locked)
-                return stored
+        stored = resent(table, locked, setup, client_id)
+        if stored:
+            return stored
         referee = get_game(locked.game)
         first = state = reading.state_of(locked)
         validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
@@ -201,6 +199,17 @@ def row_id(client_id: str | None, i: int) -> str | None:
     return client_id if i == 1 else f"{client_id}/{i}"
 
 
+def resent(table: Table, locked: Table, setup: Setup, client_id: str | None) -> list[Played]:
+    """A batch sent again: the rows it stored (``table`` brought up to the locked row), or
+    empty when ``client_id`` is None or names nothing stored, and the batch is new."""
+    if client_id is None:
+        return []
+    stored = stored_answer(locked, setup, client_id)
+    if stored:
+        refresh(table, locked)
+    return stored
+
+
 def stored_answer(locked: Table, setup: Setup, client_id: str) -> list[Played]:
     """The rows a batch named ``client_id`` stored, each with the state just after it; empty
     when nothing of that name is stored."""
@@ -223,11 +232,9 @@ def undo(
     with transaction.atomic():
         locked = lock(table)
         setup = reading.setup_of(locked)
-        if client_id is not None:
-            stored = stored_answer(locked, setup, client_id)
-            if stored:
-                refresh(table, locked)
-                return stored[0]
+        stored = resent(table, locked, setup, client_id)
+        if stored:
+            return stored[0]
         validating.check_seq(locked, expected_seq)
         moves = reading.live_moves(locked)
         if not moves:

@@ -37,7 +37,7 @@ from stories import services as story_services
 from stories.models import NarrationEdit, Story, story_for
 
 from .conftest import make_story
-from .test_bundles import importer
+from .test_bundles import importer, zip_of
 
 pytestmark = pytest.mark.django_db
 
@@ -295,6 +295,27 @@ def test_a_bundle_whose_log_disagrees_is_refused_and_nothing_is_written(gm):
     before = (game_services.script_of(here), here.version, Move.objects.count())
     with pytest.raises(bundles.BundleError, match="moves that differ from the bundle's"):
         bundles.import_bundle(other_log, mover)
+    here.refresh_from_db()
+    assert (game_services.script_of(here), here.version, Move.objects.count()) == before
+
+
+def test_a_later_bundle_with_a_move_at_no_such_time_is_refused_and_nothing_is_written(gm):
+    table = answering(gm, 4)
+    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    play_on(table, stories_script()["moves"][4:6])
+    archive = zipfile.ZipFile(io.BytesIO(bundles.export_bundle(Table.objects.filter(pk=table.pk))))
+    entries = {name: archive.read(name) for name in archive.namelist()}
+    manifest = json.loads(entries["bundle.json"])
+    manifest["tables"][0]["script"]["moves"][-1]["at"] = "2026-13-45T00:00:00"  # a 13th month
+    entries["bundle.json"] = json.dumps(manifest).encode()
+    later = zip_of(entries)
+    Table.objects.all().delete()
+    mover = importer()
+    bundles.import_bundle(kept, mover)
+    here = Table.objects.get()
+    before = (game_services.script_of(here), here.version, Move.objects.count())
+    with pytest.raises(bundles.BundleError, match="not an ISO 8601 time"):
+        bundles.import_bundle(later, mover)
     here.refresh_from_db()
     assert (game_services.script_of(here), here.version, Move.objects.count()) == before
 
