@@ -68,17 +68,22 @@ def _unseen(state: State, n: int, avoid_suit: str | None = None) -> list[str]:
 
 def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """Concrete moves to try (physical card names and free text are placeholders)."""
+    if verb in _ONE_PLAIN:
+        return [{}]
     p = state["players"][player]
     virtual = state["deck_mode"] == "virtual"
     hand = p["hand"] or []
     if verb == "play" and virtual:
         return [{"card": c} for c in hand]
-    if verb in ("throw_pretzel", "give_up", "drink", "leave") or (verb == "lose_card" and virtual):
+    if verb == "lose_card" and virtual:
         return [{}]
-    others = [n for n in active(state) if n != player]
     if verb == "challenge":
         # The attribute never decides whether a challenge is legal: try one, offer all.
-        return [{"target": t, "contest": "a contest", "attribute": "brains"} for t in others]
+        return [
+            {"target": t, "contest": "a contest", "attribute": "brains"}
+            for t in active(state)
+            if t != player
+        ]
     if verb == "take_control":
         out: list[dict[str, Any]] = [{"with": "drinks"}]
         faces = [c for c in hand if is_face(c)] if virtual else ["KS"]
@@ -110,18 +115,17 @@ def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
             out[1]["cards"] = _unseen(state, _team_size(state, player))
         return out
     if verb == "play":
-        if virtual:
-            return [{"card": c} for c in hand]
         contest = state["contest"]
         attribute = contest["attributes"].get(player) if contest else None
         suit = ATTR_SUIT.get(attribute) if attribute else None
         return [{"card": c, "draws": []} for c in _unseen(state, 1, suit)]
     if verb == "lose_card":
-        return [{}] if virtual else [{"card": c} for c in _unseen(state, 1)]
+        return [{"card": c} for c in _unseen(state, 1)]
     if verb == "swap_joker":
         return [{"card": c} for c in hand] if virtual else [{"card": "2S"}]
     if verb == "heal":
         return [{"choice": c} for c in ("pretzel", "card", "none")]
+    others = [n for n in active(state) if n != player]
     if verb == "vote_off":
         return [
             {"target": t, "up": [n for n in others if n != t], "down": [], "pretzels": []}
@@ -132,6 +136,10 @@ def _candidates(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     if verb == "bribe":
         return [{"accepted_by": others}]
     return [{}]
+
+
+# The verbs whose one candidate is the bare verb.
+_ONE_PLAIN = frozenset({"throw_pretzel", "give_up", "drink", "leave"})
 
 
 def _team_size(state: State, player: str) -> int:
@@ -155,7 +163,10 @@ def _pays(state: State, members: list[str], penalties: list[str]) -> bool:
     and stay pay) asks no card of an empty hand: a lost card may put a player out, and the
     last one standing ends the game, after which nobody pays more."""
     need = penalties.count("card")
-    if all(hand_count(state, name) >= need for name in members):
+    for name in members:
+        if need and hand_count(state, name) < need:
+            break
+    else:
         return True  # nobody can run out of cards to lose (the count below would agree)
     contest = state["contest"]
     aside = state["after_penalty"] == "round" and bool(contest) and bool(contest.get("extended"))
@@ -313,15 +324,54 @@ def _fields_allowed(state: State, player: str, verb: str, fields: dict[str, Any]
     return True
 
 
-_VERBS_IN: dict[str, tuple[dict[str, frozenset[str]], list[str]]] = {}
+# The verbs whose candidates, once the verb's gate said yes, are all legal as
+# ``_candidates`` builds them (``_fields_allowed`` has nothing to ask of their fields): their
+# candidates are not judged one by one. A virtual ``play`` joins them in ``legal_moves`` (its
+# candidates are the cards in hand, and holding the card is all its fields are asked).
+_FIELDS_FREE = frozenset(_GATES) - {
+    "take_control",
+    "eat_pretzels",
+    "refuse",
+    "forfeit",
+    "play",
+    "heal",
+    "stay",
+}
+
+# A verb a phase allows, with its gate (None for "character") and whether its candidates are
+# judged one by one.
+_Verb = tuple[str, Callable[[State, str], bool] | None, bool]
+_VERBS_IN: dict[str, tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
 
 
-def _verbs_in(game: Game, phase: str) -> list[str]:
-    """The game's verbs a phase allows, in the game's order (worked out once per phase)."""
+def _verbs_in(game: Game, phase: str) -> list[_Verb]:
+    """The game's verbs a phase allows, in the game's order, with their gates (worked out
+    once per phase: ``legal_moves`` runs for every seat at every step of a simulation)."""
     known = _VERBS_IN.get(phase)
     if known is None or known[0] is not game.moves:
-        known = _VERBS_IN[phase] = (game.moves, [v for v, ps in game.moves.items() if phase in ps])
+        verbs: list[_Verb] = [
+            (v, None if v == "character" else _GATES[v], v not in _FIELDS_FREE)
+            for v, ps in game.moves.items()
+            if phase in ps
+        ]
+        known = _VERBS_IN[phase] = (game.moves, verbs)
     return known[1]
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    """``values`` without repeats, in their order (a template's choices)."""
+    if len(values) < 2:
+        return values
+    if not isinstance(values[0], list | dict):
+        try:
+            return list(dict.fromkeys(values))
+        except TypeError:  # an unhashable value further on: compared one by one below
+            pass
+    found: list[Any] = []
+    for value in values:
+        if value not in found:
+            found.append(value)
+    return found
 
 
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
@@ -329,16 +379,16 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         return []
     templates: list[dict[str, Any]] = []
     virtual = state["deck_mode"] == "virtual"
-    for verb in _verbs_in(game, state["phase"]):
-        if verb == "character":
+    for verb, gate, judged in _verbs_in(game, state["phase"]):
+        if gate is None:  # "character": no gate, no candidates
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
             continue
-        if not _GATES[verb](state, player):
+        if not gate(state, player):
             continue
-        legal = [
-            f for f in _candidates(state, player, verb) if _fields_allowed(state, player, verb, f)
-        ]
+        legal = _candidates(state, player, verb)
+        if judged and not (virtual and verb == "play"):
+            legal = [f for f in legal if _fields_allowed(state, player, verb, f)]
         if not legal:
             continue
         # The fields a button fills, with their legal values (a physical card is named by the
@@ -349,10 +399,7 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         if verb != "take_control":  # one way of playing it: one template
             one: dict[str, Any] = {"do": verb}
             for field in names:
-                found: list[Any] = []
-                for fields in legal:
-                    if field in fields and fields[field] not in found:
-                        found.append(fields[field])
+                found = _distinct([fields[field] for fields in legal if field in fields])
                 if found:
                     one.setdefault("choices", {})[field] = found
             if verb in ("challenge", "accept"):
