@@ -326,8 +326,7 @@ def _fields_allowed(state: State, player: str, verb: str, fields: dict[str, Any]
 
 # The verbs whose candidates, once the verb's gate said yes, are all legal as
 # ``_candidates`` builds them (``_fields_allowed`` has nothing to ask of their fields): their
-# candidates are not judged one by one. A virtual ``play`` joins them in ``legal_moves`` (its
-# candidates are the cards in hand, and holding the card is all its fields are asked).
+# candidates are not judged one by one.
 _FIELDS_FREE = frozenset(_GATES) - {
     "take_control",
     "eat_pretzels",
@@ -338,9 +337,74 @@ _FIELDS_FREE = frozenset(_GATES) - {
     "stay",
 }
 
-# A verb a phase allows, with its gate (None for "character") and whether its candidates are
-# judged one by one.
-_Verb = tuple[str, Callable[[State, str], bool] | None, bool]
+# -- templates built at once ----------------------------------------------------------------
+# The verbs a simulation meets at nearly every step get their template straight from the state
+# (what their candidates, judged one by one, would give), without a candidate to build and
+# judge: a simulation asks for the legal moves of about two seats a move. Each takes the state,
+# the player and the verb, once the verb's gate said yes, and gives the template or None (no
+# legal way to play it). ``tests/games/contest/test_legal_moves.py`` holds them to the oracle
+# (every candidate applied) over the golden scripts and seeded games in both deck modes.
+Quick = Callable[[State, str, str], dict[str, Any] | None]
+
+
+def _bare(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    """One candidate with no field to choose: the bare verb."""
+    return {"do": verb}
+
+
+def _challenge(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    """Any other active player, with any attribute (it never decides whether it is legal)."""
+    targets = [n for n in active(state) if n != player]
+    if not targets:
+        return None
+    return {"do": verb, "choices": {"target": targets, "attribute": list(ATTRIBUTES)}}
+
+
+def _accept(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    return {"do": verb, "choices": {"attribute": list(ATTRIBUTES)}}
+
+
+def _play_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    """Any card in hand."""
+    hand = state["players"][player]["hand"]
+    if not hand:
+        return None
+    return {"do": verb, "choices": {"card": list(dict.fromkeys(hand))}}
+
+
+def _forfeit_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    """A drink or a card, if the side can pay it (no card to name)."""
+    members = side(state, player)
+    found = [penalty for penalty in ("drink", "card") if _pays(state, members, [penalty])]
+    return {"do": verb, "choices": {"penalty": found}} if found else None
+
+
+def _refuse_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+    """The mixes of two penalties the side can pay (no card to name)."""
+    members = side(state, player)
+    found = [mix for mix in _penalty_mixes(2) if _pays(state, members, mix)]
+    return {"do": verb, "choices": {"penalty": found}} if found else None
+
+
+# verb -> (how its template is built at once, whether only in virtual mode: the physical
+# candidates name cards nobody has seen yet).
+_QUICK: dict[str, tuple[Quick, bool]] = {
+    "throw_pretzel": (_bare, False),
+    "give_up": (_bare, False),
+    "drink": (_bare, False),
+    "leave": (_bare, False),
+    "challenge": (_challenge, False),
+    "accept": (_accept, False),
+    "lose_card": (_bare, True),
+    "play": (_play_virtual, True),
+    "forfeit": (_forfeit_virtual, True),
+    "refuse": (_refuse_virtual, True),
+}
+
+# A verb a phase allows: its gate (None for "character"), whether its candidates are judged
+# one by one, and how its template is built at once (None: from its candidates) and whether
+# only in virtual mode.
+_Verb = tuple[str, Callable[[State, str], bool] | None, bool, Quick | None, bool]
 _VERBS_IN: dict[str, tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
 
 
@@ -349,11 +413,12 @@ def _verbs_in(game: Game, phase: str) -> list[_Verb]:
     once per phase: ``legal_moves`` runs for every seat at every step of a simulation)."""
     known = _VERBS_IN.get(phase)
     if known is None or known[0] is not game.moves:
-        verbs: list[_Verb] = [
-            (v, None if v == "character" else _GATES[v], v not in _FIELDS_FREE)
-            for v, ps in game.moves.items()
-            if phase in ps
-        ]
+        verbs: list[_Verb] = []
+        for v, ps in game.moves.items():
+            if phase in ps:
+                quick, virtual_only = _QUICK.get(v, (None, False))
+                gate = None if v == "character" else _GATES[v]
+                verbs.append((v, gate, v not in _FIELDS_FREE, quick, virtual_only))
         known = _VERBS_IN[phase] = (game.moves, verbs)
     return known[1]
 
@@ -379,15 +444,20 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         return []
     templates: list[dict[str, Any]] = []
     virtual = state["deck_mode"] == "virtual"
-    for verb, gate, judged in _verbs_in(game, state["phase"]):
+    for verb, gate, judged, quick, virtual_only in _verbs_in(game, state["phase"]):
         if gate is None:  # "character": no gate, no candidates
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
             continue
         if not gate(state, player):
             continue
+        if quick is not None and (virtual or not virtual_only):
+            built = quick(state, player, verb)
+            if built is not None:
+                templates.append(built)
+            continue
         legal = _candidates(state, player, verb)
-        if judged and not (virtual and verb == "play"):
+        if judged:
             legal = [f for f in legal if _fields_allowed(state, player, verb, f)]
         if not legal:
             continue
