@@ -10,6 +10,7 @@ forgotten names, votes, refusals, a drink or a card) is a parameter of ``sensibl
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from games.contest.rules import GAME
@@ -17,6 +18,12 @@ from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, card_suit, card_valu
 from games.simulate.bots import Bot, Param
 
 REFEREE = GAME
+
+
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most
+def _facts(code: str) -> tuple[str | None, int, bool]:
+    """A card's suit, value and whether it is a face card (asked at every bot decision)."""
+    return card_suit(code), card_value(code), is_face(code)
 
 
 def _others(view, seat) -> list[str]:
@@ -195,15 +202,17 @@ class SensibleBot(Bot):
         hand = me["hand"] or []
         by_suit = dict.fromkeys(ATTR_SUIT.values(), 0)
         for c in hand:
-            suit = card_suit(c)
+            suit, value, _face = _facts(c)
             if suit in by_suit:
-                by_suit[suit] += card_value(c)
+                by_suit[suit] += value
         n = max(1, len(hand))
         attrs = me["attributes"]
-        return max(
-            ATTRIBUTES,
-            key=lambda a: (attrs[a] + by_suit[ATTR_SUIT[a]] / n, -ATTRIBUTES.index(a)),
-        )
+        best, top = ATTRIBUTES[0], None
+        for a in ATTRIBUTES:  # a strictly higher one only: the first wins a tie
+            worth = attrs[a] + by_suit[ATTR_SUIT[a]] / n
+            if top is None or worth > top:
+                best, top = a, worth
+        return best
 
     def _challenge(self, view, template) -> dict[str, Any]:
         me = view["players"][self.seat]
@@ -239,7 +248,8 @@ class SensibleBot(Bot):
         suit = ATTR_SUIT[contest["attributes"][self.seat]]
 
         def worth(c: str) -> tuple:
-            return (card_suit(c) == suit and not is_face(c), card_value(c), c)
+            own, value, face = _facts(c)
+            return (own == suit and not face, value, c)
 
         return max(hand, key=worth)
 

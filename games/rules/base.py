@@ -341,6 +341,16 @@ def _hide(value: Any, path: list[str], player: str | None) -> Any:
         return value
     key, rest = path[0], path[1:]
     if key == "*":
+        if len(rest) == 1 and rest[0] != "*":
+            # One field of each other seat's record ("players.*.hand"), the common case:
+            # blanked without a call per seat.
+            field = rest[0]
+            return {
+                name: item
+                if name == player or not isinstance(item, dict) or field not in item
+                else {**item, field: None}
+                for name, item in value.items()
+            }
         if rest:
             return {
                 name: item if name == player else _hide(item, rest, player)
@@ -495,6 +505,16 @@ class Game:
         for rest in under.get(key, ()):
             value = _hide(value, rest, player) if rest else None
         return value
+
+    def view_special_keys(self) -> frozenset[str] | None:
+        """The keys whose ``view_part`` is more than the state's own value: the hidden ones
+        and those a ``private`` path starts with (None when a path starts with ``*``: then
+        every key is). A reader of many parts (a simulation's bot) reads the others
+        straight from the state."""
+        hidden, _paths, under = self._hiding()
+        if "*" in under:
+            return None
+        return hidden | frozenset(under)
 
     def _hiding(self) -> tuple[frozenset[str], list[list[str]], dict[str, list[list[str]]]]:
         """``hidden_keys`` as a set, the ``private`` paths split, and the same paths by their

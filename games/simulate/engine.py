@@ -105,16 +105,25 @@ class LazyView(Mapping):
     alone costs nothing. On the fast path each part the bot reads is
     ``referee.view_part`` (the part of ``shared_view``: what ``view`` shows, sharing the live
     state's parts; the bots only read it, which the tests check by playing the same games
-    with ``view``'s copies); otherwise the whole of ``referee.view``."""
+    with ``view``'s copies), and a part nothing in it hides is the state's own value, read
+    without a call; otherwise the whole of ``referee.view``."""
 
-    __slots__ = ("_referee", "_state", "_seat", "_view", "_parts")
+    __slots__ = ("_referee", "_state", "_seat", "_view", "_parts", "_special")
 
     def __init__(
-        self, referee: Game, state: dict[str, Any], seat: str, shared: bool = False
+        self,
+        referee: Game,
+        state: dict[str, Any],
+        seat: str,
+        shared: bool = False,
+        special: frozenset[str] | None = None,
     ) -> None:
         self._referee, self._state, self._seat = referee, state, seat
         self._view: dict[str, Any] | None = None
         self._parts: dict[str, Any] | None = {} if shared else None
+        # On the fast path, the keys whose part is more than the state's own value
+        # (``referee.view_special_keys()``); the others are read straight from the state.
+        self._special = special
 
     def _get(self) -> dict[str, Any]:
         if self._view is None:
@@ -128,6 +137,9 @@ class LazyView(Mapping):
         parts = self._parts
         if parts is None:
             return self._get()[key]
+        special = self._special
+        if special is not None and key not in special:
+            return self._state[key]
         if key not in parts:
             parts[key] = self._referee.view_part(self._state, self._seat, key)
         return parts[key]
@@ -157,6 +169,7 @@ def play_game(spec: Spec, index: int) -> dict[str, Any]:
     # The bots read the live state through ``shared_view`` (unless the game has a view of
     # its own, which only ``view`` knows).
     shared = fast and type(referee).view is Game.view
+    special = referee.view_special_keys() if shared else None
     state = referee.copy_state(initial) if fast else initial
     moves: list[dict[str, Any]] = []
     states: list[dict[str, Any]] = []
@@ -182,7 +195,7 @@ def play_game(spec: Spec, index: int) -> dict[str, Any]:
                     continue
                 view = views.get(seat)
                 if view is None:
-                    view = views[seat] = LazyView(referee, state, seat, shared)
+                    view = views[seat] = LazyView(referee, state, seat, shared, special)
                 fields = bots[seat].choose(view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}

@@ -108,10 +108,14 @@ def test_apply_in_place_gives_the_states_and_errors_of_apply(game):
             assert state == before, name  # the state it was given is untouched
             referee.apply_in_place(live, move)
             assert live == expected, (name, move)
+            special = referee.view_special_keys()
             for seat in [*setup.players, None]:
                 view = referee.view(expected, seat)
                 assert referee.shared_view(live, seat) == view
                 assert {key: referee.view_part(live, seat, key) for key in view} == view
+                # What the simulation's bots read straight from the live state.
+                plain = [k for k in view if special is not None and k not in special]
+                assert plain and all(live[k] == view[k] for k in plain)
             state = expected
             checked += 1
     assert checked > 60
