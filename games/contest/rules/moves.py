@@ -405,21 +405,26 @@ _QUICK: dict[str, tuple[Quick, bool]] = {
 # one by one, and how its template is built at once (None: from its candidates) and whether
 # only in virtual mode.
 _Verb = tuple[str, Callable[[State, str], bool] | None, bool, Quick | None, bool]
-_VERBS_IN: dict[str, tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
+_VERBS_IN: dict[tuple[str, bool, bool], tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
+# The verbs an option turns on: with it off, their gates always say no, so they are left out
+# of the phase's list (the gates still ask).
+_OPTION_VERBS = {"vote_off": "voting_off", "extra_point": "extra_points", "bribe": "extra_points"}
 
 
-def _verbs_in(game: Game, phase: str) -> list[_Verb]:
+def _verbs_in(game: Game, phase: str, options: dict[str, Any]) -> list[_Verb]:
     """The game's verbs a phase allows, in the game's order, with their gates (worked out
-    once per phase: ``legal_moves`` runs for every seat at every step of a simulation)."""
-    known = _VERBS_IN.get(phase)
+    once per phase and options: ``legal_moves`` runs for every seat at every step of a
+    simulation)."""
+    key = (phase, bool(options["voting_off"]), bool(options["extra_points"]))
+    known = _VERBS_IN.get(key)
     if known is None or known[0] is not game.moves:
         verbs: list[_Verb] = []
         for v, ps in game.moves.items():
-            if phase in ps:
+            if phase in ps and options.get(_OPTION_VERBS.get(v, ""), True):
                 quick, virtual_only = _QUICK.get(v, (None, False))
                 gate = None if v == "character" else _GATES[v]
                 verbs.append((v, gate, v not in _FIELDS_FREE, quick, virtual_only))
-        known = _VERBS_IN[phase] = (game.moves, verbs)
+        known = _VERBS_IN[key] = (game.moves, verbs)
     return known[1]
 
 
@@ -444,7 +449,9 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         return []
     templates: list[dict[str, Any]] = []
     virtual = state["deck_mode"] == "virtual"
-    for verb, gate, judged, quick, virtual_only in _verbs_in(game, state["phase"]):
+    for verb, gate, judged, quick, virtual_only in _verbs_in(
+        game, state["phase"], state["options"]
+    ):
         if gate is None:  # "character": no gate, no candidates
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
