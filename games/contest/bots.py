@@ -257,12 +257,18 @@ class SensibleBot(Bot):
 BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
+# A player's part of a trace: whether they are out (shared by every trace: only read).
+_OUT = {False: {"out": False}, True: {"out": True}}
+
+
 def trace(state: dict[str, Any]) -> dict[str, Any]:
     """What :func:`figures` reads of a state before the last (a copy: the simulation
     changes the state in place): who controls the story, and who is out."""
     return {
         "controller": state["controller"],
-        "players": {name: {"out": p["out"]} for name, p in state["players"].items()},
+        "players": {
+            name: _OUT.get(p["out"]) or {"out": p["out"]} for name, p in state["players"].items()
+        },
     }
 
 

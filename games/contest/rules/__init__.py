@@ -193,10 +193,13 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []
         super().handle(state, move)
+        # The deck's and the discard pile's counts, once the move is made (drawing and
+        # discarding leave them to this).
         sync_counts(state)
 
-    def legal_moves(self, state: dict[str, Any], player: str) -> list[dict[str, Any]]:
-        return legal_moves(self, state, player)
+    # ``moves.legal_moves(game, state, player)`` is the method itself (no call in between: a
+    # simulation asks for legal moves about twice a move).
+    legal_moves = legal_moves
 
     # -- characters ----------------------------------------------------------------------------
     def _do_character(self, state: State, move: dict) -> None:

@@ -145,15 +145,16 @@ def hand_count(state: State, name: str) -> int:
 
 
 def sync_counts(state: State) -> None:
-    if is_virtual(state):
+    """The virtual deck's and discard pile's counts (what the view shows of them): set at the
+    end of every move (``ContestGame.handle``), not at every card drawn or discarded."""
+    if state["deck_mode"] == "virtual":
         state["deck_count"] = len(state["deck"])
         state["discard_count"] = len(state["discard"])
 
 
 def discard(state: State, codes: list[str]) -> None:
-    if is_virtual(state):
+    if state["deck_mode"] == "virtual":
         state["discard"].extend(codes)
-        sync_counts(state)
 
 
 def draw(state: State) -> str | None:
@@ -173,9 +174,7 @@ def draw(state: State) -> str | None:
             f"The deck ran out: the discard pile ({len(pile)} cards) was shuffled into a new deck.",
             cards=len(pile),
         )
-    card = state["deck"].pop(0)
-    sync_counts(state)
-    return card
+    return state["deck"].pop(0)
 
 
 def draw_up(state: State, name: str) -> list[str]:

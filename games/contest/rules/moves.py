@@ -374,9 +374,10 @@ def _play_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None
 
 def _forfeit_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
     """A drink or a card, if the side can pay it (no card to name)."""
-    members = side(state, player)
-    found = [penalty for penalty in ("drink", "card") if _pays(state, members, [penalty])]
-    return {"do": verb, "choices": {"penalty": found}} if found else None
+    found = ["drink"]  # a drink asks for no card: always paid
+    if _pays(state, side(state, player), ["card"]):
+        found.append("card")
+    return {"do": verb, "choices": {"penalty": found}}
 
 
 def _refuse_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
