@@ -290,8 +290,9 @@ def _fields_allowed(state: State, player: str, verb: str, fields: dict[str, Any]
             reward == "pretzels" and not p["pretzels"]
         )
     if verb == "eat_pretzels":
-        limit = max(6, state["options"]["eat_limit"]) if p["bfa"] else state["options"]["eat_limit"]
-        return fields["count"] <= p["pretzels"] and p["eaten"] + fields["count"] <= limit
+        return fields["count"] <= p["pretzels"] and p["eaten"] + fields["count"] <= _eat_limit(
+            state, p
+        )
     if verb == "refuse":
         members = side(state, player)
         penalties = fields["penalty"]
@@ -338,56 +339,80 @@ _FIELDS_FREE = frozenset(_GATES) - {
 }
 
 # -- templates built at once ----------------------------------------------------------------
-# The verbs a simulation meets at nearly every step get their template straight from the state
+# The verbs a simulation meets at nearly every step get their templates straight from the state
 # (what their candidates, judged one by one, would give), without a candidate to build and
 # judge: a simulation asks for the legal moves of about two seats a move. Each takes the state,
-# the player and the verb, once the verb's gate said yes, and gives the template or None (no
-# legal way to play it). ``tests/games/contest/test_legal_moves.py`` holds them to the oracle
-# (every candidate applied) over the golden scripts and seeded games in both deck modes.
-Quick = Callable[[State, str, str], dict[str, Any] | None]
+# the player and the verb, once the verb's gate said yes, and gives the verb's templates (none
+# when there is no legal way to play it). ``tests/games/contest/test_legal_moves.py`` holds
+# them to the oracle (every candidate applied) over the golden scripts and seeded games in
+# both deck modes and with the optional rules.
+Quick = Callable[[State, str, str], list[dict[str, Any]]]
 
 
-def _bare(state: State, player: str, verb: str) -> dict[str, Any] | None:
+def _bare(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """One candidate with no field to choose: the bare verb."""
-    return {"do": verb}
+    return [{"do": verb}]
 
 
-def _challenge(state: State, player: str, verb: str) -> dict[str, Any] | None:
+def _challenge(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """Any other active player, with any attribute (it never decides whether it is legal)."""
     targets = [n for n in active(state) if n != player]
     if not targets:
-        return None
-    return {"do": verb, "choices": {"target": targets, "attribute": list(ATTRIBUTES)}}
+        return []
+    return [{"do": verb, "choices": {"target": targets, "attribute": list(ATTRIBUTES)}}]
 
 
-def _accept(state: State, player: str, verb: str) -> dict[str, Any] | None:
-    return {"do": verb, "choices": {"attribute": list(ATTRIBUTES)}}
+def _accept(state: State, player: str, verb: str) -> list[dict[str, Any]]:
+    return [{"do": verb, "choices": {"attribute": list(ATTRIBUTES)}}]
 
 
-def _play_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+def _eat_limit(state: State, p: dict[str, Any]) -> int:
+    """How many pretzels a player may eat in a game (more for a big fat appetite)."""
+    limit: int = state["options"]["eat_limit"]
+    return max(6, limit) if p["bfa"] else limit
+
+
+def _eat_pretzels(state: State, player: str, verb: str) -> list[dict[str, Any]]:
+    """Any count up to the pretzels they have, within what they may still eat."""
+    p = state["players"][player]
+    limit = _eat_limit(state, p)
+    counts = [k for k in range(1, p["pretzels"] + 1) if p["eaten"] + k <= limit]
+    return [{"do": verb, "choices": {"count": counts}}] if counts else []
+
+
+def _take_control_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
+    """Two drinks, or a face card in hand (without plot cards: ``_verbs_in`` asks)."""
+    out: list[dict[str, Any]] = [{"do": verb, "with": "drinks"}]
+    faces = [c for c in state["players"][player]["hand"] or [] if is_face(c)]
+    if faces:
+        out.append({"do": verb, "with": "face_card", "choices": {"card": _distinct(faces)}})
+    return out
+
+
+def _play_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """Any card in hand."""
     hand = state["players"][player]["hand"]
     if not hand:
-        return None
-    return {"do": verb, "choices": {"card": list(dict.fromkeys(hand))}}
+        return []
+    return [{"do": verb, "choices": {"card": list(dict.fromkeys(hand))}}]
 
 
-def _forfeit_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+def _forfeit_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """A drink or a card, if the side can pay it (no card to name)."""
     found = ["drink"]  # a drink asks for no card: always paid
     if _pays(state, side(state, player), ["card"]):
         found.append("card")
-    return {"do": verb, "choices": {"penalty": found}}
+    return [{"do": verb, "choices": {"penalty": found}}]
 
 
-def _refuse_virtual(state: State, player: str, verb: str) -> dict[str, Any] | None:
+def _refuse_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """The mixes of two penalties the side can pay (no card to name)."""
     members = side(state, player)
     found = [mix for mix in _penalty_mixes(2) if _pays(state, members, mix)]
-    return {"do": verb, "choices": {"penalty": found}} if found else None
+    return [{"do": verb, "choices": {"penalty": found}}] if found else []
 
 
-# verb -> (how its template is built at once, whether only in virtual mode: the physical
+# verb -> (how its templates are built at once, whether only in virtual mode: the physical
 # candidates name cards nobody has seen yet).
 _QUICK: dict[str, tuple[Quick, bool]] = {
     "throw_pretzel": (_bare, False),
@@ -396,17 +421,19 @@ _QUICK: dict[str, tuple[Quick, bool]] = {
     "leave": (_bare, False),
     "challenge": (_challenge, False),
     "accept": (_accept, False),
+    "eat_pretzels": (_eat_pretzels, False),
     "lose_card": (_bare, True),
+    "take_control": (_take_control_virtual, True),
     "play": (_play_virtual, True),
     "forfeit": (_forfeit_virtual, True),
     "refuse": (_refuse_virtual, True),
 }
 
 # A verb a phase allows: its gate (None for "character"), whether its candidates are judged
-# one by one, and how its template is built at once (None: from its candidates) and whether
+# one by one, and how its templates are built at once (None: from its candidates) and whether
 # only in virtual mode.
 _Verb = tuple[str, Callable[[State, str], bool] | None, bool, Quick | None, bool]
-_VERBS_IN: dict[tuple[str, bool, bool], tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
+_VERBS_IN: dict[tuple[str, bool, bool, bool], tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
 # The verbs an option turns on: with it off, their gates always say no, so they are left out
 # of the phase's list (the gates still ask).
 _OPTION_VERBS = {"vote_off": "voting_off", "extra_point": "extra_points", "bribe": "extra_points"}
@@ -416,13 +443,16 @@ def _verbs_in(game: Game, phase: str, options: dict[str, Any]) -> list[_Verb]:
     """The game's verbs a phase allows, in the game's order, with their gates (worked out
     once per phase and options: ``legal_moves`` runs for every seat at every step of a
     simulation)."""
-    key = (phase, bool(options["voting_off"]), bool(options["extra_points"]))
+    plots = bool(options["plot_cards"])
+    key = (phase, bool(options["voting_off"]), bool(options["extra_points"]), plots)
     known = _VERBS_IN.get(key)
     if known is None or known[0] is not game.moves:
         verbs: list[_Verb] = []
         for v, ps in game.moves.items():
             if phase in ps and options.get(_OPTION_VERBS.get(v, ""), True):
                 quick, virtual_only = _QUICK.get(v, (None, False))
+                if v == "take_control" and plots:  # a plot card's rewards are judged
+                    quick = None
                 gate = None if v == "character" else _GATES[v]
                 verbs.append((v, gate, v not in _FIELDS_FREE, quick, virtual_only))
         known = _VERBS_IN[key] = (game.moves, verbs)
@@ -460,9 +490,7 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         if not gate(state, player):
             continue
         if quick is not None and (virtual or not virtual_only):
-            built = quick(state, player, verb)
-            if built is not None:
-                templates.append(built)
+            templates += quick(state, player, verb)
             continue
         legal = _candidates(state, player, verb)
         if judged:
