@@ -215,14 +215,15 @@ class SensibleBot(Bot):
         return best
 
     def _challenge(self, view, template) -> dict[str, Any]:
-        me = view["players"][self.seat]
+        players, seats = view["players"], view["seats"]  # each read once
+        me = players[self.seat]
         targets = template["choices"]["target"]
         target = min(
             targets,
             key=lambda n: (
-                max(view["players"][n]["attributes"].values()),
-                -len(view["players"][n]["lost"]),
-                view["seats"].index(n),
+                max(players[n]["attributes"].values()),
+                -len(players[n]["lost"]),
+                seats.index(n),
             ),
         )
         return {
