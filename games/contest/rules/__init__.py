@@ -187,8 +187,9 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         }
 
     # -- play ----------------------------------------------------------------------------------
-    def active_players(self, state: dict[str, Any]) -> list[str]:
-        return active(state)
+    # ``core.active(state)`` is the method itself (no call in between: the referee asks at
+    # every move, and a simulation's table too).
+    active_players = staticmethod(active)
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []
