@@ -44,6 +44,12 @@ from games.rules.script import load_json
 from games.snapshot import Snapshot
 from games.start import KEY as START_DRAW_KEY
 
+# The fields a move's view leaves to the write path's read (every one but the game and who
+# owns the table; a game's ``table_related`` are loaded with it as on every table page).
+UNREAD_BEFORE_A_MOVE = tuple(
+    f.name for f in Table._meta.concrete_fields if f.name not in ("id", "game", "owner")
+)
+
 
 def _my_table(request, pk: int, *, defer: tuple[str, ...] = ()) -> Table:
     """The table, if the user may run it; 404 for anyone else (no hint that it exists).
@@ -128,9 +134,10 @@ def table_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @write_url(table_page)
 def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    # The write path reads the row again under its lock and hands this copy the state and the
-    # story it wrote (services.writing.refresh): the kept ones (the row's bulk) are not read twice.
-    table = _my_table(request, pk, defer=("state", "story_cursor"))
+    # The write path reads the whole row under its lock and hands this copy the row as it
+    # wrote it (services.writing.refresh): before that, the move needs only who may write
+    # (the query's owner) and the game (to read the posted move), and reads nothing else twice.
+    table = _my_table(request, pk, defer=UNREAD_BEFORE_A_MOVE)
 
     def play():
         sent = posted_move(request, get_game(table.game))

@@ -277,19 +277,11 @@ def after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> N
 
 
 def refresh(table: Table, locked: Table) -> None:
-    for field in (
-        "state",
-        "state_seq",
-        "last_seq",
-        "status",
-        "started_at",
-        "finished_at",
-        "version",
-        "bumps",
-        "story_cursor",
-        "story_seq",
-    ):
-        setattr(table, field, getattr(locked, field))
+    """Bring the caller's copy of the table to the row as the write path left it, every field:
+    a view that read only what it needed before the write (who may write, the game: see
+    ``games.views.table_move``) draws its answer from the row as written, not read again."""
+    for field in Table._meta.concrete_fields:
+        setattr(table, field.attname, getattr(locked, field.attname))
 
 
 def current_story(table: Table) -> None:
