@@ -44,7 +44,7 @@ from games.contest.story import (
     penalty_label,
     story_blocks,
 )
-from games.models import Table, link_mark
+from games.models import Seat, Table, link_mark
 from games.presenters import shown_value
 from games.rules import cards as C
 from games.snapshot import Snapshot
@@ -427,18 +427,19 @@ def _vote_off(view: dict, public: dict, names: dict) -> dict | None:
 
 
 def _seat_links(table: Table, names: dict) -> list[dict]:
+    # Only the three columns the links are made of, by position alone (the seats' default
+    # order also sorts by table, a join): no Seat is built, on every render of the page.
+    seats = Seat.objects.filter(table_id=table.pk).order_by("position")
     return [
         {
-            "name": seat.name,
-            "who": names.get(seat.name, seat.name),
-            "url": address("contest:seat", seat.token),
-            "qr": address("contest:seat_qr", table.pk, seat.position)
-            + f"?link={link_mark(seat.token)}",
-            "reissue_url": address("games:reissue_link", table.pk, seat.position),
-            "position": seat.position,
+            "name": name,
+            "who": names.get(name, name),
+            "url": address("contest:seat", token),
+            "qr": address("contest:seat_qr", table.pk, position) + f"?link={link_mark(token)}",
+            "reissue_url": address("games:reissue_link", table.pk, position),
+            "position": position,
         }
-        # by position alone (the seats' default order also sorts by table, a join)
-        for seat in table.seats.order_by("position")
+        for name, token, position in seats.values_list("name", "token", "position")
     ]
 
 
