@@ -40,6 +40,8 @@ register = template.Library()
 
 # The innermost form's verb, for the buttons inside it.
 _VERB = "_moveform_verb"
+# The CSRF input of the render (with the token it was drawn from).
+_CSRF = "_moveform_csrf"
 
 
 def _parse(parser, token, end: str) -> tuple[FilterExpression | None, dict, NodeList]:
@@ -90,7 +92,7 @@ class MoveFormNode(template.Node):
             turn = referee is not None and verb in referee.independent_moves
         parts = [
             f'<form method="post" action="{conditional_escape(action)}"{_attrs(values)}>',
-            self.csrf.render(context),
+            self._csrf(context),
             _hidden("expected_seq", context.get("expected_seq", "")),
             _hidden("client_id", new_client_id()),
         ]
@@ -104,6 +106,16 @@ class MoveFormNode(template.Node):
             parts.append(self.nodelist.render(context))
         parts.append("</form>")
         return mark_safe("".join(parts))
+
+    def _csrf(self, context) -> str:
+        """The CSRF input, drawn once per render for all the page's move forms (a page draws a
+        score of them, all with the request's one token)."""
+        token = context.get("csrf_token")
+        drawn = context.render_context.get(_CSRF)
+        if drawn is None or drawn[0] is not token:
+            drawn = (token, self.csrf.render(context))
+            context.render_context[_CSRF] = drawn
+        return drawn[1]
 
 
 class MoveButtonNode(template.Node):
