@@ -89,7 +89,8 @@ def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]
             "do": m.payload.get("do"),
             "fields": {k: shown_value(k, v) for k, v in m.payload.items() if k not in ("by", "do")},
             "text": m.text,
-            "at": m.at,
+            # No time: no page shows it, and a row of plain JSON kinds alone is keyed by its
+            # ``{% memo %}`` in one pass (games.templatetags.memo).
         }
         for m in rows
     ]

@@ -593,32 +593,36 @@ RULESETS = (
 )
 
 
+# One sentence per verb (lazy: each is put into the reader's language when it is said), made
+# once: a page says a dozen moves of the log on every render.
+MOVE_SENTENCES = {
+    "character": _("%(by)s makes a character."),
+    "challenge": _("%(by)s challenges %(target)s."),
+    "accept": _("%(by)s accepts the challenge."),
+    "refuse": _("%(by)s refuses the challenge and pays."),
+    "forfeit": _("%(by)s gives up the contest and pays."),
+    "play": _("%(by)s plays a card."),
+    "lose_card": _("%(by)s loses a card."),
+    "drink": _("%(by)s drinks."),
+    "take_control": _("%(by)s takes control of the story."),
+    "throw_pretzel": _("%(by)s throws a pretzel."),
+    "eat_pretzels": _("%(by)s eats pretzels."),
+    "swap_joker": _("%(by)s takes the winning joker."),
+    "heal": _("%(by)s heals."),
+    "vote_off": _("%(by)s calls a vote to put %(target)s out."),
+    "stay": _("%(by)s stays in the game and pays."),
+    "extra_point": _("%(by)s calls a vote for an extra point."),
+    "bribe": _("%(by)s offers a bribe."),
+    "give_up": _("%(by)s gives up."),
+    "leave": _("%(by)s leaves the game."),
+}
+
+
 def describe_move(move: dict[str, Any]) -> str:
     """One sentence for what a move did, in the reader's language (the move log, the live
     region, the undo's question); "" for a verb this page does not know."""
     by = move.get("by", "")
-    sentences = {
-        "character": _("%(by)s makes a character."),
-        "challenge": _("%(by)s challenges %(target)s."),
-        "accept": _("%(by)s accepts the challenge."),
-        "refuse": _("%(by)s refuses the challenge and pays."),
-        "forfeit": _("%(by)s gives up the contest and pays."),
-        "play": _("%(by)s plays a card."),
-        "lose_card": _("%(by)s loses a card."),
-        "drink": _("%(by)s drinks."),
-        "take_control": _("%(by)s takes control of the story."),
-        "throw_pretzel": _("%(by)s throws a pretzel."),
-        "eat_pretzels": _("%(by)s eats pretzels."),
-        "swap_joker": _("%(by)s takes the winning joker."),
-        "heal": _("%(by)s heals."),
-        "vote_off": _("%(by)s calls a vote to put %(target)s out."),
-        "stay": _("%(by)s stays in the game and pays."),
-        "extra_point": _("%(by)s calls a vote for an extra point."),
-        "bribe": _("%(by)s offers a bribe."),
-        "give_up": _("%(by)s gives up."),
-        "leave": _("%(by)s leaves the game."),
-    }
-    sentence = sentences.get(move.get("do"))
+    sentence = MOVE_SENTENCES.get(move.get("do"))
     if sentence is None:
         return ""
     said = str(sentence) % {"by": by, "target": move.get("target", "")}
