@@ -41,6 +41,8 @@ register = template.Library()
 
 # Kept values per block: a page shows at most a few dozen at a time.
 KEEP = 1024
+# The render's script prefix, in its render context.
+_PREFIX = "_memo_script_prefix"
 
 # Values that never change once made (a time shows in the key's time zone and language).
 _PLAIN = (
@@ -119,8 +121,13 @@ class MemoNode(template.Node):
             values = _key([v.resolve(context) for v in self.inputs])
         except _NotPlain:
             return self.nodelist.render(context)
+        # The site's own addresses (where the block links to them) start with the script
+        # prefix, which no render changes: read once per render, not once per block.
+        prefix = context.render_context.get(_PREFIX)
+        if prefix is None:
+            prefix = context.render_context[_PREFIX] = get_script_prefix()
         key = (
-            get_script_prefix(),  # the site's own addresses, where the block links to them
+            prefix,
             translation.get_language(),
             timezone.get_current_timezone_name(),
             context.autoescape,
