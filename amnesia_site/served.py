@@ -4,8 +4,13 @@ pages and moves (amnesia_site/lanes.py): THREADS for pages and moves, POLL_THREA
 
 from amnesia_site.wsgi import application as wsgi_application  # isort: skip (sets Django up)
 
+import sys
+
 from django.conf import settings
 
 from amnesia_site.lanes import Lanes
+
+# A poll's turns at the interpreter come quickly beside threads rendering pages (settings).
+sys.setswitchinterval(settings.SWITCH_INTERVAL_US / 1_000_000)
 
 application = Lanes(wsgi_application, settings.THREADS, settings.POLL_THREADS)

@@ -356,10 +356,18 @@ else:
 # The server's two pools of threads per worker process (``manage.py serve``,
 # amnesia_site/lanes.py): THREADS for pages and moves, POLL_THREADS apart for the polls, which so
 # never wait behind pages.
-THREADS = env_int("THREADS", 4)
+THREADS = env_int("THREADS", 2)
 POLL_THREADS = env_int("POLL_THREADS", 4)
 if THREADS < 1 or POLL_THREADS < 1:
     raise ImproperlyConfigured("THREADS and POLL_THREADS must be 1 or more.")
+# How long, in microseconds, the served app's threads may run Python while another thread waits
+# for its turn (Python's switch interval: 5,000 by default). A poll takes its turn at the
+# interpreter several times (its request, each query, its answer), each time behind threads
+# rendering pages: at 5 ms a turn, a poll under load waited tenths of a second. Set only in
+# the served app (amnesia_site/served.py); bench/load.py measures it.
+SWITCH_INTERVAL_US = env_int("SWITCH_INTERVAL_US", 500)
+if not 50 <= SWITCH_INTERVAL_US <= 100_000:
+    raise ImproperlyConfigured("SWITCH_INTERVAL_US must be from 50 to 100000 (microseconds).")
 
 
 # Logins and guessing. django-axes counts failed logins in its own tables (so every worker

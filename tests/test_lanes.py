@@ -6,6 +6,7 @@ its WSGI handler, driven by an event loop as Granian drives it)."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from concurrent.futures import Future
 
@@ -122,3 +123,5 @@ def test_the_served_application_has_its_two_lanes() -> None:
     assert isinstance(application, Lanes)
     assert application.pages._max_workers == settings.THREADS
     assert application.polls._max_workers == settings.POLL_THREADS
+    # and a thread waiting for the interpreter gets its turn within the setting's interval
+    assert sys.getswitchinterval() == pytest.approx(settings.SWITCH_INTERVAL_US / 1_000_000)
