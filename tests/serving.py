@@ -3,13 +3,16 @@ talking to it over plain HTTP, as a phone would: for tests/test_serve.py and ben
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +63,44 @@ def collect_static(env: dict[str, str]) -> None:
         env={**env, "DEBUG": "0", "SERVE_STATIC": "1"},
         check=True,
     )
+
+
+def static_inputs_key() -> str:
+    """A digest of everything collectstatic reads: each static file the finders find (its path
+    and bytes), and the versions of Django and WhiteNoise, which name and compress them."""
+    from importlib.metadata import version
+
+    from django.contrib.staticfiles.finders import get_finders
+
+    digest = hashlib.sha256(f"{version('django')} {version('whitenoise')}".encode())
+    found = {}
+    for finder in get_finders():
+        for path, storage in finder.list(["CVS", ".*", "*~"]):
+            found.setdefault(path, storage.path(path))  # the first finder's file wins, as there
+    for path in sorted(found):
+        digest.update(path.encode() + b"\0" + Path(found[path]).read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def collected_static(env: dict[str, str]) -> Path:
+    """collectstatic's output for the static files as they are, made once and kept in the temp
+    folder under the digest of its inputs: the SQLite and the PostgreSQL runs of ``make test``
+    (and their workers) share one (collecting compresses every file with Brotli at its highest
+    quality: a quarter-minute of CPU). Written to a folder of its own, then renamed into place
+    whole, so a run never reads a half-collected folder."""
+    root = Path(tempfile.gettempdir()) / f"amnesia-test-static-{static_inputs_key()}"
+    if (root / "staticfiles.json").is_file():
+        return root
+    for older in root.parent.glob("amnesia-test-static-*"):  # of static files since changed
+        if time.time() - older.stat().st_mtime > 86_400:
+            shutil.rmtree(older, ignore_errors=True)
+    work = Path(tempfile.mkdtemp(prefix=root.name + "-", dir=root.parent))
+    collect_static({**env, "STATIC_ROOT": str(work)})
+    try:
+        work.rename(root)
+    except OSError:  # another worker put its own there first: the same files
+        shutil.rmtree(work, ignore_errors=True)
+    return root
 
 
 @dataclass

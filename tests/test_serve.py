@@ -36,7 +36,7 @@ from tests.serving import (
     PHONE_ADDRESS,
     ROOT,
     Phone,
-    collect_static,
+    collected_static,
     database_url,
     serve_env,
     start_server,
@@ -50,9 +50,8 @@ ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 @pytest.fixture(scope="session")
 def static_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("serve-static")
-    collect_static(serve_env("sqlite:///:memory:", root, root.parent / "unused-media"))
-    return root
+    unused = tmp_path_factory.mktemp("serve-unused")
+    return collected_static(serve_env("sqlite:///:memory:", unused / "static", unused / "media"))
 
 
 @pytest.fixture
