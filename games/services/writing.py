@@ -31,6 +31,8 @@ from games.rules.base import Setup
 from games.services import kept, reading, validating
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from django.contrib.auth.models import AnonymousUser, User
 
     # Who sends a move: a player logged in, or nobody known (a seat's link, a command).
@@ -128,6 +130,7 @@ def play_many(
     *,
     expected_turn: str | None = None,
     client_id: str | None = None,
+    stamps: Sequence[datetime | None] | None = None,
 ) -> list[Played]:
     """Apply several moves in order, in one transaction under one lock: all or nothing.
 
@@ -136,8 +139,11 @@ def play_many(
     (with ``index``, its place in ``moves``) and nothing is written, the moves before it
     included; StaleMove likewise. ``client_id`` names the whole batch (its first row keeps
     it, the next ones ``id/2``, ``id/3``...): a batch sent again is answered with the rows
-    it stored, whatever ``moves`` holds by then.
+    it stored, whatever ``moves`` holds by then. ``stamps`` (an import's) gives each move its
+    own time, one per move (None: ``at``, else now).
     """
+    if stamps is not None and len(stamps) != len(moves):
+        raise ValueError("one stamp per move")
     client_id = validating.check_client_id(client_id)
     with transaction.atomic():
         locked = lock(table)
@@ -171,7 +177,7 @@ def play_many(
                     seq=locked.last_seq + i,
                     payload=payload,
                     text=text,
-                    at=at or now,
+                    at=(stamps[i - 1] if stamps is not None else None) or at or now,
                     entered_by=entered_by,
                     client_id=row_id(client_id, i),
                 ),
