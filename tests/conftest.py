@@ -204,3 +204,39 @@ def long_table(gm):
         return services.import_script(long_game(game, moves), owner or gm)
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def area_art_drawn_once_per_worker():
+    """The 48 area cards' art is the same for the same card every time
+    (tests/games/amnesia_stories/test_areas.py calls the drawing itself to prove it), and pages
+    and books draw it on first use into each test's own media and cache folders: a test worker
+    draws and encodes each picture once (a tenth of a second each, hundreds of times a run) and
+    writes the same bytes into the folders of the tests after."""
+    from games import images
+    from games.amnesia_stories import area_store
+
+    real_draw, real_print = area_store.draw, area_store.print_picture
+    drawn: dict[tuple[str, str], bytes] = {}
+    printed: dict[str, bytes] = {}
+
+    def draw(card_id: str, paths: dict[str, Path]) -> None:
+        todo = {kind: path for kind, path in paths.items() if (card_id, kind) not in drawn}
+        if todo:
+            real_draw(card_id, todo)
+            drawn.update({(card_id, kind): path.read_bytes() for kind, path in todo.items()})
+        for kind, path in paths.items():
+            if kind not in todo:
+                images.write_atomically(path, drawn[card_id, kind])
+
+    def print_picture(card_id: str, folder: Path) -> bytes:
+        if card_id not in printed:
+            printed[card_id] = real_print(card_id, folder)
+        elif not (folder / f"{card_id}.jpg").is_file():
+            images.write_atomically(folder / f"{card_id}.jpg", printed[card_id])
+        return printed[card_id]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(area_store, "draw", draw)
+        patch.setattr(area_store, "print_picture", print_picture)
+        yield
