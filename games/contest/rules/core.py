@@ -68,6 +68,7 @@ def is_face(code: str) -> bool:
     return is_suited(code) and C.rank(code) in FACE_RANKS
 
 
+@lru_cache(maxsize=1024)  # card codes: a few hundred at most (asked for each card in hand)
 def loss_key(code: str) -> tuple:
     """Sort key: the first card under this key is the one a card penalty takes."""
     if code in C.JOKERS:
@@ -99,7 +100,8 @@ def label(code: str) -> str:
 
 
 def labels(codes: list[str]) -> str:
-    return ", ".join(C.label(c) for c in codes) if codes else N_("no cards")
+    # ``label`` above (cached): nearly every card played draws a chain, named here.
+    return ", ".join([label(c) for c in codes]) if codes else N_("no cards")
 
 
 # -- state helpers -------------------------------------------------------------------------
