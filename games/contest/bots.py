@@ -143,21 +143,25 @@ class SensibleBot(Bot):
 
     def choose(self, view, legal_moves, may_wait=False):
         # The view is read only when a decision needs it (reading it copies the state).
-        by_verb: dict[str, list[dict]] = {}
-        for t in legal_moves:
-            by_verb.setdefault(t["do"], []).append(t)
+        # Each verb's first template (a verb has one, but for take_control's ways).
+        by_verb: dict[str, dict] = {t["do"]: t for t in reversed(legal_moves)}
         if "character" in by_verb:
             return _character(self, view, balanced=True)
         if "eat_pretzels" in by_verb:  # offered only to a player with pretzels
             limit = view["options"]["pretzel_limit"]
             if view["players"][self.seat]["pretzels"] >= limit - 1:
-                count = max(by_verb["eat_pretzels"][0]["choices"]["count"])
+                count = max(by_verb["eat_pretzels"]["choices"]["count"])
                 return {"do": "eat_pretzels", "count": count}
         if "challenge" in by_verb:
             if "vote_off" in by_verb and self.chance(self.p["call_vote"]):
-                return self._vote_off(view, by_verb["vote_off"][0])
-            return self._challenge(view, by_verb["challenge"][0])
-        for t in by_verb.get("take_control", []):  # in the story, not in control
+                return self._vote_off(view, by_verb["vote_off"])
+            return self._challenge(view, by_verb["challenge"])
+        ways = (
+            [t for t in legal_moves if t["do"] == "take_control"]
+            if "take_control" in by_verb
+            else ()
+        )
+        for t in ways:  # in the story, not in control
             if t["with"] == "face_card" and self.chance(self.p["take_control"]):
                 card = t["choices"]["card"][0]
                 return {"do": "take_control", "with": "face_card", "card": card}
@@ -171,7 +175,7 @@ class SensibleBot(Bot):
             me = view["players"][self.seat]
             return {"do": "accept", "attribute": self._best_attribute(me)}
         if "play" in by_verb:
-            return {"do": "play", "card": self._card(view, by_verb["play"][0]["choices"]["card"])}
+            return {"do": "play", "card": self._card(view, by_verb["play"]["choices"]["card"])}
         if "drink" in by_verb or "lose_card" in by_verb:
             if "lose_card" in by_verb and (
                 "drink" not in by_verb or not self.chance(self.p["drink"])
@@ -179,10 +183,10 @@ class SensibleBot(Bot):
                 return {"do": "lose_card"}
             return {"do": "drink"}
         if "swap_joker" in by_verb:
-            hand = by_verb["swap_joker"][0]["choices"]["card"]
+            hand = by_verb["swap_joker"]["choices"]["card"]
             return {"do": "swap_joker", "card": min(hand, key=lambda c: (card_value(c), c))}
         if "heal" in by_verb:
-            choices = by_verb["heal"][0]["choices"]["choice"]
+            choices = by_verb["heal"]["choices"]["choice"]
             return {"do": "heal", "choice": choices[0]}
         if "stay" in by_verb and self.chance(self.p["stay"]):
             return {"do": "stay", "penalty": self._penalties(3)}
