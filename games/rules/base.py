@@ -7,6 +7,7 @@ pure function of its script.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -362,6 +363,28 @@ def _hide(value: Any, path: list[str], player: str | None) -> Any:
     return {**value, key: _hide(value[key], rest, player) if rest else None}
 
 
+class _Blanked(Mapping[str, Any]):
+    """``_hide(seats, ["*", field], player)`` worked out as it is read: each other seat's
+    record with ``field`` blanked, made when that seat is read (a reader only reads it)."""
+
+    __slots__ = ("_seats", "_player", "_field")
+
+    def __init__(self, seats: dict[str, Any], player: str | None, field: str) -> None:
+        self._seats, self._player, self._field = seats, player, field
+
+    def __getitem__(self, name: str) -> Any:
+        item = self._seats[name]
+        if name == self._player or not isinstance(item, dict) or self._field not in item:
+            return item
+        return {**item, self._field: None}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+
 class Game:
     """The interface every game implements. Subclasses fill in the class attributes and
     ``setup_state`` and ``handle``; the pipeline in ``apply`` does the checks that are the
@@ -495,14 +518,29 @@ class Game:
             seen = _hide(seen, path, player)
         return seen
 
-    def view_part(self, state: dict[str, Any], player: str | None, key: str) -> Any:
+    def view_part(
+        self, state: dict[str, Any], player: str | None, key: str, lazy: bool = False
+    ) -> Any:
         """``shared_view(state, player)[key]`` alone (KeyError for a key the view leaves
-        out): the ``private`` paths under ``key`` hidden the same way, nothing else built."""
+        out): the ``private`` paths under ``key`` hidden the same way, nothing else built.
+        ``lazy``: a mapping of seats whose one private field is the only path under ``key``
+        ("players.*.hand") comes as a read-only mapping that blanks a seat's record when it
+        is read (a simulation's bot mostly reads its own record, which nothing hides)."""
         hidden, _paths, under = self._hiding()
         if key in hidden or "*" in under:
             return self.shared_view(state, player)[key]
         value = state[key]
-        for rest in under.get(key, ()):
+        rests = under.get(key, ())
+        if (
+            lazy
+            and len(rests) == 1
+            and len(rests[0]) == 2
+            and rests[0][0] == "*"
+            and rests[0][1] != "*"
+            and isinstance(value, dict)
+        ):
+            return _Blanked(value, player, rests[0][1])
+        for rest in rests:
             value = _hide(value, rest, player) if rest else None
         return value
 

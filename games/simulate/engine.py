@@ -142,7 +142,7 @@ class LazyView(Mapping):
         if special is not None and key not in special:
             return self._state[key]
         if key not in parts:
-            parts[key] = self._referee.view_part(self._state, self._seat, key)
+            parts[key] = self._referee.view_part(self._state, self._seat, key, lazy=True)
         return parts[key]
 
     def __iter__(self) -> Iterator[str]:
