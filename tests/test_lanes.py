@@ -118,10 +118,16 @@ def test_a_poll_answers_while_every_thread_for_pages_is_busy(loop, lanes, make_t
 
 
 def test_the_served_application_has_its_two_lanes() -> None:
-    from amnesia_site.served import application
+    python_default = sys.getswitchinterval()
+    try:
+        from amnesia_site.served import application
 
-    assert isinstance(application, Lanes)
-    assert application.pages._max_workers == settings.THREADS
-    assert application.polls._max_workers == settings.POLL_THREADS
-    # and a thread waiting for the interpreter gets its turn within the setting's interval
-    assert sys.getswitchinterval() == pytest.approx(settings.SWITCH_INTERVAL_US / 1_000_000)
+        assert isinstance(application, Lanes)
+        assert application.pages._max_workers == settings.THREADS
+        assert application.polls._max_workers == settings.POLL_THREADS
+        # and a thread waiting for the interpreter gets its turn within the setting's interval
+        assert sys.getswitchinterval() == pytest.approx(settings.SWITCH_INTERVAL_US / 1_000_000)
+    finally:
+        # Importing the served app set the interval for this whole test process: the tests
+        # after this one (a live server beside a browser's driver) run as Python runs them.
+        sys.setswitchinterval(python_default)
