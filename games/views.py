@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -39,23 +40,20 @@ from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_m
 from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Seat, Table, new_seed
-from games.rules import BadScript, IllegalMove, get_game
+from games.rules import BadScript, IllegalMove
 from games.rules.script import load_json
 from games.snapshot import Snapshot
 from games.start import KEY as START_DRAW_KEY
 
-# The fields a move's view leaves to the write path's read (every one but the game and who
-# owns the table; a game's ``table_related`` are loaded with it as on every table page).
-UNREAD_BEFORE_A_MOVE = tuple(
-    f.name for f in Table._meta.concrete_fields if f.name not in ("id", "game", "owner")
-)
+
+def _my_tables(request) -> QuerySet[Table]:
+    """The tables the user may run, each loaded with every game's ``table_related``."""
+    return Table.objects.owned_by(request.user).select_related(*registry.table_related())
 
 
-def _my_table(request, pk: int, *, defer: tuple[str, ...] = ()) -> Table:
-    """The table, if the user may run it; 404 for anyone else (no hint that it exists).
-    ``defer``: fields left unread (a write reads the row again under its lock)."""
-    tables = Table.objects.owned_by(request.user).select_related(*registry.table_related())
-    return get_object_or_404(tables.defer(*defer), pk=pk)
+def _my_table(request, pk: int) -> Table:
+    """The table, if the user may run it; 404 for anyone else (no hint that it exists)."""
+    return get_object_or_404(_my_tables(request), pk=pk)
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -134,16 +132,22 @@ def table_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @write_url(table_page)
 def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    # The write path reads the whole row under its lock and hands this copy the row as it
-    # wrote it (services.writing.refresh): before that, the move needs only who may write
-    # (the query's owner) and the game (to read the posted move), and reads nothing else twice.
-    table = _my_table(request, pk, defer=UNREAD_BEFORE_A_MOVE)
+    # The write path's locking read is the request's one read of the row: it takes it from
+    # the tables this user may run (none: 404), and the move is read once the row says which
+    # game it is (a form's fields are parsed as the game declares them). ``table`` gets the
+    # row as written (services.writing.refresh), and the answer is drawn from it.
+    table = Table(pk=pk)
 
     def play():
-        sent = posted_move(request, get_game(table.game))
-        return services.play(
-            table, sent.move, sent.expected_seq, request.user, **sent.play_kwargs()
-        )
+        try:
+            return services.play_sent(
+                table,
+                lambda referee: posted_move(request, referee),
+                request.user,
+                rows=_my_tables(request),
+            )
+        except Table.DoesNotExist:
+            raise Http404("No such table.") from None
 
     return answer_move(request, table, play)
 

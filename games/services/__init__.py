@@ -43,6 +43,7 @@ from games.services.writing import (
     current_story,
     play,
     play_many,
+    play_sent,
     undo,
 )
 
@@ -63,6 +64,7 @@ __all__ = [
     "live_moves",
     "play",
     "play_many",
+    "play_sent",
     "rebuild_state",
     "reissue_seat_link",
     "save_draft",

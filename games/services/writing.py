@@ -16,22 +16,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Func, TextField, Value
+from django.db.models import BooleanField, F, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from games import registry, signals
 from games import story as kept_story
 from games.models import Move, Table
-from games.rules import IllegalMove, get_game
+from games.rules import Game, IllegalMove, get_game
 from games.rules.base import Setup
 from games.services import kept, reading, validating
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from django.contrib.auth.models import AnonymousUser, User
 
@@ -47,23 +48,28 @@ class Played:
     resent: bool = False
 
 
-def lock(table: Table) -> Table:
+def lock(table: Table, rows: QuerySet[Table] | None = None) -> Table:
     """The table's row, locked until the transaction ends. On PostgreSQL the wait for it is
     bounded (settings.WRITE_LOCK_TIMEOUT_MS, for this transaction only): past it the lock is
     "not available", which the site answers 503 "busy, nothing applied" (amnesia_site.busy),
     as SQLite's busy timeout does. The timeout is set by the very statement that waits, in one
     round trip: its WHERE calls ``set_config(..., is_local => true)`` on the row, which
-    PostgreSQL evaluates before it locks the row."""
-    rows = Table.objects.select_for_update()
+    PostgreSQL evaluates before it locks the row (a raw condition: the same call built as an
+    ORM expression cost a move a couple of milliseconds to compile).
+
+    ``rows``: the tables the row may be taken from (default: any), with what to load beside
+    it (``select_related``); a row outside them raises ``Table.DoesNotExist``. Only the
+    table's own row is locked, never a related one joined to it."""
+    rows = (Table.objects.all() if rows is None else rows).select_for_update(of=("self",))
     if connection.vendor == "postgresql":
-        timeout = Func(
-            Value("lock_timeout"),
-            Value(f"{settings.WRITE_LOCK_TIMEOUT_MS}ms"),
-            Value(True),
-            function="set_config",
-            output_field=TextField(),
+        timeout = f"{settings.WRITE_LOCK_TIMEOUT_MS}ms"
+        rows = rows.filter(
+            RawSQL(
+                "set_config('lock_timeout', %s, true) IS NOT NULL",
+                (timeout,),
+                output_field=BooleanField(),
+            )
         )
-        rows = rows.alias(lock_timeout=timeout).filter(lock_timeout__isnull=False)
     return rows.get(pk=table.pk)
 
 
@@ -147,56 +153,117 @@ def play_many(
     client_id = validating.check_client_id(client_id)
     with transaction.atomic():
         locked = lock(table)
-        setup = reading.setup_for_play(locked)
-        stored = resent(table, locked, setup, client_id)
-        if stored:
-            return stored
-        referee = get_game(locked.game)
-        first = state = reading.state_of(locked)
-        validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
-        guard = registry.kit(locked.game).table_guard  # a table setting outside the script
-        if guard is not None:
-            guard(locked, first, moves, timezone.now())
-        judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
-        for index, move in enumerate(moves):
-            try:
-                payload, text = validating.clean_move(move)
-                state = validating.judge(referee, setup, state, payload)
-            except IllegalMove as exc:
-                exc.index = index
-                raise
-            judged.append((payload, text, state))
-        if not judged:
-            return []
-        now = timezone.now()
-        entered_by = user if user is not None and user.is_authenticated else None
-        played = [
-            Played(
-                Move.objects.create(
-                    table=locked,
-                    seq=locked.last_seq + i,
-                    payload=payload,
-                    text=text,
-                    at=(stamps[i - 1] if stamps is not None else None) or at or now,
-                    entered_by=entered_by,
-                    client_id=row_id(client_id, i),
-                ),
-                after,
-            )
-            for i, (payload, text, after) in enumerate(judged, start=1)
-        ]
-        befores = [first] + [after for _payload, _text, after in judged[:-1]]
-        step = kept.Step(
-            [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
-            setup,
-            lambda: reading.live_moves(locked),
+        played = _play_locked(
+            table, locked, moves, expected_seq, user, at, expected_turn, client_id, stamps
         )
-        if locked.draft and any(text for _payload, text, _after in judged):
-            locked.draft = ""
-            locked.save(update_fields=["draft"])
-        store(locked, step, now)
-        after_move(locked, first, state)
-    refresh(table, locked)
+    if played and not played[0].resent:
+        refresh(table, locked)
+    return played
+
+
+class Sent(Protocol):
+    """A move as a request sent it, with what steers its writing (``games.forms.Posted``)."""
+
+    move: dict[str, Any]
+    expected_seq: int | None
+    expected_turn: str | None
+    client_id: Any
+
+
+def play_sent(
+    table: Table,
+    read: Callable[[Game], Sent],
+    user: Sender = None,
+    *,
+    rows: QuerySet[Table] | None = None,
+) -> Played:
+    """Apply one move that is read once the row is locked, so that the write path's locking
+    read is the only read of the table a move's request makes: ``read(referee)`` reads the
+    move as the table's game declares its fields (IllegalMove when it cannot: nothing is
+    written). ``rows``: the tables the sender may write to, and what to load beside the row
+    (``lock``); ``table`` need hold no more than its pk, and gets the row as written (the
+    related objects ``rows`` loaded too), as after ``play``."""
+    with transaction.atomic():
+        locked = lock(table, rows)
+        sent = read(get_game(locked.game))
+        client_id = validating.check_client_id(sent.client_id)
+        played = _play_locked(
+            table,
+            locked,
+            [sent.move],
+            sent.expected_seq,
+            user,
+            None,
+            sent.expected_turn,
+            client_id,
+            None,
+        )
+    if not played[0].resent:
+        refresh(table, locked)
+    return played[0]
+
+
+def _play_locked(
+    table: Table,
+    locked: Table,
+    moves: list[dict[str, Any]],
+    expected_seq: int | None,
+    user: Sender,
+    at: datetime | None,
+    expected_turn: str | None,
+    client_id: str | None,
+    stamps: Sequence[datetime | None] | None,
+) -> list[Played]:
+    """``play_many``'s work once the row is locked (``locked``, in its transaction)."""
+    setup = reading.setup_for_play(locked)
+    stored = resent(table, locked, setup, client_id)
+    if stored:
+        return stored
+    referee = get_game(locked.game)
+    first = state = reading.state_of(locked)
+    validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
+    guard = registry.kit(locked.game).table_guard  # a table setting outside the script
+    if guard is not None:
+        guard(locked, first, moves, timezone.now())
+    judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+    for index, move in enumerate(moves):
+        try:
+            payload, text = validating.clean_move(move)
+            state = validating.judge(referee, setup, state, payload)
+        except IllegalMove as exc:
+            exc.index = index
+            raise
+        judged.append((payload, text, state))
+    if not judged:
+        return []
+    now = timezone.now()
+    entered_by = user if user is not None and user.is_authenticated else None
+    played = [
+        Played(
+            Move.objects.create(
+                table=locked,
+                seq=locked.last_seq + i,
+                payload=payload,
+                text=text,
+                at=(stamps[i - 1] if stamps is not None else None) or at or now,
+                entered_by=entered_by,
+                client_id=row_id(client_id, i),
+            ),
+            after,
+        )
+        for i, (payload, text, after) in enumerate(judged, start=1)
+    ]
+    befores = [first] + [after for _payload, _text, after in judged[:-1]]
+    step = kept.Step(
+        [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
+        setup,
+        lambda: reading.live_moves(locked),
+    )
+    if locked.draft and any(text for _payload, text, _after in judged):
+        locked.draft = ""
+        locked.save(update_fields=["draft"])
+    store(locked, step, now)
+    after_move(locked, first, state)
     return played
 
 
@@ -287,10 +354,12 @@ def after_move(table: Table, before: dict[str, Any], after: dict[str, Any]) -> N
 
 def refresh(table: Table, locked: Table) -> None:
     """Bring the caller's copy of the table to the row as the write path left it, every field:
-    a view that read only what it needed before the write (who may write, the game: see
+    a view that read nothing of the row before the write (``play_sent``, see
     ``games.views.table_move``) draws its answer from the row as written, not read again."""
     for field in Table._meta.concrete_fields:
         setattr(table, field.attname, getattr(locked, field.attname))
+    # and what was loaded beside the row (``play_sent``'s ``rows``: a game's related rows)
+    table._state.fields_cache.update(locked._state.fields_cache)
 
 
 def current_story(table: Table) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import registry
@@ -40,3 +42,21 @@ def test_a_page_and_a_moves_answer_take_few_queries(
     assert table.last_seq == moves + 1
     with django_assert_max_num_queries(MAX_QUERIES):
         assert gm_client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+
+
+@pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
+def test_a_moves_answer_reads_the_table_once(game, long_table, gm_client):
+    """The write path's locking read is the only read of the table's row a move makes: the
+    view reads the move once that row says which game it is (services.play_sent), and the
+    answer is drawn from the row as written."""
+    table = long_table(game, 10)
+    with CaptureQueriesContext(connection) as done:
+        answer = gm_client.post(
+            reverse("games:move", args=[table.pk]),
+            {"move": json.dumps(next_move(table)), "expected_seq": table.last_seq},
+            HTTP_HX_REQUEST="true",
+        )
+    assert answer.status_code == 200, answer.content[:500]
+    reads = [q["sql"] for q in done.captured_queries if 'FROM "games_table"' in q["sql"]]
+    assert len(reads) == 1, reads
+    assert "FOR UPDATE" in reads[0] or connection.vendor == "sqlite"
