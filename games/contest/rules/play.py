@@ -30,7 +30,7 @@ from games.contest.rules.flow import (
     snapshot,
     start_round,
 )
-from games.rules.base import N_, copy_plain, require_int
+from games.rules.base import N_, require_int
 
 
 class ContestPlay(Checks):
@@ -110,7 +110,7 @@ class ContestPlay(Checks):
                 state,
                 "contest",
                 f"The contest '{contest['kind']}' is over: {contest['winner']} won.",
-                contest=copy_plain(state["last_contest"]),
+                contest=dict(state["last_contest"]),  # as finish_contest's record
             )
             return
         state["phase"] = "penalty"
