@@ -397,18 +397,38 @@ def _play_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     return [{"do": verb, "choices": {"card": list(dict.fromkeys(hand))}}]
 
 
+def _least_held(state: State, members: list[str]) -> int:
+    """The fewest cards in hand on the side (0 for no one). A penalty of ``need`` cards
+    or fewer each is paid for sure when every member holds as many: ``_pays`` says yes
+    without its count (the forfeits and refusals offered at nearly every step of a
+    simulated contest are judged by this alone)."""
+    if not members:
+        return 0
+    return min([hand_count(state, name) for name in members])
+
+
 def _forfeit_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """A drink or a card, if the side can pay it (no card to name)."""
     found = ["drink"]  # a drink asks for no card: always paid
-    if _pays(state, side(state, player), ["card"]):
+    members = side(state, player)
+    if _least_held(state, members) >= 1 or _pays(state, members, ["card"]):
         found.append("card")
     return [{"do": verb, "choices": {"penalty": found}}]
+
+
+# The mixes of two penalties a refusal may pay, each with the cards it asks of each member.
+_REFUSE_MIXES = tuple((tuple(mix), mix.count("card")) for mix in _penalty_mixes(2))
 
 
 def _refuse_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
     """The mixes of two penalties the side can pay (no card to name)."""
     members = side(state, player)
-    found = [mix for mix in _penalty_mixes(2) if _pays(state, members, mix)]
+    least = _least_held(state, members)
+    found = [
+        list(mix)
+        for mix, need in _REFUSE_MIXES
+        if need <= least or _pays(state, members, list(mix))
+    ]
     return [{"do": verb, "choices": {"penalty": found}}] if found else []
 
 
