@@ -222,14 +222,12 @@ class SensibleBot(Bot):
         players, seats = view["players"], view["seats"]  # each read once
         me = players[self.seat]
         targets = template["choices"]["target"]
-        target = min(
-            targets,
-            key=lambda n: (
-                max(players[n]["attributes"].values()),
-                -len(players[n]["lost"]),
-                seats.index(n),
-            ),
-        )
+
+        def rank(n: str) -> tuple[int, int, int]:
+            q = players[n]  # each target's record read once
+            return (max(q["attributes"].values()), -len(q["lost"]), seats.index(n))
+
+        target = min(targets, key=rank)
         return {
             "do": "challenge",
             "target": target,

@@ -365,18 +365,25 @@ def _hide(value: Any, path: list[str], player: str | None) -> Any:
 
 class _Blanked(Mapping[str, Any]):
     """``_hide(seats, ["*", field], player)`` worked out as it is read: each other seat's
-    record with ``field`` blanked, made when that seat is read (a reader only reads it)."""
+    record with ``field`` blanked, made when that seat is read (a reader only reads it), and
+    once: a record read again is the one made before (a simulation's bot reads each target's
+    record twice when it picks whom to challenge)."""
 
-    __slots__ = ("_seats", "_player", "_field")
+    __slots__ = ("_seats", "_player", "_field", "_made")
 
     def __init__(self, seats: dict[str, Any], player: str | None, field: str) -> None:
         self._seats, self._player, self._field = seats, player, field
+        self._made: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
+        made = self._made.get(name)
+        if made is not None:
+            return made
         item = self._seats[name]
         if name == self._player or not isinstance(item, dict) or self._field not in item:
             return item
-        return {**item, self._field: None}
+        made = self._made[name] = {**item, self._field: None}
+        return made
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._seats)
@@ -471,6 +478,12 @@ class Game:
     def active_players(self, state: dict[str, Any]) -> list[str]:
         """Players who may still make moves (default: everyone seated)."""
         return list(state["seats"])
+
+    def is_active(self, state: dict[str, Any], player: str) -> bool:
+        """Whether ``player``, one of the seats, may still make moves: ``player in
+        active_players(state)``, which a game may answer without building the list (the
+        checks ask it at every move)."""
+        return player in self.active_players(state)
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         """Apply ``move`` to ``state`` in place or raise IllegalMove. Called after the
@@ -605,7 +618,7 @@ class Game:
             raise IllegalMove(
                 "unknown_player", N_("There is no player called {by!r} at this table."), by=by
             )
-        if by not in self.active_players(state):
+        if not self.is_active(state, by):
             raise IllegalMove("unknown_player", N_("{by} is out of the game."), by=by)
         verb = move.get("do")
         if not isinstance(verb, str) or verb not in self.moves:

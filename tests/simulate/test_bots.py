@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -108,11 +109,20 @@ def test_apply_in_place_gives_the_states_and_errors_of_apply(game):
             assert state == before, name  # the state it was given is untouched
             referee.apply_in_place(live, move)
             assert live == expected, (name, move)
+            # ``is_active``, asked at every move, is ``active_players`` without the list.
+            actives = [p for p in setup.players if referee.is_active(live, p)]
+            assert actives == referee.active_players(live), name
             special = referee.view_special_keys()
             for seat in [*setup.players, None]:
                 view = referee.view(expected, seat)
                 assert referee.shared_view(live, seat) == view
                 assert {key: referee.view_part(live, seat, key) for key in view} == view
+                # The parts a bot reads lazily (each seat's record made when read, and kept):
+                # the same, read once and read again.
+                for key in view:
+                    part = referee.view_part(live, seat, key, lazy=True)
+                    for _again in range(2):
+                        assert (dict(part) if isinstance(part, Mapping) else part) == view[key]
                 # What the simulation's bots read straight from the live state.
                 plain = [k for k in view if special is not None and k not in special]
                 assert plain and all(live[k] == view[k] for k in plain)

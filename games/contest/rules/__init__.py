@@ -24,6 +24,7 @@ from games.contest.rules.core import (
     drink,
     event,
     full_deck,
+    is_active,
     is_face,
     label,
     put_out,
@@ -190,6 +191,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     # ``core.active(state)`` is the method itself (no call in between: the referee asks at
     # every move, and a simulation's table too).
     active_players = staticmethod(active)
+    is_active = staticmethod(is_active)
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []

@@ -115,6 +115,11 @@ def active(state: State) -> list[str]:
     return [n for n in state["seats"] if not state["players"][n]["out"]]
 
 
+def is_active(state: State, player: str) -> bool:
+    """``player in active(state)`` for one of the seats, without the list."""
+    return not state["players"][player]["out"]
+
+
 def is_virtual(state: State) -> bool:
     return state["deck_mode"] == "virtual"
 
