@@ -191,13 +191,18 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
     moves: list[dict[str, Any]] = []
     states: list[dict[str, Any]] = []
     stall: dict[str, Any] | None = None
+    # The methods the loop calls at every step, looked up once.
+    active_players, legal_moves = referee.active_players, referee.legal_moves
+    apply_in_place, trace, move_cap = referee.apply_in_place, spec.trace, spec.move_cap
+    randrange = table.randrange
+    choosers = {seat: bot.choose for seat, bot in bots.items()}
     while not state["finished"]:
-        if len(moves) >= spec.move_cap:
+        if len(moves) >= move_cap:
             stall = {"kind": "move_cap", "moves": len(moves)}
             break
-        active = referee.active_players(state)
-        start = table.randrange(len(active))
-        order = active[start:] + active[:start]
+        active = active_players(state)
+        start = randrange(len(active))
+        order = active[start:] + active[:start] if start else active
         # Each seat's legal moves are worked out when it is first asked (a seat after the
         # one that moves costs nothing).
         legal: dict[str, list[dict[str, Any]]] = {}
@@ -207,13 +212,13 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
             for seat in order:
                 offered = legal.get(seat)
                 if offered is None:
-                    offered = legal[seat] = referee.legal_moves(state, seat)
+                    offered = legal[seat] = legal_moves(state, seat)
                 if not offered:
                     continue
                 view = views.get(seat)
                 if view is None:
                     view = views[seat] = LazyView(referee, state, seat, shared, special)
-                fields = bots[seat].choose(view, offered, may_wait)
+                fields = choosers[seat](view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}
                     break
@@ -228,8 +233,8 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
         if fast:
             # A copy of the move: the live state may keep parts of it (a story's cards) and
             # change them later, which must not change the move recorded.
-            referee.apply_in_place(state, copy_plain(chosen))
-            states.append(spec.trace(state))
+            apply_in_place(state, copy_plain(chosen))
+            states.append(trace(state))
         else:
             state = referee.apply(state, chosen)
             states.append(state)
