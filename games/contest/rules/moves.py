@@ -453,7 +453,14 @@ _QUICK: dict[str, tuple[Quick, bool]] = {
 # one by one, and how its templates are built at once (None: from its candidates) and whether
 # only in virtual mode.
 _Verb = tuple[str, Callable[[State, str], bool] | None, bool, Quick | None, bool]
-_VERBS_IN: dict[tuple[str, bool, bool, bool], tuple[dict[str, frozenset[str]], list[_Verb]]] = {}
+# (the optional verbs turned on) -> (the game's moves, {phase: its verbs}).
+_VERBS_IN: dict[tuple[bool, bool, bool], tuple[dict[str, frozenset[str]], dict[str, list[_Verb]]]]
+_VERBS_IN = {}
+# The options asked about last, the game's moves then, and their phases' verbs: a game's
+# options never change, and a simulation asks with the same options at every step, so their
+# phases are found without reading them again. One tuple, replaced whole (a thread reads
+# either the old one or the new one).
+_LAST: tuple[Any, Any, dict[str, list[_Verb]]] = (None, None, {})
 # The verbs an option turns on: with it off, their gates always say no, so they are left out
 # of the phase's list (the gates still ask).
 _OPTION_VERBS = {"vote_off": "voting_off", "extra_point": "extra_points", "bribe": "extra_points"}
@@ -463,11 +470,25 @@ def _verbs_in(game: Game, phase: str, options: dict[str, Any]) -> list[_Verb]:
     """The game's verbs a phase allows, in the game's order, with their gates (worked out
     once per phase and options: ``legal_moves`` runs for every seat at every step of a
     simulation)."""
-    plots = bool(options["plot_cards"])
-    key = (phase, bool(options["voting_off"]), bool(options["extra_points"]), plots)
-    known = _VERBS_IN.get(key)
-    if known is None or known[0] is not game.moves:
-        verbs: list[_Verb] = []
+    global _LAST
+    last = _LAST
+    if last[0] is options and last[1] is game.moves:
+        by_phase = last[2]
+    else:
+        key = (
+            bool(options["voting_off"]),
+            bool(options["extra_points"]),
+            bool(options["plot_cards"]),
+        )
+        known = _VERBS_IN.get(key)
+        if known is None or known[0] is not game.moves:
+            known = _VERBS_IN[key] = (game.moves, {})
+        by_phase = known[1]
+        _LAST = (options, game.moves, by_phase)
+    verbs = by_phase.get(phase)
+    if verbs is None:
+        plots = bool(options["plot_cards"])
+        verbs = []
         for v, ps in game.moves.items():
             if phase in ps and options.get(_OPTION_VERBS.get(v, ""), True):
                 quick, virtual_only = _QUICK.get(v, (None, False))
@@ -475,8 +496,8 @@ def _verbs_in(game: Game, phase: str, options: dict[str, Any]) -> list[_Verb]:
                     quick = None
                 gate = None if v == "character" else _GATES[v]
                 verbs.append((v, gate, v not in _FIELDS_FREE, quick, virtual_only))
-        known = _VERBS_IN[key] = (game.moves, verbs)
-    return known[1]
+        by_phase[phase] = verbs
+    return verbs
 
 
 def _distinct(values: list[Any]) -> list[Any]:
