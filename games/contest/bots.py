@@ -269,9 +269,7 @@ def trace(state: dict[str, Any]) -> dict[str, Any]:
     changes the state in place): who controls the story, and who is out."""
     return {
         "controller": state["controller"],
-        "players": {
-            name: _OUT.get(p["out"]) or {"out": p["out"]} for name, p in state["players"].items()
-        },
+        "players": {name: _OUT[p["out"]] for name, p in state["players"].items()},
     }
 
 
@@ -298,12 +296,15 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     control: Counter = Counter()
     out_at: dict[str, int] = {}
     order: list[str] = []
+    playing = list(seats)  # the seats not seen out yet (each state is read for them only)
     for i, state in enumerate(states):
         control[state["controller"]] += 1
-        for name in seats:
-            if name not in out_at and state["players"][name]["out"]:
+        if playing:
+            players = state["players"]
+            for name in [n for n in playing if players[n]["out"]]:
                 out_at[name] = i + 1
                 order.append(name)
+                playing.remove(name)
     n = len(moves) or 1
     out["first_out_at"] = min(out_at.values()) / n if out_at else None
     for index, seat in enumerate(seats, 1):
