@@ -203,28 +203,26 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
         active = active_players(state)
         start = randrange(len(active))
         order = active[start:] + active[:start] if start else active
-        # Each seat's legal moves are worked out when it is first asked (a seat after the
-        # one that moves costs nothing).
-        legal: dict[str, list[dict[str, Any]]] = {}
-        views: dict[str, LazyView] = {}
+        # Each seat's legal moves are worked out when it is asked (a seat after the one that
+        # moves costs nothing). If everyone waits, they are asked again with ``may_wait``
+        # False, their legal moves and views worked out again (the state has not changed: the
+        # same ones); that is rare, and keeping them for it cost every step two dicts.
         chosen = None
+        offered_any = False
         for may_wait in (True, False):
             for seat in order:
-                offered = legal.get(seat)
-                if offered is None:
-                    offered = legal[seat] = legal_moves(state, seat)
+                offered = legal_moves(state, seat)
                 if not offered:
                     continue
-                view = views.get(seat)
-                if view is None:
-                    view = views[seat] = LazyView(referee, state, seat, shared, special)
+                offered_any = True
+                view = LazyView(referee, state, seat, shared, special)
                 fields = choosers[seat](view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}
                     break
-            if chosen is not None:
+            if chosen is not None or not offered_any:
                 break
-        if chosen is None and not any(legal.values()):
+        if chosen is None and not offered_any:
             stall = {"kind": "no_legal_move", "moves": len(moves)}
             break
         if chosen is None:
