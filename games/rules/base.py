@@ -363,7 +363,7 @@ def _hide(value: Any, path: list[str], player: str | None) -> Any:
     return {**value, key: _hide(value[key], rest, player) if rest else None}
 
 
-class _Blanked(Mapping[str, Any]):
+class Blanked(Mapping[str, Any]):
     """``_hide(seats, ["*", field], player)`` worked out as it is read: each other seat's
     record with ``field`` blanked, made when that seat is read (a reader only reads it), and
     once: a record read again is the one made before (a simulation's bot reads each target's
@@ -540,19 +540,14 @@ class Game:
         ("players.*.hand") comes as a read-only mapping that blanks a seat's record when it
         is read (a simulation's bot mostly reads its own record, which nothing hides)."""
         hidden, _paths, under = self._hiding()
+        if lazy:
+            field = self.view_blanked_keys().get(key)
+            if field is not None and isinstance(state[key], dict):
+                return Blanked(state[key], player, field)
         if key in hidden or "*" in under:
             return self.shared_view(state, player)[key]
         value = state[key]
         rests = under.get(key, ())
-        if (
-            lazy
-            and len(rests) == 1
-            and len(rests[0]) == 2
-            and rests[0][0] == "*"
-            and rests[0][1] != "*"
-            and isinstance(value, dict)
-        ):
-            return _Blanked(value, player, rests[0][1])
         for rest in rests:
             value = _hide(value, rest, player) if rest else None
         return value
@@ -566,6 +561,29 @@ class Game:
         if "*" in under:
             return None
         return hidden | frozenset(under)
+
+    def view_blanked_keys(self) -> dict[str, str]:
+        """The keys whose ``view_part(..., lazy=True)`` is ``Blanked(state[key], player,
+        field)`` when ``state[key]`` is a mapping: those whose one ``private`` path is
+        "key.*.field" (not hidden, no path starting with ``*``), each with its field. A
+        reader of many parts (a simulation's bot) makes them without the call."""
+        hidden, _paths, under = self._hiding()
+        known = self.__dict__.get("_blanked_cache")
+        if known is None or known[0] is not under:
+            found: dict[str, str] = {}
+            if "*" not in under:
+                for key, rests in under.items():
+                    if (
+                        key not in hidden
+                        and len(rests) == 1
+                        and len(rests[0]) == 2
+                        and rests[0][0] == "*"
+                        and rests[0][1] != "*"
+                    ):
+                        found[key] = rests[0][1]
+            known = (under, found)
+            self.__dict__["_blanked_cache"] = known
+        return known[1]
 
     def _hiding(self) -> tuple[frozenset[str], list[list[str]], dict[str, list[list[str]]]]:
         """``hidden_keys`` as a set, the ``private`` paths split, and the same paths by their

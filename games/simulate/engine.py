@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.base import Game, Setup, copy_plain
+from games.rules.base import Blanked, Game, Setup, copy_plain
 
 MAX_GAMES = 100_000
 DEFAULT_MOVE_CAP = 5_000
@@ -62,6 +62,19 @@ class Spec:
     # plays it with ``apply``'s copies and keeps every state (the tests compare the two).
     trace: Any = None
     fast: bool = True
+
+
+def draw_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, as ``random.Random`` draws it for n > 0 (``_randbelow``: the
+    fewest bits that hold n - 1, drawn again until below n), in one call instead of three:
+    the table draws who is asked first at every step. The tests hold it to ``randrange``."""
+    if n <= 0:
+        return rng.randrange(n)  # refused as randrange refuses it
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def seat_names(players: int) -> list[str]:
@@ -101,6 +114,10 @@ def apply_private(referee: Game, state: dict[str, Any], move: dict[str, Any]) ->
     return new
 
 
+_NONE: Mapping[str, str] = {}
+_MISSING = object()
+
+
 class LazyView(Mapping):
     """A seat's view, worked out as a bot reads it: a bot that decides from its legal moves
     alone costs nothing. On the fast path each part the bot reads is
@@ -109,7 +126,7 @@ class LazyView(Mapping):
     with ``view``'s copies), and a part nothing in it hides is the state's own value, read
     without a call; otherwise the whole of ``referee.view``."""
 
-    __slots__ = ("_referee", "_state", "_seat", "_view", "_parts", "_special")
+    __slots__ = ("_referee", "_state", "_seat", "_view", "_parts", "_special", "_blanked")
 
     def __init__(
         self,
@@ -118,13 +135,18 @@ class LazyView(Mapping):
         seat: str,
         shared: bool = False,
         special: frozenset[str] | None = None,
+        blanked: Mapping[str, str] | None = None,
     ) -> None:
         self._referee, self._state, self._seat = referee, state, seat
         self._view: dict[str, Any] | None = None
         self._parts: dict[str, Any] | None = {} if shared else None
         # On the fast path, the keys whose part is more than the state's own value
         # (``referee.view_special_keys()``); the others are read straight from the state.
+        # And of those, the ones whose part is ``Blanked`` (``referee.view_blanked_keys()``:
+        # each seat's record with a field blanked, made as it is read), made here without
+        # the call to ``view_part``.
         self._special = special
+        self._blanked = blanked or _NONE
 
     def _get(self) -> dict[str, Any]:
         if self._view is None:
@@ -141,9 +163,16 @@ class LazyView(Mapping):
         special = self._special
         if special is not None and key not in special:
             return self._state[key]
-        if key not in parts:
-            parts[key] = self._referee.view_part(self._state, self._seat, key, lazy=True)
-        return parts[key]
+        part = parts.get(key, _MISSING)
+        if part is _MISSING:
+            field = self._blanked.get(key)
+            value = self._state[key] if field is not None else None
+            if field is not None and isinstance(value, dict):
+                part = Blanked(value, self._seat, field)
+            else:
+                part = self._referee.view_part(self._state, self._seat, key, lazy=True)
+            parts[key] = part
+        return part
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._get())
@@ -187,6 +216,7 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
     # its own, which only ``view`` knows).
     shared = fast and type(referee).view is Game.view
     special = referee.view_special_keys() if shared else None
+    blanked = referee.view_blanked_keys() if shared else None
     state = referee.copy_state(initial) if fast else initial
     moves: list[dict[str, Any]] = []
     states: list[dict[str, Any]] = []
@@ -194,14 +224,13 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
     # The methods the loop calls at every step, looked up once.
     active_players, legal_moves = referee.active_players, referee.legal_moves
     apply_in_place, trace, move_cap = referee.apply_in_place, spec.trace, spec.move_cap
-    randrange = table.randrange
     choosers = {seat: bot.choose for seat, bot in bots.items()}
     while not state["finished"]:
         if len(moves) >= move_cap:
             stall = {"kind": "move_cap", "moves": len(moves)}
             break
         active = active_players(state)
-        start = randrange(len(active))
+        start = draw_below(table, len(active))
         order = active[start:] + active[:start] if start else active
         # Each seat's legal moves are worked out when it is asked (a seat after the one that
         # moves costs nothing). If everyone waits, they are asked again with ``may_wait``
@@ -215,7 +244,7 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
                 if not offered:
                     continue
                 offered_any = True
-                view = LazyView(referee, state, seat, shared, special)
+                view = LazyView(referee, state, seat, shared, special, blanked)
                 fields = choosers[seat](view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}

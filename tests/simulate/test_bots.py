@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from games.rules.base import BadScript
 from games.rules.script import parse_script, replay_script
 from games.simulate import figures as F
 from games.simulate.bots import BadParam, check_params
-from games.simulate.engine import Spec, apply_private, play_game, run
+from games.simulate.engine import Spec, apply_private, draw_below, play_game, run
 
 GAMES = ("amnesia", "amnesia_stories", "contest")
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -247,3 +248,14 @@ def test_bot_parameters_change_the_play_and_are_checked():
     kit = registry.kit("amnesia_stories")
     with pytest.raises(BadParam, match="between 0 and 1"):
         check_params([kit.bots["sensible"]], {"agreement": 1.5})
+
+
+def test_the_tables_draw_is_randrange():
+    """The table's draw of who is asked first: the numbers ``randrange`` gives, from the
+    same generator, for every count of seats (and the same refusal of an empty table)."""
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 100] * 20:
+            assert draw_below(ours, n) == theirs.randrange(n)
+    with pytest.raises(ValueError):
+        draw_below(random.Random(1), 0)
