@@ -37,24 +37,49 @@ def other(contest: dict[str, Any], name: str) -> str:
     return contest["defender"] if name == contest["challenger"] else contest["challenger"]
 
 
+def _lists(value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+    """A copy of a mapping of seats to lists of card codes or names (or None)."""
+    return None if value is None else {name: list(items) for name, items in value.items()}
+
+
+def _atoms(value: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a mapping of seats to a text or a number."""
+    return dict(value)
+
+
+def _same(value: Any) -> Any:
+    """A text, a number, a flag: its own copy."""
+    return value
+
+
+# What a contest's snapshot keeps, and how each part is copied, by what it holds: the
+# contestants, the kind, the outcome (texts and flags); the attributes and totals (seats to a
+# text or a number); the cards, draws, teams and penalties (seats to lists of card codes or
+# names); the archived rounds (copy_plain, all the way down). A copy by shape, not a
+# copy_plain of the whole: a snapshot is taken at every contest's result, and copy_plain's
+# walk was ~3% of a simulation. ``tests/games/contest/test_rules.py`` holds it to copy_plain
+# (the same value, no list or mapping shared with the contest) over the golden scripts.
+_SNAPSHOT: tuple[tuple[str, Any], ...] = (
+    ("challenger", _same),
+    ("defender", _same),
+    ("kind", _same),
+    ("attributes", _atoms),
+    ("cards", _lists),
+    ("draws", _lists),
+    ("totals", _atoms),
+    ("rounds", copy_plain),
+    ("extended", _same),
+    ("teams", _lists),
+    ("winner", _same),
+    ("loser", _same),
+    ("how", _same),
+    ("penalties", _lists),
+)
+SNAPSHOT_KEYS = tuple(key for key, _copy in _SNAPSHOT)
+
+
 def snapshot(contest: dict[str, Any]) -> dict[str, Any]:
-    keys = (
-        "challenger",
-        "defender",
-        "kind",
-        "attributes",
-        "cards",
-        "draws",
-        "totals",
-        "rounds",
-        "extended",
-        "teams",
-        "winner",
-        "loser",
-        "how",
-        "penalties",
-    )
-    return copy_plain({k: contest[k] for k in keys if k in contest})
+    return {key: copy(contest[key]) for key, copy in _SNAPSHOT if key in contest}
 
 
 # -- playing a card -------------------------------------------------------------------------

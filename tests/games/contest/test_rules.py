@@ -489,3 +489,41 @@ def test_replay_keeps_states() -> None:
     setup, moves = parse_script(s)
     result = replay(setup, moves, keep_states=True)
     assert result.error is None and result.states[-1] == state
+
+
+def _containers(value: Any) -> list[Any]:
+    """Every list and mapping inside ``value`` (itself included)."""
+    found: list[Any] = []
+    if isinstance(value, dict):
+        found.append(value)
+        for item in value.values():
+            found += _containers(item)
+    elif isinstance(value, list):
+        found.append(value)
+        for item in value:
+            found += _containers(item)
+    return found
+
+
+def test_a_contests_snapshot_is_a_deep_copy_of_its_parts() -> None:
+    """``snapshot`` copies each part by its shape: over every state of the golden scripts and
+    the demos with a contest, the value copy_plain gives, and no list or mapping shared with
+    the contest (which goes on changing after its result)."""
+    from games.contest.rules.flow import SNAPSHOT_KEYS, snapshot
+    from games.rules.base import copy_plain
+    from tests.games.script_states import states
+
+    checked = 0
+    kinds: set[str] = set()
+    for state in states("contest"):
+        for contest in (state["contest"], state.get("last_contest")):
+            if not contest:
+                continue
+            made = snapshot(contest)
+            assert made == copy_plain({k: contest[k] for k in SNAPSHOT_KEYS if k in contest})
+            shared = {id(c) for c in _containers(contest)}
+            assert not any(id(c) in shared for c in _containers(made))
+            checked += 1
+            kinds |= {k for k in ("teams", "rounds", "penalties") if contest.get(k)}
+    assert checked > 50
+    assert kinds == {"teams", "rounds", "penalties"}  # each kind of part met, not only empty
