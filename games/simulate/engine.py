@@ -148,6 +148,12 @@ class LazyView(Mapping):
         self._special = special
         self._blanked = blanked or _NONE
 
+    def forget(self) -> None:
+        """Forget what was read: the state has changed since (a view kept by its seat)."""
+        if self._parts:
+            self._parts = {}
+        self._view = None
+
     def _get(self) -> dict[str, Any]:
         if self._view is None:
             if self._parts is not None:
@@ -225,6 +231,13 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
     active_players, legal_moves = referee.active_players, referee.legal_moves
     apply_in_place, trace, move_cap = referee.apply_in_place, spec.trace, spec.move_cap
     choosers = {seat: bot.choose for seat, bot in bots.items()}
+    # On the fast path each seat keeps one view of the one live state, emptied of the parts
+    # read at a step before it is read again (not a new one per seat asked at every step).
+    kept = (
+        {seat: LazyView(referee, state, seat, shared, special, blanked) for seat in bots}
+        if fast
+        else None
+    )
     while not state["finished"]:
         if len(moves) >= move_cap:
             stall = {"kind": "move_cap", "moves": len(moves)}
@@ -244,7 +257,11 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
                 if not offered:
                     continue
                 offered_any = True
-                view = LazyView(referee, state, seat, shared, special, blanked)
+                if kept is not None:
+                    view = kept[seat]
+                    view.forget()
+                else:
+                    view = LazyView(referee, state, seat, shared, special, blanked)
                 fields = choosers[seat](view, offered, may_wait)
                 if fields is not None:
                     chosen = {"by": seat, **fields}
