@@ -42,44 +42,40 @@ def _lists(value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
     return None if value is None else {name: list(items) for name, items in value.items()}
 
 
-def _atoms(value: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a mapping of seats to a text or a number."""
-    return dict(value)
-
-
-def _same(value: Any) -> Any:
-    """A text, a number, a flag: its own copy."""
-    return value
-
-
 # What a contest's snapshot keeps, and how each part is copied, by what it holds: the
-# contestants, the kind, the outcome (texts and flags); the attributes and totals (seats to a
-# text or a number); the cards, draws, teams and penalties (seats to lists of card codes or
-# names); the archived rounds (copy_plain, all the way down). A copy by shape, not a
-# copy_plain of the whole: a snapshot is taken at every contest's result, and copy_plain's
-# walk was ~3% of a simulation. ``tests/games/contest/test_rules.py`` holds it to copy_plain
-# (the same value, no list or mapping shared with the contest) over the golden scripts.
+# contestants, the kind, the outcome (texts and flags: None, kept as they are); the attributes
+# and totals (seats to a text or a number: dict); the cards, draws, teams and penalties (seats
+# to lists of card codes or names); the archived rounds (copy_plain, all the way down). A copy
+# by shape, not a copy_plain of the whole: a snapshot is taken at every contest's result, and
+# copy_plain's walk was ~3% of a simulation. ``tests/games/contest/test_rules.py`` holds it to
+# copy_plain (the same value, no list or mapping shared with the contest) over the golden
+# scripts and demos. The penalties copied into the last contest as they are paid are copied
+# the same way.
 _SNAPSHOT: tuple[tuple[str, Any], ...] = (
-    ("challenger", _same),
-    ("defender", _same),
-    ("kind", _same),
-    ("attributes", _atoms),
+    ("challenger", None),
+    ("defender", None),
+    ("kind", None),
+    ("attributes", dict),
     ("cards", _lists),
     ("draws", _lists),
-    ("totals", _atoms),
+    ("totals", dict),
     ("rounds", copy_plain),
-    ("extended", _same),
+    ("extended", None),
     ("teams", _lists),
-    ("winner", _same),
-    ("loser", _same),
-    ("how", _same),
+    ("winner", None),
+    ("loser", None),
+    ("how", None),
     ("penalties", _lists),
 )
 SNAPSHOT_KEYS = tuple(key for key, _copy in _SNAPSHOT)
 
 
 def snapshot(contest: dict[str, Any]) -> dict[str, Any]:
-    return {key: copy(contest[key]) for key, copy in _SNAPSHOT if key in contest}
+    return {
+        key: contest[key] if copy is None else copy(contest[key])
+        for key, copy in _SNAPSHOT
+        if key in contest
+    }
 
 
 # -- playing a card -------------------------------------------------------------------------
@@ -298,7 +294,7 @@ def note_penalty(state: State, name: str, record: list[str]) -> None:
         return
     contest.setdefault("penalties", {}).setdefault(name, []).extend(record)
     if state["after_penalty"] != "round" and state["last_contest"] is not None:
-        state["last_contest"]["penalties"] = copy_plain(contest["penalties"])
+        state["last_contest"]["penalties"] = _lists(contest["penalties"])
 
 
 def settle(state: State) -> None:
@@ -353,7 +349,7 @@ def finish_contest(state: State) -> None:
     contest = state["contest"]
     discard(state, table_cards(state))
     if state["last_contest"] is not None:
-        state["last_contest"]["penalties"] = copy_plain(contest.get("penalties", {}))
+        state["last_contest"]["penalties"] = _lists(contest.get("penalties", {}))
         if "joker_swap" in contest:
             state["last_contest"]["joker_swap"] = dict(contest["joker_swap"])
     state["contest"] = None
