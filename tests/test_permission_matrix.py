@@ -904,9 +904,11 @@ class Figures:
     patterns: int = 0
     rows: int = 0
     requests: int = 0
+    gets: int = 0
     refused_posts: int = 0
     leaks: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
+    writers: list[str] = field(default_factory=list)
 
 
 def granted(status: Any) -> bool:
@@ -923,8 +925,12 @@ def run_row(
             figures.mismatches.append(f"{label}: its URL is served by {route}")
     for actor, expected in zip(ACTORS, row.get, strict=True):
         url = row.url(world, actor)
+        before = changes.digest()
         response = clients[actor].get(url, row.query(world) if row.query else None)
         figures.requests += 1
+        figures.gets += 1
+        if changes.digest() != before:
+            figures.writers.append(f"GET {label} as {actor}")
         got = outcome(response, url)
         if got != expected:
             figures.mismatches.append(f"GET {label} as {actor}: {got}, expected {expected}")
@@ -947,13 +953,23 @@ def run_row(
             figures.leaks.append(f"POST {label} as {actor} changed something")
 
 
-def test_who_may_reach_every_url(world, clients, changes, settings):
+def test_who_may_reach_every_url_and_no_get_writes(world, clients, changes, settings):
+    """Who may reach every URL pattern, by GET and by POST; and a GET never writes: no row of
+    any table (nor an uploaded file) changes under any of the matrix's GETs, every pattern
+    asked by every actor (what is stale is computed and shown, not stored). One sweep answers
+    both: a refused POST between two GETs changes nothing either (it is a leak if it does)."""
     # Every request comes from one address: the guessed-secret rows alone would reach the
     # link throttle, which has tests of its own (tests/test_guessing.py); here, who may see.
     settings.SECRET_LINK_FAILURES = 10_000
+    assert {row.key for row in ROWS} == {key for key, _route in url_patterns()}
     figures = Figures(patterns=len(url_patterns()), rows=len(ROWS))
     for row in ROWS:
         run_row(row, world, clients, figures, changes)
+    assert figures.gets == len(ROWS) * len(ACTORS)
+    # The rows were read again after each request that ran a statement other than a read
+    # (logins touch the session, which is not watched): at least once, at most twice a request.
+    assert 1 <= changes.rereads <= 2 * figures.requests + 1
+    assert figures.writers == [], "\n".join(["GETs that wrote:", *figures.writers])
     # The figures, for whoever runs this with -s.
     print(
         f"\npermission matrix: {figures.patterns} URL patterns, {figures.rows} rows, "
