@@ -10,11 +10,11 @@ STAMP="$VENV/.installed"
 # Pango, HarfBuzz and a couple of fonts for WeasyPrint (and for Chromium to draw text at all).
 APT_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
   fonts-liberation)
-# What only the tests use: Chromium and its driver for the browser tests, epubcheck and a Java
+# What only the tests use: Chromium's headless shell for the browser tests, epubcheck and a Java
 # to run it for the EPUB tests (the site writes EPUBs without either), gettext for the
 # catalogue tests (they run makemessages; the site compiles its catalogues with polib). Left out when the set-up
 # is for running the site alone (SETUP_FOR=run, as `make run` says).
-TEST_APT_PACKAGES=(chromium chromium-driver epubcheck default-jre-headless gettext)
+TEST_APT_PACKAGES=(chromium-headless-shell epubcheck default-jre-headless gettext)
 if [ "${SETUP_FOR:-}" != run ]; then
   APT_PACKAGES+=("${TEST_APT_PACKAGES[@]}")
 fi

@@ -1,7 +1,7 @@
 """A real Chromium for the browser tests: Debian's, driven by Playwright.
 
 Playwright's own browser download is not used (it cannot be fetched here); scripts/setup.sh
-installs Debian's chromium. Without it the tests are skipped on a developer's machine and fail
+installs Debian's chromium-headless-shell. Without it the tests are skipped on a developer's machine and fail
 in CI, where a skipped browser suite would hide a broken install.
 """
 
@@ -17,13 +17,17 @@ import pytest
 # calls from test code unless told that this is safe (it is: the loop never runs Django code).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-# Debian's binary itself, not its /usr/bin/chromium wrapper: the wrapper adds the desktop's
-# flags (GPU rasterization, which headless and without a GPU means SwiftShader emulating one,
-# and Debian's extensions), which cost CPU time and test nothing of ours.
+# Debian's headless shell (package chromium-headless-shell): Chromium's engine without the
+# desktop browser around it, which is what Playwright itself runs for headless tests. The full
+# browser in headless mode runs its own interface pages and processes beside ours: on the same
+# ten browser tests the shell took about 38% less CPU time (36 s against 59 s, machine busy).
+# Where only the full browser is installed, its binary (not the /usr/bin/chromium wrapper,
+# whose desktop flags add GPU emulation); CHROMIUM=path picks another.
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
 DEBIAN_BINARY = Path("/usr/lib/chromium/chromium")
 CHROMIUM = Path(
     os.environ.get("CHROMIUM")
-    or (str(DEBIAN_BINARY) if DEBIAN_BINARY.exists() else "/usr/bin/chromium")
+    or next((str(p) for p in (HEADLESS_SHELL, DEBIAN_BINARY) if p.exists()), str(HEADLESS_SHELL))
 )
 CHROMIUM_ARGS = [
     "--headless",
@@ -49,7 +53,10 @@ def in_ci() -> bool:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing: run scripts/setup.sh as root to install chromium."
+        message = (
+            f"{CHROMIUM} is missing: run scripts/setup.sh as root to install"
+            " chromium-headless-shell."
+        )
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
