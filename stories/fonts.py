@@ -22,14 +22,18 @@ import gzip
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polib
 from django.conf import settings
-from fontTools import subset
-from fontTools.ttLib import TTCollection, TTFont
 
 from amnesia_site.catalogues import catalogue_path
 from games import registry
+
+# fontTools is imported by the functions that read or cut a font (the font tool, the tests):
+# the site starts without it (its subsetter alone is about half a second of CPU to import).
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont
 
 FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 
@@ -200,6 +204,8 @@ def build_fonts(
     garamond_dir: Path = DEBIAN_GARAMOND, noto_cjk: Path = DEBIAN_NOTO_CJK, out: Path = FONT_DIR
 ) -> list[Path]:
     """Cut and rename the bundled fonts from Debian's packages; returns the files written."""
+    from fontTools import subset  # the font tool's: the site starts without fontTools (above)
+    from fontTools.ttLib import TTCollection, TTFont  # the same
 
     def options(features: list[str] | None = None) -> subset.Options:
         opts = subset.Options()
@@ -265,6 +271,7 @@ def overlapping_glyphs(path: Path) -> list[str]:
     import pathops  # a development dependency (the tests and the font tool only)
     from fontTools.pens.areaPen import AreaPen  # with it: only the font check draws areas
     from fontTools.pens.teePen import TeePen  # with it: the two pens draw from one reading
+    from fontTools.ttLib import TTFont  # the font check's: the site starts without fontTools
 
     font = TTFont(path)
     glyphs = font.getGlyphSet()
@@ -282,6 +289,8 @@ def overlapping_glyphs(path: Path) -> list[str]:
 
 def missing_glyphs(text: str, family: str = JAPANESE_FAMILY) -> set[str]:
     """The characters of ``text`` that no bundled font of ``family`` (or the Latin one) draws."""
+    from fontTools.ttLib import TTFont  # read when asked: the site starts without fontTools
+
     covered: set[int] = set()
     for bundled in FONTS:
         if bundled.family in (family, LATIN_FAMILY, SYMBOLS_FAMILY):

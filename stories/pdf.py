@@ -15,115 +15,53 @@ removed.
 from __future__ import annotations
 
 import logging
-import mimetypes
-import ssl
 import time
-from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
-from django.contrib.staticfiles import finders
-from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils._os import safe_join
-from weasyprint import HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from games import registry, uploads
+from stories.book_address import (  # noqa: F401 - the book's addresses, named from here too
+    BASE_URL,
+    BOOK_HOST,
+    COVER_PATH,
+    PICTURE_PATH,
+    UPLOAD_PATH,
+    RefusedURL,
+)
 from stories.cache import cache_dir, cached
 from stories.covers import cover_image
 from stories.models import Story
 from stories.services import Book, make_book
 
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from stories.fetcher import BookFetcher
 
-BOOK_HOST = "book.invalid"
-BASE_URL = f"https://{BOOK_HOST}/"
-COVER_PATH = "/book/cover"
-# A game's illustrations (its kit's ``pictures``): ``/book/picture/<id>``, one entry per
-# picture the book shows, handed to the fetcher like the cover (nothing else is served there).
-# The table's own uploads the book shows (a custom deck's cards): ``/book/upload/<n>``, read
-# from storage for this book, never by their path under /media/.
-UPLOAD_PATH = "/book/upload/"
-PICTURE_PATH = "/book/picture/"
+logger = logging.getLogger(__name__)
 
 PAGE_SIZES = {"a5": "A5", "a4": "A4", "letter": "letter"}
 DEFAULT_SIZE = "a5"
 
 
-class RefusedURL(ValueError):
-    pass
+# WeasyPrint is imported when a book is printed, not when the site starts: its import (Pango,
+# its fonts, fontTools) is about a second of CPU, which every web and worker process, every
+# command and every test process paid at start-up, most of them never printing anything.
+# ``BookFetcher`` (``stories.fetcher``) subclasses WeasyPrint's fetcher, so it is read from
+# there on first use (and may be replaced here, as the tests do to watch what it is asked).
+def __getattr__(name: str) -> Any:
+    if name == "BookFetcher":
+        # when a book is printed: the fetcher's module imports WeasyPrint
+        from stories.fetcher import BookFetcher
+
+        globals()["BookFetcher"] = BookFetcher
+        return BookFetcher
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# WeasyPrint's fetcher builds an HTTPS opener, whose default SSL context reads the system's
-# certificates: a tenth of a second of every book. This fetcher never opens a connection
-# (``fetch`` below answers or refuses every URL), so its opener gets a context of its own that
-# trusts no certificate at all, made once.
-NO_CERTIFICATES = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-
-
-class BookFetcher(URLFetcher):
-    """Serves the book's own files from disk and refuses everything else (see the module)."""
-
-    def __init__(self, extra: dict[str, tuple[bytes, str]] | None = None) -> None:
-        super().__init__(
-            allowed_protocols=("https",),
-            allow_redirects=False,
-            timeout=1,
-            ssl_context=NO_CERTIFICATES,
-        )
-        self.extra = dict(extra or {})
-        self.served: list[str] = []
-        self.refused: list[str] = []
-
-    def fetch(self, url: str, headers=None) -> URLFetcherResponse:
-        try:
-            body, mime = self._resolve(url)
-        except RefusedURL:
-            self.refused.append(url)
-            logger.info("The book's URL fetcher refused %s", url[:200])
-            raise
-        self.served.append(url)
-        return URLFetcherResponse(url, body=body, headers={"Content-Type": mime})
-
-    def _resolve(self, url: str) -> tuple[bytes, str]:
-        parts = urlsplit(url)
-        if parts.scheme != "https" or parts.netloc != BOOK_HOST or parts.username:
-            raise RefusedURL(f"Not one of the book's own files: {url[:200]}")
-        path = unquote(parts.path)
-        if "\\" in path or "\x00" in path or any(seg == ".." for seg in path.split("/")):
-            raise RefusedURL(f"Not a plain path: {url[:200]}")
-        if path in self.extra:
-            return self.extra[path]
-        static_prefix = urljoin("/", settings.STATIC_URL)
-        if path.startswith(static_prefix):
-            found = finders.find(path.removeprefix(static_prefix))
-            if not found and settings.STATIC_ROOT:
-                found = _inside(settings.STATIC_ROOT, path.removeprefix(static_prefix))
-            return _read(found, url)
-        # Uploads are not read by path: the book gets the ones its reader may see (``extra``),
-        # so no upload of another story or deck can be printed into it.
-        raise RefusedURL(f"Neither a static file nor one of the book's own: {url[:200]}")
-
-
-def _inside(root, relative: str) -> str | None:
-    try:
-        return safe_join(str(root), relative)
-    except (SuspiciousFileOperation, ValueError):
-        return None
-
-
-def _read(found, url: str) -> tuple[bytes, str]:
-    if isinstance(found, list):
-        found = found[0] if found else None
-    if not found or not Path(found).is_file():
-        raise RefusedURL(f"No such file: {url[:200]}")
-    mime = mimetypes.guess_type(str(found))[0] or "application/octet-stream"
-    if str(found).endswith(".otf"):
-        mime = "font/otf"
-    return Path(found).read_bytes(), mime
+def _fetcher(extra: dict[str, tuple[bytes, str]] | None) -> BookFetcher:
+    fetcher_class = globals().get("BookFetcher") or __getattr__("BookFetcher")
+    return fetcher_class(extra)
 
 
 # -- rendering ----------------------------------------------------------------------------
@@ -146,7 +84,10 @@ def book_html(book: Book, page_size: str = DEFAULT_SIZE) -> str:
 
 def html_to_pdf(html: str, extra: dict[str, tuple[bytes, str]] | None = None) -> bytes:
     """Any HTML through our fetcher and fonts (the book, the benchmark and the tests)."""
-    fetcher = BookFetcher(extra)
+    from weasyprint import HTML  # when a book is printed, not when the site starts (above)
+    from weasyprint.text.fonts import FontConfiguration  # the same
+
+    fetcher = _fetcher(extra)
     font_config = FontConfiguration()
     document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher)
     return document.write_pdf(font_config=font_config)
@@ -160,7 +101,10 @@ def lay_out_book(book: Book, page_size: str = DEFAULT_SIZE):
     """The book's pages laid out (a WeasyPrint document, not written yet): the first half of
     ``render_book_pdf``, for a worker that reports the two phases apart. Its ``write_pdf()``
     gives the same bytes as ``render_book_pdf``."""
-    fetcher = BookFetcher(book_resources(book))
+    from weasyprint import HTML  # when a book is printed, not when the site starts (above)
+    from weasyprint.text.fonts import FontConfiguration  # the same
+
+    fetcher = _fetcher(book_resources(book))
     document = HTML(string=book_html(book, page_size), base_url=BASE_URL, url_fetcher=fetcher)
     return document.render(font_config=FontConfiguration())
 

@@ -16,8 +16,6 @@ from html import escape
 from io import BytesIO
 
 from django.utils import translation
-from fontTools import subset
-from fontTools.ttLib import TTFont
 
 from stories import markup
 from stories.assets import book_files
@@ -53,6 +51,10 @@ def data_uri(data: bytes, mime: str) -> str:
 def japanese_subset(path, text: str) -> bytes:
     """The Japanese face cut to the characters ``text`` uses (an OpenType font): a story's
     few hundred kanji and kana instead of the whole 2.5 MB font."""
+    # when a file is written: the site starts without fontTools (stories.fonts says why)
+    from fontTools import subset
+    from fontTools.ttLib import TTFont  # the same
+
     font = TTFont(path)
     options = subset.Options()
     options.layout_features = ["*"]  # vertical forms, proportional kana: what the page asks

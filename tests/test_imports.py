@@ -13,6 +13,9 @@ same line or on the line just above (``AppConfig.ready``, an optional heavy depe
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,3 +151,33 @@ def test_imports_inside_functions_say_why():
     assert not found, "Move these imports to the top of the module, or say why beside them:\n" + (
         "\n".join(found)
     )
+
+
+# What a process of the site imports to start (settings, apps, every game's kit, the URLs, the
+# WSGI application) must not include the book printer and the font tools: WeasyPrint's import
+# alone is about a second of CPU, paid by every web and worker process, command and test
+# process. They are imported when a book is printed or a font is read (stories.pdf, stories.fonts).
+PRINTING_ONLY = ("weasyprint", "fontTools", "pydyf", "cssselect2", "tinycss2")
+START = """
+import json, os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
+import django
+django.setup()
+from django.core.wsgi import get_wsgi_application
+from django.urls import get_resolver
+from games import registry
+get_wsgi_application()
+get_resolver().url_patterns
+[kit.slug for kit in registry.kits()]
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def test_the_site_starts_without_the_book_printer_and_the_font_tools():
+    done = subprocess.run(
+        [sys.executable, "-c", START], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "django" in loaded and "games" in loaded  # the site did start
+    assert loaded.isdisjoint(PRINTING_ONLY), sorted(loaded & set(PRINTING_ONLY))
