@@ -200,7 +200,7 @@ def draw_up(state: State, name: str) -> list[str]:
             break
         p["hand"].append(card)
         drawn.append(card)
-    refresh(state, name)
+    p["hand_count"] = len(p["hand"])  # ``refresh``: the limit is the same (no card lost)
     return drawn
 
 
