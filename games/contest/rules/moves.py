@@ -521,9 +521,12 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
         return []
     templates: list[dict[str, Any]] = []
     virtual = state["deck_mode"] == "virtual"
-    for verb, gate, judged, quick, virtual_only in _verbs_in(
-        game, state["phase"], state["options"]
-    ):
+    # ``_verbs_in``, its first look-up here (a call less for every seat at every step).
+    last, phase = _LAST, state["phase"]
+    verbs = last[2].get(phase) if last[0] is state["options"] and last[1] is game.moves else None
+    if verbs is None:
+        verbs = _verbs_in(game, phase, state["options"])
+    for verb, gate, judged, quick, virtual_only in verbs:
         if gate is None:  # "character": no gate, no candidates
             if state["players"][player]["character"] is None:
                 templates.append({"do": "character"})
