@@ -341,29 +341,57 @@ _FIELDS_FREE = frozenset(_GATES) - {
 # -- templates built at once ----------------------------------------------------------------
 # The verbs a simulation meets at nearly every step get their templates straight from the state
 # (what their candidates, judged one by one, would give), without a candidate to build and
-# judge: a simulation asks for the legal moves of about two seats a move. Each takes the state,
-# the player and the verb, once the verb's gate said yes, and gives the verb's templates (none
-# when there is no legal way to play it). ``tests/games/contest/test_legal_moves.py`` holds
-# them to the oracle (every candidate applied) over the golden scripts and seeded games in
-# both deck modes and with the optional rules.
-Quick = Callable[[State, str, str], list[dict[str, Any]]]
+# judge: a simulation asks for the legal moves of about two seats a move. Each is an offer:
+# given the state, the player and the list of templates being built, it asks the verb's gate
+# (``_GATES``: the same question, asked here without the call) and adds the verb's templates
+# (none when there is no legal way to play it). One call per verb a phase allows, not a gate
+# and a builder each, and no list per verb to add to the templates: the offers were most of
+# ``legal_moves``' cost. ``tests/games/contest/test_legal_moves.py`` holds them to the oracle
+# (every candidate applied) over the golden scripts and seeded games in both deck modes and
+# with the optional rules.
+Templates = list[dict[str, Any]]
+Offer = Callable[[State, str, Templates], None]
 
 
-def _bare(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """One candidate with no field to choose: the bare verb."""
-    return [{"do": verb}]
+def _offer_throw_pretzel(state: State, player: str, out: Templates) -> None:
+    if player != state["controller"] and player not in state["throwers"]:
+        out.append({"do": "throw_pretzel"})
 
 
-def _challenge(state: State, player: str, verb: str) -> list[dict[str, Any]]:
+def _offer_give_up(state: State, player: str, out: Templates) -> None:
+    if _may_give_up(state, player):
+        out.append({"do": "give_up"})
+
+
+def _offer_drink(state: State, player: str, out: Templates) -> None:
+    if player in state["owed"]:
+        out.append({"do": "drink"})
+
+
+def _offer_lose_card(state: State, player: str, out: Templates) -> None:
+    """Virtual mode: the referee picks the card, so the bare verb."""
+    if player in state["owed"] and hand_count(state, player) > 0:
+        out.append({"do": "lose_card"})
+
+
+def _offer_leave(state: State, player: str, out: Templates) -> None:
+    if _is_voted(state, player):
+        out.append({"do": "leave"})
+
+
+def _offer_challenge(state: State, player: str, out: Templates) -> None:
     """Any other active player, with any attribute (it never decides whether it is legal)."""
-    targets = [n for n in active(state) if n != player]
-    if not targets:
-        return []
-    return [{"do": verb, "choices": {"target": targets, "attribute": list(ATTRIBUTES)}}]
+    if player != state["controller"]:
+        return
+    players = state["players"]
+    targets = [n for n in state["seats"] if n != player and not players[n]["out"]]
+    if targets:
+        out.append({"do": "challenge", "choices": {"target": targets, "attribute": [*ATTRIBUTES]}})
 
 
-def _accept(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    return [{"do": verb, "choices": {"attribute": list(ATTRIBUTES)}}]
+def _offer_accept(state: State, player: str, out: Templates) -> None:
+    if player == state["contest"]["defender"]:
+        out.append({"do": "accept", "choices": {"attribute": [*ATTRIBUTES]}})
 
 
 def _eat_limit(state: State, p: dict[str, Any]) -> int:
@@ -372,29 +400,38 @@ def _eat_limit(state: State, p: dict[str, Any]) -> int:
     return max(6, limit) if p["bfa"] else limit
 
 
-def _eat_pretzels(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """Any count up to the pretzels they have, within what they may still eat."""
+def _offer_eat_pretzels(state: State, player: str, out: Templates) -> None:
+    """Any count up to the pretzels they have, within what they may still eat: the counts
+    ``k`` from 1 with ``k <= pretzels`` and ``eaten + k <= limit``."""
     p = state["players"][player]
-    limit = _eat_limit(state, p)
-    counts = [k for k in range(1, p["pretzels"] + 1) if p["eaten"] + k <= limit]
-    return [{"do": verb, "choices": {"count": counts}}] if counts else []
+    pretzels = p["pretzels"]
+    if pretzels <= 0:
+        return
+    most = min(pretzels, _eat_limit(state, p) - p["eaten"])
+    if most >= 1:
+        out.append({"do": "eat_pretzels", "choices": {"count": list(range(1, most + 1))}})
 
 
-def _take_control_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """Two drinks, or a face card in hand (without plot cards: ``_verbs_in`` asks)."""
-    out: list[dict[str, Any]] = [{"do": verb, "with": "drinks"}]
+def _offer_take_control(state: State, player: str, out: Templates) -> None:
+    """Virtual mode, without plot cards (``_offers_in`` asks): two drinks, or a face card in
+    hand."""
+    if player == state["controller"]:
+        return
+    out.append({"do": "take_control", "with": "drinks"})
     faces = [c for c in state["players"][player]["hand"] or [] if is_face(c)]
     if faces:
-        out.append({"do": verb, "with": "face_card", "choices": {"card": _distinct(faces)}})
-    return out
+        out.append(
+            {"do": "take_control", "with": "face_card", "choices": {"card": _distinct(faces)}}
+        )
 
 
-def _play_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """Any card in hand."""
+def _offer_play(state: State, player: str, out: Templates) -> None:
+    """Virtual mode: any card in hand."""
+    if not _may_play(state, player):
+        return
     hand = state["players"][player]["hand"]
-    if not hand:
-        return []
-    return [{"do": verb, "choices": {"card": list(dict.fromkeys(hand))}}]
+    if hand:
+        out.append({"do": "play", "choices": {"card": list(dict.fromkeys(hand))}})
 
 
 def _least_held(state: State, members: list[str]) -> int:
@@ -407,21 +444,33 @@ def _least_held(state: State, members: list[str]) -> int:
     return min([hand_count(state, name) for name in members])
 
 
-def _forfeit_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """A drink or a card, if the side can pay it (no card to name)."""
+def _offer_forfeit(state: State, player: str, out: Templates) -> None:
+    """Virtual mode: a drink or a card, if the side can pay it (no card to name)."""
+    if not _may_forfeit(state, player):
+        return
     found = ["drink"]  # a drink asks for no card: always paid
-    members = side(state, player)
-    if _least_held(state, members) >= 1 or _pays(state, members, ["card"]):
-        found.append("card")
-    return [{"do": verb, "choices": {"penalty": found}}]
+    if not state["contest"].get("teams"):
+        # The side is the player alone (in the game: ``legal_moves`` asked), who can pay a
+        # card with one in hand (``_pays`` says no without one; in virtual mode the hand is
+        # a list): the forfeit offered to each contestant at nearly every step of a
+        # simulated contest, judged without the calls.
+        if state["players"][player]["hand"]:
+            found.append("card")
+    else:
+        members = side(state, player)
+        if _least_held(state, members) >= 1 or _pays(state, members, ["card"]):
+            found.append("card")
+    out.append({"do": "forfeit", "choices": {"penalty": found}})
 
 
 # The mixes of two penalties a refusal may pay, each with the cards it asks of each member.
 _REFUSE_MIXES = tuple((tuple(mix), mix.count("card")) for mix in _penalty_mixes(2))
 
 
-def _refuse_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]]:
-    """The mixes of two penalties the side can pay (no card to name)."""
+def _offer_refuse(state: State, player: str, out: Templates) -> None:
+    """Virtual mode: the mixes of two penalties the side can pay (no card to name)."""
+    if player != state["contest"]["defender"]:
+        return
     members = side(state, player)
     least = _least_held(state, members)
     found = [
@@ -429,75 +478,89 @@ def _refuse_virtual(state: State, player: str, verb: str) -> list[dict[str, Any]
         for mix, need in _REFUSE_MIXES
         if need <= least or _pays(state, members, list(mix))
     ]
-    return [{"do": verb, "choices": {"penalty": found}}] if found else []
+    if found:
+        out.append({"do": "refuse", "choices": {"penalty": found}})
 
 
-# verb -> (how its templates are built at once, whether only in virtual mode: the physical
-# candidates name cards nobody has seen yet).
-_QUICK: dict[str, tuple[Quick, bool]] = {
-    "throw_pretzel": (_bare, False),
-    "give_up": (_bare, False),
-    "drink": (_bare, False),
-    "leave": (_bare, False),
-    "challenge": (_challenge, False),
-    "accept": (_accept, False),
-    "eat_pretzels": (_eat_pretzels, False),
-    "lose_card": (_bare, True),
-    "take_control": (_take_control_virtual, True),
-    "play": (_play_virtual, True),
-    "forfeit": (_forfeit_virtual, True),
-    "refuse": (_refuse_virtual, True),
+# verb -> (its offer, whether only in virtual mode: the physical candidates name cards nobody
+# has seen yet, judged one by one).
+_OFFERS: dict[str, tuple[Offer, bool]] = {
+    "throw_pretzel": (_offer_throw_pretzel, False),
+    "give_up": (_offer_give_up, False),
+    "drink": (_offer_drink, False),
+    "leave": (_offer_leave, False),
+    "challenge": (_offer_challenge, False),
+    "accept": (_offer_accept, False),
+    "eat_pretzels": (_offer_eat_pretzels, False),
+    "lose_card": (_offer_lose_card, True),
+    "take_control": (_offer_take_control, True),
+    "play": (_offer_play, True),
+    "forfeit": (_offer_forfeit, True),
+    "refuse": (_offer_refuse, True),
 }
 
-# A verb a phase allows: its gate (None for "character"), whether its candidates are judged
-# one by one, and how its templates are built at once (None: from its candidates) and whether
-# only in virtual mode.
-_Verb = tuple[str, Callable[[State, str], bool] | None, bool, Quick | None, bool]
-# (the optional verbs turned on) -> (the game's moves, {phase: its verbs}).
-_VERBS_IN: dict[tuple[bool, bool, bool], tuple[dict[str, frozenset[str]], dict[str, list[_Verb]]]]
-_VERBS_IN = {}
-# The options asked about last, the game's moves then, and their phases' verbs: a game's
-# options never change, and a simulation asks with the same options at every step, so their
-# phases are found without reading them again. One tuple, replaced whole (a thread reads
-# either the old one or the new one).
-_LAST: tuple[Any, Any, dict[str, list[_Verb]]] = (None, None, {})
+
+def _offer_character(state: State, player: str, out: Templates) -> None:
+    """No gate, no candidates: a player without a character makes one."""
+    if state["players"][player]["character"] is None:
+        out.append({"do": "character"})
+
+
+def _judged_offer(verb: str, gate: Callable[[State, str], bool], judged: bool) -> Offer:
+    """The offer of a verb without one of its own: its gate, then its candidates (each judged
+    by ``_fields_allowed`` unless the verb is in ``_FIELDS_FREE``) gathered into templates."""
+
+    def offer(state: State, player: str, out: Templates) -> None:
+        if gate(state, player):
+            out.extend(_judged_templates(state, player, verb, judged))
+
+    return offer
+
+
+# (the optional verbs turned on, virtual mode) -> (the game's moves, {phase: its offers}).
+_OFFERS_IN: dict[tuple[bool, bool, bool, bool], tuple[dict[str, frozenset[str]], dict]] = {}
+# The options and deck mode asked about last, the game's moves then, and their phases' offers:
+# a game's options and deck mode never change, and a simulation asks with the same ones at
+# every step, so their phases are found without reading them again. One tuple, replaced whole
+# (a thread reads either the old one or the new one).
+_LAST: tuple[Any, Any, Any, dict[str, list[Offer]]] = (None, None, None, {})
 # The verbs an option turns on: with it off, their gates always say no, so they are left out
 # of the phase's list (the gates still ask).
 _OPTION_VERBS = {"vote_off": "voting_off", "extra_point": "extra_points", "bribe": "extra_points"}
 
 
-def _verbs_in(game: Game, phase: str, options: dict[str, Any]) -> list[_Verb]:
-    """The game's verbs a phase allows, in the game's order, with their gates (worked out
-    once per phase and options: ``legal_moves`` runs for every seat at every step of a
-    simulation)."""
+def _offers_in(game: Game, state: State) -> list[Offer]:
+    """The offers of the game's verbs the state's phase allows, in the game's order (worked
+    out once per phase, options and deck mode: ``legal_moves`` runs for every seat at every
+    step of a simulation)."""
     global _LAST
-    last = _LAST
-    if last[0] is options and last[1] is game.moves:
-        by_phase = last[2]
-    else:
-        key = (
-            bool(options["voting_off"]),
-            bool(options["extra_points"]),
-            bool(options["plot_cards"]),
-        )
-        known = _VERBS_IN.get(key)
-        if known is None or known[0] is not game.moves:
-            known = _VERBS_IN[key] = (game.moves, {})
-        by_phase = known[1]
-        _LAST = (options, game.moves, by_phase)
-    verbs = by_phase.get(phase)
-    if verbs is None:
-        plots = bool(options["plot_cards"])
-        verbs = []
+    options, mode, phase = state["options"], state["deck_mode"], state["phase"]
+    virtual = mode == "virtual"
+    plots = bool(options["plot_cards"])
+    key = (bool(options["voting_off"]), bool(options["extra_points"]), plots, virtual)
+    known = _OFFERS_IN.get(key)
+    if known is None or known[0] is not game.moves:
+        known = _OFFERS_IN[key] = (game.moves, {})
+    by_phase = known[1]
+    _LAST = (options, game.moves, mode, by_phase)
+    offers = by_phase.get(phase)
+    if offers is None:
+        offers = []
         for v, ps in game.moves.items():
-            if phase in ps and options.get(_OPTION_VERBS.get(v, ""), True):
-                quick, virtual_only = _QUICK.get(v, (None, False))
-                if v == "take_control" and plots:  # a plot card's rewards are judged
-                    quick = None
-                gate = None if v == "character" else _GATES[v]
-                verbs.append((v, gate, v not in _FIELDS_FREE, quick, virtual_only))
-        by_phase[phase] = verbs
-    return verbs
+            if phase not in ps or not options.get(_OPTION_VERBS.get(v, ""), True):
+                continue
+            if v == "character":
+                offers.append(_offer_character)
+                continue
+            own, virtual_only = _OFFERS.get(v, (None, False))
+            if v == "take_control" and plots:  # a plot card's rewards are judged
+                own = None
+            if own is not None and (virtual or not virtual_only):
+                offers.append(own)
+            else:
+                offers.append(_judged_offer(v, _GATES[v], v not in _FIELDS_FREE))
+        by_phase[phase] = offers
+    return offers
 
 
 def _distinct(values: list[Any]) -> list[Any]:
@@ -519,57 +582,57 @@ def _distinct(values: list[Any]) -> list[Any]:
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
     if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
         return []
+    # ``_offers_in``, its first look-up here (a call less for every seat asked at every step).
+    last = _LAST
+    offers = (
+        last[3].get(state["phase"])
+        if last[0] is state["options"] and last[1] is game.moves and last[2] == state["deck_mode"]
+        else None
+    )
+    if offers is None:
+        offers = _offers_in(game, state)
     templates: list[dict[str, Any]] = []
-    virtual = state["deck_mode"] == "virtual"
-    # ``_verbs_in``, its first look-up here (a call less for every seat at every step).
-    last, phase = _LAST, state["phase"]
-    verbs = last[2].get(phase) if last[0] is state["options"] and last[1] is game.moves else None
-    if verbs is None:
-        verbs = _verbs_in(game, phase, state["options"])
-    for verb, gate, judged, quick, virtual_only in verbs:
-        if gate is None:  # "character": no gate, no candidates
-            if state["players"][player]["character"] is None:
-                templates.append({"do": "character"})
-            continue
-        if not gate(state, player):
-            continue
-        if quick is not None and (virtual or not virtual_only):
-            templates += quick(state, player, verb)
-            continue
-        legal = _candidates(state, player, verb)
-        if judged:
-            legal = [f for f in legal if _fields_allowed(state, player, verb, f)]
-        if not legal:
-            continue
-        # The fields a button fills, with their legal values (a physical card is named by the
-        # player, not chosen): one template per way of playing the verb ("with").
-        names = CHOICE_FIELDS.get(verb, ())
-        if not virtual:
-            names = tuple(n for n in names if n != "card")
-        if verb != "take_control":  # one way of playing it: one template
-            one: dict[str, Any] = {"do": verb}
-            for field in names:
-                found = _distinct([fields[field] for fields in legal if field in fields])
-                if found:
-                    one.setdefault("choices", {})[field] = found
-            if verb in ("challenge", "accept"):
-                # The attribute never decides whether they are legal: any of the four.
-                one["choices"]["attribute"] = list(ATTRIBUTES)
-            templates.append(one)
-            continue
-        groups: dict[Any, dict[str, Any]] = {}
-        for fields in legal:
-            key = fields.get("with")
-            template = groups.get(key)
-            if template is None:
-                template = {"do": verb}
-                if key is not None:
-                    template["with"] = key
-                groups[key] = template
-                templates.append(template)
-            for field in names:
-                if field in fields:
-                    values = template.setdefault("choices", {}).setdefault(field, [])
-                    if fields[field] not in values:
-                        values.append(fields[field])
+    for offer in offers:
+        offer(state, player, templates)
+    return templates
+
+
+def _judged_templates(state: State, player: str, verb: str, judged: bool) -> Templates:
+    """A verb's templates from its candidates (once its gate said yes): the fields a button
+    fills, with their legal values (a physical card is named by the player, not chosen), one
+    template per way of playing the verb ("with")."""
+    legal = _candidates(state, player, verb)
+    if judged:
+        legal = [f for f in legal if _fields_allowed(state, player, verb, f)]
+    if not legal:
+        return []
+    names = CHOICE_FIELDS.get(verb, ())
+    if state["deck_mode"] != "virtual":
+        names = tuple(n for n in names if n != "card")
+    if verb != "take_control":  # one way of playing it: one template
+        one: dict[str, Any] = {"do": verb}
+        for field in names:
+            found = _distinct([fields[field] for fields in legal if field in fields])
+            if found:
+                one.setdefault("choices", {})[field] = found
+        if verb in ("challenge", "accept"):
+            # The attribute never decides whether they are legal: any of the four.
+            one["choices"]["attribute"] = list(ATTRIBUTES)
+        return [one]
+    templates: Templates = []
+    groups: dict[Any, dict[str, Any]] = {}
+    for fields in legal:
+        key = fields.get("with")
+        template = groups.get(key)
+        if template is None:
+            template = {"do": verb}
+            if key is not None:
+                template["with"] = key
+            groups[key] = template
+            templates.append(template)
+        for field in names:
+            if field in fields:
+                values = template.setdefault("choices", {}).setdefault(field, [])
+                if fields[field] not in values:
+                    values.append(fields[field])
     return templates
