@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from games.contest.rules import GAME
@@ -141,6 +142,9 @@ class SensibleBot(Bot):
         "stay": Param(0.5, 0, 1, "chance a player voted off pays to stay"),
     }
 
+    # The table's pretzel limit, once read (a bot plays one game: its options never change).
+    _pretzel_limit: int | None = None
+
     def choose(self, view, legal_moves, may_wait=False):
         # The view is read only when a decision needs it (reading it copies the state).
         # Each verb's first template (a verb has one, but for take_control's ways).
@@ -148,7 +152,9 @@ class SensibleBot(Bot):
         if "character" in by_verb:
             return _character(self, view, balanced=True)
         if "eat_pretzels" in by_verb:  # offered only to a player with pretzels
-            limit = view["options"]["pretzel_limit"]
+            limit = self._pretzel_limit
+            if limit is None:  # the table's options never change: read once per game
+                limit = self._pretzel_limit = view["options"]["pretzel_limit"]
             if view["players"][self.seat]["pretzels"] >= limit - 1:
                 count = max(by_verb["eat_pretzels"]["choices"]["count"])
                 return {"do": "eat_pretzels", "count": count}
@@ -221,13 +227,14 @@ class SensibleBot(Bot):
     def _challenge(self, view, template) -> dict[str, Any]:
         players, seats = view["players"], view["seats"]  # each read once
         me = players[self.seat]
-        targets = template["choices"]["target"]
-
-        def rank(n: str) -> tuple[int, int, int]:
+        # The first target with the lowest best attribute, the most lost cards, the first
+        # seat: ``min`` by that rank, in a loop (no call per target).
+        target, low = None, None
+        for n in template["choices"]["target"]:
             q = players[n]  # each target's record read once
-            return (max(q["attributes"].values()), -len(q["lost"]), seats.index(n))
-
-        target = min(targets, key=rank)
+            rank = (max(q["attributes"].values()), -len(q["lost"]), seats.index(n))
+            if low is None or rank < low:
+                target, low = n, rank
         return {
             "do": "challenge",
             "target": target,
@@ -262,6 +269,7 @@ BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 # A player's part of a trace: whether they are out (shared by every trace: only read).
 _OUT = {False: {"out": False}, True: {"out": True}}
+_controller_of = itemgetter("controller")
 
 
 def trace(state: dict[str, Any]) -> dict[str, Any]:
@@ -293,14 +301,18 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
         "pretzels": verbs["throw_pretzel"],
         "pretzels_eaten": sum(p["eaten"] for p in final["players"].values()),
     }
-    control: Counter = Counter()
+    # Each state's controller, counted without a step per state.
+    control: Counter = Counter(map(_controller_of, states))
     out_at: dict[str, int] = {}
     order: list[str] = []
     playing = list(seats)  # the seats not seen out yet (each state is read for them only)
+    before = None  # the players of the state before
     for i, state in enumerate(states):
-        control[state["controller"]] += 1
-        if playing:
-            players = state["players"]
+        players = state["players"]
+        # A state whose players are those of the state before (as a trace shows them: most
+        # moves put nobody out) has nobody new out: not read again.
+        if playing and players != before:
+            before = players
             for name in [n for n in playing if players[n]["out"]]:
                 out_at[name] = i + 1
                 order.append(name)
