@@ -46,7 +46,7 @@ def N_(text: str) -> str:
 
 
 # The kinds of value that are their own copy (nothing inside them can change).
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def copy_plain(value: Any) -> Any:
@@ -58,10 +58,10 @@ def copy_plain(value: Any) -> Any:
     copy; a state read back from JSON never has any."""
     kind = type(value)
     if kind is dict:
-        return {k: v if type(v) in _ATOMS else copy_plain(v) for k, v in value.items()}
+        return {k: v if type(v) in ATOMS else copy_plain(v) for k, v in value.items()}
     if kind is list:
-        return [v if type(v) in _ATOMS else copy_plain(v) for v in value]
-    if kind in _ATOMS:
+        return [v if type(v) in ATOMS else copy_plain(v) for v in value]
+    if kind in ATOMS:
         return value
     return copy.deepcopy(value)
 
@@ -376,11 +376,13 @@ class Blanked(Mapping[str, Any]):
         self._made: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
+        if name == self._player:  # the reader's own record, as it is (read most)
+            return self._seats[name]
         made = self._made.get(name)
         if made is not None:
             return made
         item = self._seats[name]
-        if name == self._player or not isinstance(item, dict) or self._field not in item:
+        if not isinstance(item, dict) or self._field not in item:
             return item
         made = self._made[name] = {**item, self._field: None}
         return made

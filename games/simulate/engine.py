@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.base import Blanked, Game, Setup, copy_plain
+from games.rules.base import ATOMS, Blanked, Game, Setup, copy_plain
 
 MAX_GAMES = 100_000
 DEFAULT_MOVE_CAP = 5_000
@@ -276,8 +276,13 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
             break
         if fast:
             # A copy of the move: the live state may keep parts of it (a story's cards) and
-            # change them later, which must not change the move recorded.
-            apply_in_place(state, copy_plain(chosen))
+            # change them later, which must not change the move recorded. A move of texts,
+            # numbers and flags alone (most moves) has no part to keep: a copy of its top
+            # level is enough, and ``issuperset`` asks that without a step per field.
+            if ATOMS.issuperset(map(type, chosen.values())):
+                apply_in_place(state, chosen.copy())
+            else:
+                apply_in_place(state, copy_plain(chosen))
             states.append(trace(state))
         else:
             state = referee.apply(state, chosen)
