@@ -30,7 +30,6 @@ from games.contest.rules.core import (
     put_out,
     refresh,
     set_controller,
-    sync_counts,
     who,
 )
 from games.contest.rules.fields import FIELDS, MAX_PLAYERS
@@ -195,10 +194,14 @@ class ContestGame(ContestPlay, ContestOptions, Game):
 
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []
-        super().handle(state, move)
-        # The deck's and the discard pile's counts, once the move is made (drawing and
-        # discarding leave them to this).
-        sync_counts(state)
+        # ``Game.handle``'s dispatch to ``_do_<verb>``, made here without the call to it (and
+        # the ``super()`` it takes): one move at a time, a simulation's every move.
+        getattr(self, "_do_" + move["do"])(state, move)
+        # The virtual deck's and discard pile's counts (what the view shows of them), once the
+        # move is made: drawing and discarding leave them to this, not set at every card.
+        if state["deck_mode"] == "virtual":
+            state["deck_count"] = len(state["deck"])
+            state["discard_count"] = len(state["discard"])
 
     # ``moves.legal_moves(game, state, player)`` is the method itself (no call in between: a
     # simulation asks for legal moves about twice a move).
@@ -275,11 +278,17 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         named = _flag(move, "named", True)
         extended = _flag(move, "extended", False)
         has_teams = "team" in move or "target_team" in move
-        team = _names(move, "team") or [by]
-        target_team = _names(move, "target_team") or [target]
+        if has_teams:
+            team = _names(move, "team") or [by]
+            target_team = _names(move, "target_team") or [target]
+        else:
+            team, target_team = [by], [target]
         self._target(state, target)
-        for name in team + target_team:
-            self._target(state, name, "team member")
+        # Without teams the sides are the challenger (seated and in the game: ``check_move``
+        # asked) and the target (asked just above): nothing more to ask of them.
+        if has_teams:
+            for name in team + target_team:
+                self._target(state, name, "team member")
         if target == by:
             raise _fail("rule_violation", N_("Challenge another player, not yourself."))
         if extended:

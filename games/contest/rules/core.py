@@ -55,7 +55,9 @@ WORD_BONUS = 2
 def side_total(attribute_value: int, cards: list[str], word: bool = False) -> int:
     """A side's total: the attribute, the value of every card played and drawn, and the
     word bonus (tarot option) when the narrator used the card's word."""
-    return attribute_value + sum(card_value(c) for c in cards) + (WORD_BONUS if word else 0)
+    # ``map`` over the cached ``card_value``: no generator to step through (a total at every
+    # card played).
+    return attribute_value + sum(map(card_value, cards)) + (WORD_BONUS if word else 0)
 
 
 @lru_cache(maxsize=1024)  # card codes: a few hundred at most
@@ -149,14 +151,6 @@ def refresh(state: State, name: str) -> None:
 def hand_count(state: State, name: str) -> int:
     p = state["players"][name]
     return len(p["hand"]) if p["hand"] is not None else p["hand_count"]
-
-
-def sync_counts(state: State) -> None:
-    """The virtual deck's and discard pile's counts (what the view shows of them): set at the
-    end of every move (``ContestGame.handle``), not at every card drawn or discarded."""
-    if state["deck_mode"] == "virtual":
-        state["deck_count"] = len(state["deck"])
-        state["discard_count"] = len(state["discard"])
 
 
 def discard(state: State, codes: list[str]) -> None:

@@ -81,6 +81,32 @@ def snapshot(contest: dict[str, Any]) -> dict[str, Any]:
 # -- playing a card -------------------------------------------------------------------------
 
 
+def _chain(state: State, attribute: str, pending: list[str] | None) -> list[str]:
+    """The cards drawn for a chain of ``attribute``'s suit: each card drawn while they are of
+    that suit, and the first that is not (or until the deck and the discard pile are out).
+    Virtual mode (``pending`` None) draws them from the deck; physical mode takes them from
+    ``pending``, the cards the player named as drawn, in turn."""
+    suit = ATTR_SUIT[attribute]
+    drawn: list[str] = []
+    while True:
+        if pending is None:
+            code = draw(state)
+            if code is None:
+                return drawn
+        elif not pending:
+            raise IllegalMove(
+                "rule_violation",
+                N_("The chain of {attribute} ({suit}) goes on: name the next card drawn."),
+                attribute=attribute,
+                suit=C.SUIT_NAMES[suit],
+            )
+        else:
+            code = pending.pop(0)
+        drawn.append(code)
+        if card_suit(code) != suit:
+            return drawn
+
+
 def play_card(
     state: State, name: str, card: str, named_draws: list[str] | None, ham: int, word: bool
 ) -> None:
@@ -95,34 +121,11 @@ def play_card(
     else:
         p["hand_count"] -= 1
     pending = list(named_draws) if named_draws is not None else None
-
-    def take() -> str | None:
-        if pending is None:
-            return draw(state)
-        if not pending:
-            raise IllegalMove(
-                "rule_violation",
-                N_("The chain of {attribute} ({suit}) goes on: name the next card drawn."),
-                attribute=attribute,
-                suit=C.SUIT_NAMES[suit],
-            )
-        return pending.pop(0)
-
-    def chain() -> list[str]:
-        drawn: list[str] = []
-        while True:
-            code = take()
-            if code is None:
-                return drawn
-            drawn.append(code)
-            if card_suit(code) != suit:
-                return drawn
-
     draws: list[str] = []
     if card_suit(card) == suit:
-        draws += chain()
+        draws += _chain(state, attribute, pending)
     for _ in range(ham):
-        draws += chain()
+        draws += _chain(state, attribute, pending)
     if pending:
         raise IllegalMove(
             "rule_violation",
@@ -232,18 +235,23 @@ def start_round(state: State) -> None:
 # -- results ----------------------------------------------------------------------------------
 
 
+# How a contest (or a round) was won, as its result's summary says it (made once, not at
+# every result).
+_HOW_WON = {
+    "play": "with the higher total",
+    "joker": "with a joker",
+    "tie": "on the tie rule",
+    "no_card": "as the other has no card left",
+    "forfeit": "as the other chose to lose",
+    "give_up": "as the other gave up",
+}
+
+
 def announce(state: State, winner: str, loser: str, how: str, final: bool = True) -> None:
     contest = state["contest"]
     contest["winner"], contest["loser"], contest["how"] = winner, loser, how
     contest.setdefault("penalties", {})
-    why = {
-        "play": "with the higher total",
-        "joker": "with a joker",
-        "tie": "on the tie rule",
-        "no_card": "as the other has no card left",
-        "forfeit": "as the other chose to lose",
-        "give_up": "as the other gave up",
-    }[how]
+    why = _HOW_WON[how]
     totals = contest["totals"]
     score = ""
     if winner in totals and loser in totals and how != "joker":
