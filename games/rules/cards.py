@@ -136,10 +136,24 @@ class Rng:
                 return v % n
 
     def shuffle(self, items: list[T]) -> list[T]:
-        """Fisher-Yates in place; returns the list for convenience."""
+        """Fisher-Yates in place; returns the list for convenience. Each ``j`` is
+        ``self.below(i + 1)`` with ``below``, ``next64`` and ``_splitmix`` written out in the
+        loop (the same numbers, without three calls a card: a game reshuffles its discard pile
+        whole, again and again in a long simulated one)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                v = z ^ (z >> 31)
+                if v < limit:
+                    break
+            j = v % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
         return items
 
     def choice(self, items: list[T]) -> T:
