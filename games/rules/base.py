@@ -373,19 +373,22 @@ class Blanked(Mapping[str, Any]):
 
     def __init__(self, seats: dict[str, Any], player: str | None, field: str) -> None:
         self._seats, self._player, self._field = seats, player, field
-        self._made: dict[str, Any] = {}
+        # The records made so far, once one is (a reader mostly reads only its own).
+        self._made: dict[str, Any] | None = None
 
     def __getitem__(self, name: str) -> Any:
         if name == self._player:  # the reader's own record, as it is (read most)
             return self._seats[name]
-        made = self._made.get(name)
-        if made is not None:
-            return made
+        made = self._made
+        if made is None:
+            made = self._made = {}
+        elif name in made:
+            return made[name]
         item = self._seats[name]
         if not isinstance(item, dict) or self._field not in item:
             return item
-        made = self._made[name] = {**item, self._field: None}
-        return made
+        record = made[name] = {**item, self._field: None}
+        return record
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._seats)

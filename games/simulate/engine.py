@@ -126,7 +126,16 @@ class LazyView(Mapping):
     with ``view``'s copies), and a part nothing in it hides is the state's own value, read
     without a call; otherwise the whole of ``referee.view``."""
 
-    __slots__ = ("_referee", "_state", "_seat", "_view", "_parts", "_special", "_blanked")
+    __slots__ = (
+        "_referee",
+        "_state",
+        "_seat",
+        "_view",
+        "_parts",
+        "_special",
+        "_blanked",
+        "_kept",
+    )
 
     def __init__(
         self,
@@ -147,6 +156,8 @@ class LazyView(Mapping):
         # the call to ``view_part``.
         self._special = special
         self._blanked = blanked or _NONE
+        # The ``Blanked`` parts made, kept from one step to the next (see ``__getitem__``).
+        self._kept: dict[str, Blanked] = {}
 
     def forget(self) -> None:
         """Forget what was read: the state has changed since (a view kept by its seat)."""
@@ -169,14 +180,21 @@ class LazyView(Mapping):
         special = self._special
         if special is not None and key not in special:
             return self._state[key]
+        field = self._blanked.get(key)
+        if field is not None:
+            value = self._state[key]
+            if isinstance(value, dict):
+                # A ``Blanked`` part that has made no blanked record yet (its reader read
+                # only its own record, the state's own) holds nothing of an earlier moment:
+                # it is read again while it wraps the state's own mapping, not made again
+                # at every step (a bot reads its own record at nearly every step).
+                part = self._kept.get(key)
+                if part is None or part._seats is not value or part._made is not None:
+                    part = self._kept[key] = Blanked(value, self._seat, field)
+                return part
         part = parts.get(key, _MISSING)
         if part is _MISSING:
-            field = self._blanked.get(key)
-            value = self._state[key] if field is not None else None
-            if field is not None and isinstance(value, dict):
-                part = Blanked(value, self._seat, field)
-            else:
-                part = self._referee.view_part(self._state, self._seat, key, lazy=True)
+            part = self._referee.view_part(self._state, self._seat, key, lazy=True)
             parts[key] = part
         return part
 
