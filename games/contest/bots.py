@@ -256,12 +256,15 @@ class SensibleBot(Bot):
     def _card(self, view, hand: list[str]) -> str:
         contest = view["contest"]
         suit = ATTR_SUIT[contest["attributes"][self.seat]]
-
-        def worth(c: str) -> tuple:
+        # ``max`` by worth (a card of the suit that chains, then the value, then the code),
+        # in a loop: no function made and called for each card at every card played.
+        best, top = hand[0], None
+        for c in hand:
             own, value, face = _facts(c)
-            return (own == suit and not face, value, c)
-
-        return max(hand, key=worth)
+            worth = (own == suit and not face, value, c)
+            if top is None or worth > top:
+                best, top = c, worth
+        return best
 
 
 BOTS = {"random": RandomBot, "sensible": SensibleBot}

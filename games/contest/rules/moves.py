@@ -407,7 +407,10 @@ def _offer_eat_pretzels(state: State, player: str, out: Templates) -> None:
     pretzels = p["pretzels"]
     if pretzels <= 0:
         return
-    most = min(pretzels, _eat_limit(state, p) - p["eaten"])
+    limit = state["options"]["eat_limit"]  # ``_eat_limit``, without the call
+    if p["bfa"]:
+        limit = max(6, limit)
+    most = min(pretzels, limit - p["eaten"])
     if most >= 1:
         out.append({"do": "eat_pretzels", "choices": {"count": list(range(1, most + 1))}})
 
