@@ -270,18 +270,15 @@ class SensibleBot(Bot):
 BOTS = {"random": RandomBot, "sensible": SensibleBot}
 
 
-# A player's part of a trace: whether they are out (shared by every trace: only read).
-_OUT = {False: {"out": False}, True: {"out": True}}
 _controller_of = itemgetter("controller")
 
 
 def trace(state: dict[str, Any]) -> dict[str, Any]:
-    """What :func:`figures` reads of a state before the last (a copy: the simulation
-    changes the state in place): who controls the story, and who is out."""
-    return {
-        "controller": state["controller"],
-        "players": {name: _OUT[p["out"]] for name, p in state["players"].items()},
-    }
+    """What :func:`figures` reads of a state before the last (the simulation changes the
+    state in place): who controls the story, and the events of the move that led to it
+    (who it put out). The events are the state's own list, not a copy: ``handle`` gives
+    every move a new list, so a move's list is never changed once the next move is made."""
+    return {"controller": state["controller"], "events": state["events"]}
 
 
 def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
@@ -308,15 +305,15 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     control: Counter = Counter(map(_controller_of, states))
     out_at: dict[str, int] = {}
     order: list[str] = []
-    playing = list(seats)  # the seats not seen out yet (each state is read for them only)
-    before = None  # the players of the state before
+    playing = list(seats)  # the seats not seen out yet
     for i, state in enumerate(states):
-        players = state["players"]
-        # A state whose players are those of the state before (as a trace shows them: most
-        # moves put nobody out) has nobody new out: not read again.
-        if playing and players != before:
-            before = players
-            for name in [n for n in playing if players[n]["out"]]:
+        # Who the move put out, from its "out" events (``put_out``, the only way out of the
+        # game, says so once for each player): the state read, not every player's record.
+        if not playing:  # no seat left to watch
+            break
+        gone = [e["player"] for e in state["events"] if e["type"] == "out"]
+        if gone:
+            for name in [n for n in playing if n in gone]:  # in seat order
                 out_at[name] = i + 1
                 order.append(name)
                 playing.remove(name)
