@@ -13,6 +13,14 @@ it to one of two pools of threads, where Django runs it as under any WSGI server
 A request that waits for its pool waits in that pool's queue, holding no thread: a crowd of
 pages and moves (twenty tables undoing at once) never takes the polls' threads, and only a few
 pages run at a time beside a poll, so its turn at the interpreter comes quickly.
+
+Quickly, but not at once: threads share one interpreter, and a poll takes many turns at it (on
+SQLite, every step of its query lets it go). So, given a ``PollProcess``, the loop sends each
+poll to a child process of its own first (``amnesia_site/pollserver.py``: the same application
+in ``POLL_THREADS`` threads, with an interpreter no page runs in), started at lifespan startup
+and stopped at shutdown. The polls' pool here stays as the fallback: a poll the child cannot
+answer (not up yet, dead, a request that failed, an answer other than a poll's 200 or 204) runs
+here as before, and a dead child is started again.
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ from tempfile import SpooledTemporaryFile
 
 from asgiref.wsgi import WsgiToAsgiInstance
 from django.urls import Resolver404, get_resolver
+
+from amnesia_site.pollserver import METHODS, PollProcess
 
 logger = logging.getLogger(__name__)
 
@@ -48,12 +58,19 @@ def is_poll(path: str) -> bool:
 class Lanes:
     """An ASGI application running a WSGI one in two pools of threads (see the module)."""
 
-    def __init__(self, application: Callable, pages: int, polls: int) -> None:
+    def __init__(
+        self,
+        application: Callable,
+        pages: int,
+        polls: int,
+        poll_process: PollProcess | None = None,
+    ) -> None:
         if pages < 1 or polls < 1:
             raise ValueError("each pool needs a thread at least")
         self.application = application
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.polls = ThreadPoolExecutor(polls, thread_name_prefix="polls")
+        self.poll_process = poll_process
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
@@ -61,12 +78,13 @@ class Lanes:
             return
         if scope["type"] != "http":
             raise ValueError(f"{scope['type']} is not served here")
+        received = 0  # bytes of body (a poll has none)
         with SpooledTemporaryFile(max_size=BODY_IN_MEMORY) as body:
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
                     return
-                body.write(message.get("body", b""))
+                received += body.write(message.get("body", b""))
                 if not message.get("more_body"):
                     break
             body.seek(0)
@@ -78,7 +96,18 @@ class Lanes:
                 await send({"type": "http.response.start", "status": 400, "headers": []})
                 await send({"type": "http.response.body", "body": b"Bad Request"})
                 return
-            pool = self.polls if is_poll(environ["PATH_INFO"]) else self.pages
+            poll = is_poll(environ["PATH_INFO"])
+            forward = poll and not received and environ["REQUEST_METHOD"] in METHODS
+            if forward and self.poll_process is not None:
+                whole = await self.poll_process.ask(environ)
+                if whole is not None:
+                    status, headers, content = whole
+                    await send(
+                        {"type": "http.response.start", "status": status, "headers": headers}
+                    )
+                    await send({"type": "http.response.body", "body": content, "more_body": False})
+                    return
+            pool = self.polls if poll else self.pages
             loop = asyncio.get_running_loop()
             answer = await loop.run_in_executor(pool, self._run, environ, send, loop)
             if answer is not None:  # a whole answer: sent from here, no more trips between threads
@@ -131,8 +160,12 @@ class Lanes:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                if self.poll_process is not None:
+                    self.poll_process.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if self.poll_process is not None:
+                    self.poll_process.stop()
                 self.pages.shutdown(wait=False, cancel_futures=True)
                 self.polls.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})

@@ -1,6 +1,8 @@
 """What ``manage.py serve`` runs under Granian (its ``asgi`` interface): the site's WSGI
 application (amnesia_site/wsgi.py) in two pools of threads, so that a poll never waits behind
-pages and moves (amnesia_site/lanes.py): THREADS for pages and moves, POLL_THREADS for polls."""
+pages and moves (amnesia_site/lanes.py): THREADS for pages and moves, POLL_THREADS for polls;
+and, unless POLL_PROCESS=0, a child process answering the polls with an interpreter of its own
+(amnesia_site/pollserver.py), the polls' pool standing by for when it cannot."""
 
 from amnesia_site.wsgi import application as wsgi_application  # isort: skip (sets Django up)
 
@@ -9,8 +11,16 @@ import sys
 from django.conf import settings
 
 from amnesia_site.lanes import Lanes
+from amnesia_site.pollserver import PollProcess
 
 # A poll's turns at the interpreter come quickly beside threads rendering pages (settings).
 sys.setswitchinterval(settings.SWITCH_INTERVAL_US / 1_000_000)
 
-application = Lanes(wsgi_application, settings.THREADS, settings.POLL_THREADS)
+application = Lanes(
+    wsgi_application,
+    settings.THREADS,
+    settings.POLL_THREADS,
+    PollProcess(settings.POLL_THREADS, cwd=str(settings.BASE_DIR))
+    if settings.POLL_PROCESS
+    else None,
+)
