@@ -180,7 +180,10 @@ def main(argv: list[str]) -> None:
         raise SystemExit("usage: python -m amnesia_site.pollserver SOCKET")
     path = Path(argv[0])
     threading.Thread(target=_exit_with_parent, name="parent", daemon=True).start()
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    # Stopped by the served app (SIGTERM), or with it by a Ctrl-C in its terminal: at once and
+    # quietly, a poll under way is asked again in the served app.
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, lambda *_: os._exit(0))
     from django.db import connections  # after the import that sets Django up, above it
 
     from amnesia_site.wsgi import application  # sets Django up: only in the child, not on import
