@@ -188,7 +188,8 @@ def granian_environment(serve_pid: int) -> dict[str, str]:
 
 
 def test_the_server_gives_pages_and_polls_their_own_threads(server_env, tmp_path, make_table):
-    """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py)."""
+    """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
+    polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads."""
     table = make_table("amnesia", ["Ana", "Bruno"])
     seat = table.seats.first()
     running = start_server(
@@ -200,8 +201,32 @@ def test_the_server_gives_pages_and_polls_their_own_threads(server_env, tmp_path
         phone = Phone(running.port)
         assert phone.get(f"/seat/{seat.token}/poll/?since={table.version}")[0] == 204
         assert phone.get("/")[0] == 200
+        child = wait_for(
+            lambda: poll_process(running.process.pid), "the poll process under Granian's worker"
+        )
+        assert child.environ()["POLL_THREADS"] == "5"
     finally:
         running.stop()
+    # It goes with the server (stopped by its worker, or ending when the worker's pipe closes).
+    wait_for(lambda: not running_still(child), "the poll process gone with the server")
+
+
+def poll_process(serve_pid: int) -> psutil.Process | None:
+    """The polls' own process, a child of Granian's worker under ``serve``."""
+    for process in psutil.Process(serve_pid).children(recursive=True):
+        try:
+            if "amnesia_site.pollserver" in process.cmdline():
+                return process
+        except psutil.NoSuchProcess:  # a process that ended while the tree was read
+            continue
+    return None
+
+
+def running_still(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 @pytest.mark.skipif(not ON_POSTGRES, reason="several processes on one database: PostgreSQL")
