@@ -28,7 +28,9 @@ input is a pipe from the parent, whose end closes when the parent dies, however 
 The served app sends only a poll's 200 or 204 back from the child. Anything else (a wrong seat
 token's 404, a 429) is asked again in the served app's own pool, so the counting of guessed
 seat links (``amnesia_site/throttle.py``: Django's cache, per process without REDIS_URL) stays
-whole in the process that serves the seat pages too.
+whole in the process that serves the seat pages too; the child reads the counts but never adds
+to them (with Redis, counting in both would count each guess twice). Without Redis the child
+cannot know that an address is cooling off: a poll with a right seat link from it is answered.
 
 ``POLL_PROCESS=0`` turns the child off: the polls stay in the served app's pool for polls.
 """
@@ -184,9 +186,12 @@ def main(argv: list[str]) -> None:
     # quietly, a poll under way is asked again in the served app.
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, lambda *_: os._exit(0))
-    from django.db import connections  # after the import that sets Django up, above it
+    # Imported here, in the child only: the first sets Django up, the others need it set up.
+    from amnesia_site.wsgi import application  # isort: skip
+    from django.db import connections  # isort: skip
+    from amnesia_site import throttle  # isort: skip
 
-    from amnesia_site.wsgi import application  # sets Django up: only in the child, not on import
+    throttle.counts_wrong_secrets = False  # the served app counts what it asks again
 
     # The child's threads live as long as it does: each keeps its database connection across
     # polls (opening a SQLite one, with its pragmas, costs more than the poll's read).
