@@ -288,6 +288,9 @@ class PollProcess:
         if self.process is None or self.process.poll() is not None:
             self.start()
             return None
+        frame = encode_request(environ)
+        if len(frame) > LENGTH.size + MAX_REQUEST:  # headers no poll sends: the child refuses
+            return None
         loop = asyncio.get_running_loop()
         if self.slots is None or self.loop is not loop:  # connections belong to one loop
             self.idle.clear()
@@ -301,7 +304,7 @@ class PollProcess:
             except OSError:
                 return None  # not listening yet
             try:
-                writer.write(encode_request(environ))
+                writer.write(frame)
                 head_size, body_size = ANSWER.unpack(
                     await asyncio.wait_for(reader.readexactly(ANSWER.size), ANSWER_TIMEOUT)
                 )
@@ -321,6 +324,9 @@ class PollProcess:
                 if self.process is not None and self.process.poll() is not None:
                     self.start()
                 return None
+            except BaseException:  # cancelled (the phone went away): mid-answer, not reusable
+                writer.close()
+                raise
             self.idle.append((reader, writer))
         self.answered = True
         if status not in (200, 204):
