@@ -25,7 +25,7 @@ BACKUP_KEEP ?= 14
 # make serve listens on every interface unless HOST is given (make run: this machine only).
 SERVE_HOST := $(if $(filter file,$(origin HOST)),0.0.0.0,$(HOST))
 
-.PHONY: help setup run serve test test-sqlite test-postgres lint format bench backup
+.PHONY: help setup run serve test types test-sqlite test-postgres lint format bench backup
 
 help:
 	@echo "make run     set up, migrate, load the demo, serve on http://$(HOST):$(PORT)/ with the workers"
@@ -57,11 +57,16 @@ serve:
 # Django's system checks (manage.py check, the game contract among them) and the models'
 # agreement with the migrations (makemigrations --check) are tests, run on both engines:
 # tests/games/test_checks.py and tests/test_migrations.py.
+# The types and the two runs go at once (make -j): a run spends about half its time waiting (on
+# servers it started, the browser, the database), time the other fills, so the whole takes little
+# more than the longer run. Each one's output is printed whole when it ends (--output-sync).
 test: setup
 	$(PY) -m ruff check .
+	@echo "mypy, the SQLite run and the PostgreSQL run at once: each prints when it ends."
+	@$(MAKE) --no-print-directory -j3 --output-sync=target types test-sqlite test-postgres
+
+types:
 	$(PY) -m mypy
-	@$(MAKE) --no-print-directory test-sqlite
-	@$(MAKE) --no-print-directory test-postgres
 
 test-sqlite:
 	DATABASE_URL= $(PYTEST)
