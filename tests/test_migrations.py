@@ -5,7 +5,13 @@ change only the migration state: the tables keep their names, and the content ty
 relabelled so that permissions and admin history follow the models. This test builds a
 database at the old schema (games 0004, the new apps not yet migrated), fills it through the
 historical models, migrates forward and reads everything back through the current models; then
-it migrates back and forward again, and leaves the database fully migrated for other tests.
+it migrates back and forward again with the ``migrate`` command, and leaves the database fully
+migrated for other tests.
+
+Each round trip renders every migration state many times over (Django re-renders the related
+models after each operation), so the checks share two round trips: games 0009's (sharing a
+report becomes a choice) is made on the first one's way forward, where the database passes
+through games 0008 anyway, and the command's rollback of games alone is the second.
 """
 
 from __future__ import annotations
@@ -335,29 +341,96 @@ def check_old_models(apps, made: dict) -> None:
     assert permission.content_type.pk == made["character_type"]
 
 
+# games 0009: sharing a report becomes a choice, and nobody made it for the tables before.
+REPORT_SHARING_BEFORE = [("games", "0008_moves_hold_only_declared_fields")]
+REPORT_SHARING_AFTER = [("games", "0009_report_sharing_is_opt_in")]
+
+
+def check_report_sharing_is_opt_in() -> None:
+    """games 0009, from games 0008 and back: every table made before is not shared; the six
+    tables the demo command made for the demo account are shared by name; anything else on that
+    account is not. Tables written at games 0008 through the historical models, read back
+    through the current model after the migration; back at 0008, the column goes, the tables
+    stay. Only games moves (0008 -> 0009 -> 0008): no other migration depends on 0009 yet."""
+    from games.models import Table
+
+    old = applied_state_apps(migrate(REPORT_SHARING_BEFORE))
+    OldTable = old.get_model("games", "Table")
+    assert "report_sharing" not in {f.name for f in OldTable._meta.get_fields()}
+    User = old.get_model("auth", "User")
+    Ruleset = old.get_model("games", "Ruleset")
+    designer = User.objects.create(username="designer-before", password="!")
+    gm = User.objects.create(username="gm-before", password="!")
+    demo = User.objects.create(username="demo", password="!")
+    draft = Ruleset.objects.create(game="contest", name="Old draft", owner=designer)
+
+    def table(owner, name, **fields):
+        return OldTable.objects.create(
+            name=name, game="contest", owner=owner, start_player="Ada", **fields
+        ).pk
+
+    on_a_ruleset = table(gm, "Played on a designer's draft", ruleset=draft, status="finished")
+    own_options = table(gm, "Own options", status="finished")
+    demo_tables = [table(demo, "The stranger's ring"), table(demo, "Escape from station Nine")]
+    visitor = table(demo, "A visitor's game on the demo account")
+    someone_elses = table(gm, "The hero who forgot")  # a demo's name, not the demo's table
+    made = [on_a_ruleset, own_options, *demo_tables, visitor, someone_elses]
+
+    migrate(REPORT_SHARING_AFTER)
+
+    sharing = dict(Table.objects.values_list("pk", "report_sharing"))
+    not_shared = [on_a_ruleset, own_options, visitor, someone_elses]
+    assert {sharing[pk] for pk in not_shared} == {Table.ReportSharing.PRIVATE}
+    assert {sharing[pk] for pk in demo_tables} == {Table.ReportSharing.NAMES}
+    # and back: the column goes, the tables stay
+    old = applied_state_apps(migrate(REPORT_SHARING_BEFORE))
+    OldTable = old.get_model("games", "Table")
+    assert "report_sharing" not in {f.name for f in OldTable._meta.get_fields()}
+    assert OldTable.objects.filter(pk__in=made).count() == 6
+
+
 @pytest.mark.django_db(transaction=True)
 def test_moved_models_keep_their_rows_forward_and_back():
+    """Two round trips between the old schema and the latest, which check what three did.
+
+    The first through the executor: rows made at the old schema, then forward (stopping at games
+    0008 and 0009 on the way, for ``check_report_sharing_is_opt_in``), read through the current
+    models. The second through the ``migrate`` command, with its pre_ and post_migrate signals,
+    as a person rolls back: ``migrate games 0004`` takes the new apps back too (their 0001 depend
+    on games 0005) and the rows read through the old models, one content type per moved model,
+    the same one, back under games; ``migrate`` forward again leaves one content type per moved
+    model, the same one, under its new app (no duplicate under games that a later rollback of
+    the new apps would collide with), and the rows read again through the current models. The
+    database is left fully migrated for other tests, whatever fails."""
+    new_labels = {"amnesia_stories", "contest", "playtests"}
     try:
         executor = migrate(OLD_TARGETS)
         old_apps = applied_state_apps(executor)
         # The old schema really is the old one: the models live in games only.
         assert old_apps.get_model("games", "Character")._meta.db_table == "games_character"
-        new_labels = {"amnesia_stories", "contest", "playtests"}
         assert not [m for m in old_apps.get_models() if m._meta.app_label in new_labels]
         made = fill_old_schema(old_apps)
 
+        check_report_sharing_is_opt_in()
         migrate_to_latest()
         check_current_models(made)
 
-        executor = migrate(OLD_TARGETS)
+        call_command("migrate", "games", OLD_TARGETS[0][1], verbosity=0)
+        ContentType.objects.clear_cache()
+        executor = MigrationExecutor(connection)
+        assert not new_labels & {app for app, _name in executor.loader.applied_migrations}
         check_old_models(applied_state_apps(executor), made)
-
-        migrate_to_latest()
-        check_current_models(made)
+        for model, (old, _new) in MOVED.items():
+            assert ContentType.objects.get(app_label=old, model=model).pk == made["type_ids"][model]
     finally:
         # Whatever failed above, other tests need the latest schema.
-        executor = migrate_to_latest()
+        call_command("migrate", verbosity=0)
         ContentType.objects.clear_cache()
+    check_current_models(made)
+    for model, (old, new) in MOVED.items():
+        assert not ContentType.objects.filter(app_label=old, model=model).exists(), model
+        assert ContentType.objects.get(app_label=new, model=model).pk == made["type_ids"][model]
+    executor = MigrationExecutor(connection)
     assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
 
 
@@ -369,30 +442,3 @@ def test_models_and_migrations_agree():
         call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
     except SystemExit:
         pytest.fail(f"Models changed without a migration:\n{out.getvalue()}")
-
-
-@pytest.mark.django_db(transaction=True)
-def test_rolling_back_games_alone_takes_the_moved_models_home():
-    """``migrate games 0004`` (the command, with its post_migrate) and forward again leaves one
-    content type per moved model, the same one, under its new app: no duplicate under games that
-    a later rollback of the new apps would collide with."""
-    ContentType.objects.clear_cache()
-    before = {
-        model: ContentType.objects.get(app_label=new, model=model).pk
-        for model, (_old, new) in MOVED.items()
-    }
-    try:
-        call_command("migrate", "games", OLD_TARGETS[0][1], verbosity=0)
-        ContentType.objects.clear_cache()
-        executor = MigrationExecutor(connection)
-        assert not {"amnesia_stories", "contest", "playtests"} & {
-            app for app, _name in executor.loader.applied_migrations
-        }
-        for model, (old, _new) in MOVED.items():
-            assert ContentType.objects.get(app_label=old, model=model).pk == before[model]
-    finally:
-        call_command("migrate", verbosity=0)
-        ContentType.objects.clear_cache()
-    for model, (old, new) in MOVED.items():
-        assert not ContentType.objects.filter(app_label=old, model=model).exists(), model
-        assert ContentType.objects.get(app_label=new, model=model).pk == before[model]
