@@ -25,7 +25,8 @@ from tests.serving import ROOT, database_url, serve_env
 from tests.test_lanes import request
 from tests.workers import wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One test worker runs the module (xdist's group): the module's child starts once a run.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("pollserver")]
 
 
 @pytest.fixture(scope="module")

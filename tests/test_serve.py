@@ -69,9 +69,23 @@ def gm(gm):
     return gm
 
 
-@pytest.fixture
-def server(server_env, tmp_path):
-    running = start_server(server_env, tmp_path / "serve.log")
+# The tests that need a server with nothing special of it share the module's (below): they run
+# on one test worker (xdist's group), so it starts once a run (each start is four processes
+# setting Django up: serve, Granian and its worker, the polls' own process).
+SHARED_SERVER = pytest.mark.xdist_group("serve")
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup, django_db_blocker, static_root, test_media_dir, tmp_path_factory):
+    """One server for the module, on the test database (SQLite's file or PostgreSQL's), with
+    --threads and --poll-threads off their defaults (for the test of their sizes). Between tests
+    pytest-django empties the tables under it: its connections stay open, idle, holding no
+    lock, and nothing it keeps in memory is read by id after its rows went (new rows take new
+    ids, on both engines)."""
+    with django_db_blocker.unblock():
+        env = serve_env(database_url(connection.settings_dict), static_root, test_media_dir)
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    running = start_server(env, log, "--threads", "3", "--poll-threads", "5")
     yield running
     running.stop()
 
@@ -80,6 +94,7 @@ def _links(page: bytes, pattern: str) -> list[str]:
     return re.findall(pattern.encode(), page)
 
 
+@SHARED_SERVER
 def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(server):
     phone = Phone(server.port)
     status, headers, page, _ = phone.get("/")
@@ -108,7 +123,7 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
 
 def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
     """make serve: a worker for the books and one for the long runs beside Granian; a worker
-    killed is started again; stopping the server stops them all."""
+    killed is started again; stopping the server stops them all, the polls' own process too."""
     log = tmp_path / "serve.log"
     server = start_server(server_env, log, workers=True)
     try:
@@ -132,14 +147,21 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
         )
         assert again["long"] == first["long"]  # the other one untouched
         assert "The books worker stopped (exit status -9): started again" in log.read_text()
+        polls = wait_for(
+            lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
+        )
         children = psutil.Process(server.process.pid).children(recursive=True)
     finally:
         server.stop()
     assert server.process.returncode == 0
     for child in children:  # Granian, its workers, the task workers: all gone with it
         assert not psutil.pid_exists(child.pid) or child.status() == psutil.STATUS_ZOMBIE
+    # The polls' own process too (stopped by its worker, or ending when the worker's pipe
+    # closes).
+    wait_for(lambda: not running_still(polls), "the poll process gone with the server")
 
 
+@SHARED_SERVER
 def test_a_phone_logs_in_and_plays_a_move_over_plain_http(server, gm, make_table):
     table = make_table("amnesia", ["Ana", "Bruno"])
     phone = Phone(server.port)  # Host: 192.168.1.20:PORT, as a phone on the Wi-Fi sends
@@ -168,6 +190,7 @@ def test_a_phone_logs_in_and_plays_a_move_over_plain_http(server, gm, make_table
     assert Phone(server.port, host="evil.example").get("/")[0] == 400
 
 
+@SHARED_SERVER
 def test_the_poll_answers_through_the_server(server, gm, make_table):
     table = make_table("amnesia", ["Ana", "Bruno"])
     seat = table.seats.first()
@@ -187,28 +210,22 @@ def granian_environment(serve_pid: int) -> dict[str, str]:
     raise AssertionError(f"no Granian process under serve ({serve_pid})")
 
 
-def test_the_server_gives_pages_and_polls_their_own_threads(server_env, tmp_path, make_table):
+@SHARED_SERVER
+def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
     """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
-    polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads."""
+    polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads
+    (that it goes with the server: the test of the workers, whose server stops)."""
     table = make_table("amnesia", ["Ana", "Bruno"])
     seat = table.seats.first()
-    running = start_server(
-        server_env, tmp_path / "serve.log", "--threads", "3", "--poll-threads", "5"
+    environment = granian_environment(server.process.pid)
+    assert environment["THREADS"] == "3" and environment["POLL_THREADS"] == "5"
+    phone = Phone(server.port)
+    assert phone.get(f"/seat/{seat.token}/poll/?since={table.version}")[0] == 204
+    assert phone.get("/")[0] == 200
+    child = wait_for(
+        lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
     )
-    try:
-        environment = granian_environment(running.process.pid)
-        assert environment["THREADS"] == "3" and environment["POLL_THREADS"] == "5"
-        phone = Phone(running.port)
-        assert phone.get(f"/seat/{seat.token}/poll/?since={table.version}")[0] == 204
-        assert phone.get("/")[0] == 200
-        child = wait_for(
-            lambda: poll_process(running.process.pid), "the poll process under Granian's worker"
-        )
-        assert child.environ()["POLL_THREADS"] == "5"
-    finally:
-        running.stop()
-    # It goes with the server (stopped by its worker, or ending when the worker's pipe closes).
-    wait_for(lambda: not running_still(child), "the poll process gone with the server")
+    assert child.environ()["POLL_THREADS"] == "5"
 
 
 def poll_process(serve_pid: int) -> psutil.Process | None:
@@ -229,15 +246,18 @@ def running_still(process: psutil.Process) -> bool:
         return False
 
 
+@SHARED_SERVER
 @pytest.mark.skipif(not ON_POSTGRES, reason="several processes on one database: PostgreSQL")
-def test_two_servers_on_one_database_keep_one_log_whole(server_env, tmp_path, gm):
+def test_two_servers_on_one_database_keep_one_log_whole(server, server_env, tmp_path, gm):
     """Conflicting moves on one table through two server processes: every round one of the
     two is stored and the other refused as stale, so the log is 1..N with nothing lost or
     stored twice; a move sent again through the other server is answered, not stored."""
     _name, script = registry.kit("amnesia").demos(timezone.now())[0]
     moves = [{k: v for k, v in m.items() if k not in ("at", "text")} for m in script["moves"]]
     table = services.import_script({**script, "moves": []}, gm, name="Two servers")
-    servers = [start_server(server_env, tmp_path / f"serve-{i}.log") for i in range(2)]
+    # The module's server and one more, without the polls' own process (no polls here).
+    other = start_server({**server_env, "POLL_PROCESS": "0"}, tmp_path / "serve-1.log")
+    servers = [server, other]
     try:
         phones = [Phone(s.port) for s in servers]
         for phone in phones:
@@ -273,8 +293,7 @@ def test_two_servers_on_one_database_keep_one_log_whole(server_env, tmp_path, gm
         )
         assert status == 200 and b'"seq": 1' in body
     finally:
-        for running in servers:
-            running.stop()
+        other.stop()
     rows = list(Move.objects.filter(table=table).order_by("seq"))
     assert [r.seq for r in rows] == list(range(1, len(moves) + 1))
     assert [r.client_id for r in rows] == stored
@@ -294,7 +313,8 @@ def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_
         check=True,
         capture_output=True,
     )
-    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key)}
+    # No polls here: without the polls' own process (the shared server's tests have it).
+    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key), "POLL_PROCESS": "0"}
     running = start_server(env, tmp_path / "https.log", "--https")
     try:
         context = ssl.create_default_context(cafile=str(cert))
