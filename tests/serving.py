@@ -130,7 +130,10 @@ def start_server(
     workers: bool = False,
 ) -> Server:
     """``manage.py serve`` on 127.0.0.1 (no set-up, static collected already), once it answers;
-    without its workers unless asked (they cost two processes a test rarely needs)."""
+    without its workers unless asked (they cost two processes a test rarely needs); without
+    Django's system checks at its start (half a second of CPU each time: the game contract
+    replays every demo), which tests/games/test_checks.py and test_serve's ``check --deploy``
+    run."""
     port = port or free_port()
     if not workers:
         args = ("--no-workers", *args)
@@ -146,6 +149,7 @@ def start_server(
         PHONE_ADDRESS,
         "--no-setup",
         "--no-collectstatic",
+        "--skip-checks",
         *args,
     ]
     with output.open("wb") as out:

@@ -47,7 +47,9 @@ def worker_env(pause_dir: Path | None = None, **extra: str) -> dict[str, str]:
 
 
 def start_worker(env: dict[str, str], *args: str, log: Path) -> subprocess.Popen:
-    command = [sys.executable, "manage.py", "worker", "--interval", "0.1", *args]
+    """A ``manage.py worker`` process, without Django's system checks at its start (half a
+    second of CPU each time; tests/games/test_checks.py runs them)."""
+    command = [sys.executable, "manage.py", "worker", "--interval", "0.1", "--skip-checks", *args]
     with log.open("ab") as out:
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
 
