@@ -23,6 +23,8 @@ from games.amnesia_stories.models import CustomCard, CustomDeck
 
 MM = 72 / 25.4  # PDF points in a millimetre
 
+pytestmark = pytest.mark.xdist_group("components")
+
 
 def squeeze(text: str) -> str:
     """Text without whitespace (extraction breaks lines where the layout did)."""
@@ -53,15 +55,19 @@ def render(tmp_path_factory, *args: str) -> PdfReader:
     return PdfReader(out)
 
 
-# The 48-card deck is rendered once per language for the whole module.
+# The 48-card deck is rendered once per language (components_pdf, tests/games/conftest.py:
+# the English one in the default size is the one tests/games/test_credits.py reads too, and
+# the two modules run on one test worker, their xdist group).
 @pytest.fixture(scope="module")
-def stories_en(tmp_path_factory) -> PdfReader:
-    return render(tmp_path_factory, "amnesia_stories", "--size", "a4")
+def stories_en(components_pdf) -> PdfReader:
+    return PdfReader(io.BytesIO(components_pdf("amnesia_stories")))
 
 
 @pytest.fixture(scope="module")
-def stories_ja(tmp_path_factory) -> PdfReader:
-    return render(tmp_path_factory, "amnesia_stories", "--language", "ja", "--size", "letter")
+def stories_ja(components_pdf) -> PdfReader:
+    return PdfReader(
+        io.BytesIO(components_pdf("amnesia_stories", "--language", "ja", "--size", "letter"))
+    )
 
 
 def area_pages(reader: PdfReader, language: str = "en") -> list[int]:
@@ -81,6 +87,8 @@ def test_the_48_area_cards_and_their_english_texts(stories_en):
         assert card_id in face_text
         assert squeeze(area_text(card_id, "en")) in back_text
     assert len(stories_en.pages) % 2 == 0
+    box = stories_en.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 by default
     whole = "".join(page.extract_text() for page in stories_en.pages)
     # the seed's box: four players' sets and the selection slots', its 4 red cards, 4 score
     # cards (one marked S) and their markers
@@ -154,8 +162,8 @@ def test_the_grid_mirrors_every_cell_for_every_size():
         ("contest", ["Brains", "Muscle", "Moves", "Coolness", "A contest", "Ties", "Pretzels"]),
     ],
 )
-def test_the_command_writes_each_games_pdf(tmp_path_factory, game, expected):
-    reader = render(tmp_path_factory, game)
+def test_the_command_writes_each_games_pdf(components_pdf, game, expected):
+    reader = PdfReader(io.BytesIO(components_pdf(game)))
     assert len(reader.pages) % 2 == 0
     whole = "".join(page.extract_text() for page in reader.pages)
     for text in expected:

@@ -8,8 +8,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
@@ -18,6 +17,8 @@ from games import registry
 from games.registry import Credit
 
 SLUGS = [kit.slug for kit in registry.kits()]
+
+pytestmark = pytest.mark.xdist_group("components")
 
 
 def test_each_kit_carries_a_credit() -> None:
@@ -45,13 +46,12 @@ def test_the_rules_page_names_the_designer(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", SLUGS)
-def test_every_printed_sheet_names_the_designer(tmp_path, game: str) -> None:
+def test_every_printed_sheet_names_the_designer(components_pdf, game: str) -> None:
     with translation.override("en"):
         credit = "".join(registry.kit(game).credit.line().split())
-    out = tmp_path / "out.pdf"
-    with override_settings(STORY_CACHE_DIR=str(tmp_path / "cache")):
-        call_command("components", game, str(out), stdout=io.StringIO())
-    pages = PdfReader(out).pages
+    # The command's PDF (tests/games/conftest.py): tests/games/test_components.py reads the
+    # same ones, on the same test worker (the modules' xdist group).
+    pages = PdfReader(io.BytesIO(components_pdf(game))).pages
     printed = ["".join(page.extract_text().split()) for page in pages]
     # Faces and sheets carry it; their backs (every other page) stay blank in the margin.
     assert all(credit in text for text in printed[::2])
