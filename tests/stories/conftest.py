@@ -26,9 +26,15 @@ def make_story(
     published: bool = False,
     title: str | None = None,
     script: dict | None = None,
+    at: str | None = None,
     **fields,
 ) -> Story:
-    table = game_services.import_script(script or sample_script(language), owner)
+    """A story of ``script`` (the language's sample game by default); ``at``: its moves played
+    from that time (``played_at``), else now."""
+    script = script or sample_script(language)
+    if at is not None:
+        script = played_at(script, at)
+    table = game_services.import_script(script, owner)
     story = story_for(table, language)
     story.title = title or SAMPLES[language]["title"]
     story.visibility = visibility
@@ -79,3 +85,77 @@ def pdf_text(data: bytes, running_heads: set[str]) -> str:
 def squeeze(text: str) -> str:
     """Text without any whitespace: line breaks fall in different places in a PDF."""
     return "".join(text.split())
+
+
+# A fixed time for the moves of a story whose book is printed more than once in a test process:
+# the book prints its dates, so stories of the same script made at different moments print
+# different books.
+PLAYED_AT = "2026-03-14T20:00:00+00:00"
+
+
+def played_at(script: dict, start: str = PLAYED_AT) -> dict:
+    """The script with its moves stamped a minute apart from ``start`` (as an exported table's
+    are), unless they carry their own times."""
+    from datetime import datetime, timedelta
+
+    first = datetime.fromisoformat(start)
+    moves = [
+        move if "at" in move else {**move, "at": (first + timedelta(minutes=i)).isoformat()}
+        for i, move in enumerate(script.get("moves", []))
+    ]
+    return {**script, "moves": moves}
+
+
+_PRINTED: dict[tuple, bytes] = {}
+
+
+@pytest.fixture
+def weasyprint_once(monkeypatch):
+    """WeasyPrint's PDF for the same document, the same resources and the same way of printing
+    it (all at once, or laid out and then written as the books' worker does) made once per test
+    process: the first time for real, the same bytes after. The book's code runs each time up
+    to WeasyPrint (its HTML and resources are made and compared whole); what a test counts of
+    the printing (``render_book_pdf``, ``lay_out_book``) is counted above this. Not for a test
+    that watches what WeasyPrint fetches."""
+    import hashlib
+
+    import weasyprint
+
+    real = weasyprint.HTML
+
+    def key_of(way: str, string: str, base_url, url_fetcher) -> tuple:
+        digest = hashlib.sha256(string.encode())
+        for path, (body, mime) in sorted(getattr(url_fetcher, "extra", {}).items()):
+            digest.update(f"\0{path}\0{mime}\0".encode())
+            digest.update(body)
+        return (way, base_url, type(url_fetcher), digest.hexdigest())
+
+    class Written:
+        """A laid-out document: the real one the first time."""
+
+        def __init__(self, key: tuple, document=None) -> None:
+            self.key, self.document = key, document
+
+        def write_pdf(self, *args, **kwargs) -> bytes:
+            if self.key not in _PRINTED:
+                _PRINTED[self.key] = self.document.write_pdf(*args, **kwargs)
+            return _PRINTED[self.key]
+
+    class Once:
+        def __init__(self, *, string: str, base_url=None, url_fetcher=None, **kwargs) -> None:
+            assert not kwargs, kwargs
+            self.args = {"string": string, "base_url": base_url, "url_fetcher": url_fetcher}
+
+        def write_pdf(self, *args, **kwargs) -> bytes:
+            key = key_of("write_pdf", **self.args)
+            if key not in _PRINTED:
+                _PRINTED[key] = real(**self.args).write_pdf(*args, **kwargs)
+            return _PRINTED[key]
+
+        def render(self, *args, **kwargs) -> Written:
+            key = key_of("render", **self.args)
+            if key in _PRINTED:
+                return Written(key)
+            return Written(key, real(**self.args).render(*args, **kwargs))
+
+    monkeypatch.setattr(weasyprint, "HTML", Once)

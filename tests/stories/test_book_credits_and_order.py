@@ -22,9 +22,15 @@ from stories import pdf as story_pdf
 from stories.models import story_for
 from stories.samples import Scene, amnesia_script
 
-from .conftest import make_story, squeeze
+from .conftest import PLAYED_AT, make_story, played_at, squeeze
 
-pytestmark = pytest.mark.django_db
+# A story played at the same time prints the same book: WeasyPrint makes each once
+# (weasyprint_once, tests/stories/conftest.py), for the tests that print the same.
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("weasyprint_once"),
+    pytest.mark.xdist_group("books"),  # with the other modules that print the same books
+]
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
@@ -47,7 +53,7 @@ def alice(django_user_model):
 
 def other_game_story(owner, path: str):
     script = json.loads((SCRIPTS / path).read_text())["script"]
-    return story_for(game_services.import_script(script, owner), "en")
+    return story_for(game_services.import_script(played_at(script), owner), "en")
 
 
 @pytest.mark.parametrize(
@@ -59,13 +65,13 @@ def other_game_story(owner, path: str):
     ],
 )
 def test_the_title_page_names_the_game_as_written(alice, path, name) -> None:
-    story = make_story(alice) if path is None else other_game_story(alice, path)
+    story = make_story(alice, at=PLAYED_AT) if path is None else other_game_story(alice, path)
     title_page = pages_of(story_pdf.pdf_for(story))[1]
     assert title_page.split("\n")[0] == name  # not its code, not lowered
 
 
 def test_the_display_name_is_the_author_on_the_title_page_colophon_and_metadata(alice) -> None:
-    story = make_story(alice)
+    story = make_story(alice, at=PLAYED_AT)
     data = story_pdf.pdf_for(story)
     pages = pages_of(data)
     assert "Game master: Alice Moreau" in pages[1]
@@ -206,7 +212,7 @@ def test_the_cover_draws_its_drift(alice) -> None:
     ],
 )
 def test_the_colophon_names_the_designer_as_the_seed_does(alice, path, credit) -> None:
-    story = make_story(alice) if path is None else other_game_story(alice, path)
+    story = make_story(alice, at=PLAYED_AT) if path is None else other_game_story(alice, path)
     pages = pages_of(story_pdf.pdf_for(story))
     colophon = colophon_of(pages)
     assert squeeze(credit) in squeeze(colophon)

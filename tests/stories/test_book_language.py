@@ -15,9 +15,15 @@ from pypdf import PdfReader
 from stories import pdf as story_pdf
 from stories import services
 
-from .conftest import make_story, squeeze
+from .conftest import PLAYED_AT, make_story, squeeze
 
-pytestmark = pytest.mark.django_db
+# Stories played at the same time print the same books: WeasyPrint makes each once
+# (weasyprint_once, tests/stories/conftest.py); each test's printing still counts.
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("weasyprint_once"),
+    pytest.mark.xdist_group("books"),  # with the other modules that print the same books
+]
 
 # The headings every book prints: none may stay English in a translated book.
 HEADINGS = ("Contents", "Who told what")
@@ -31,7 +37,7 @@ def run_pdf(story, out, *extra: str) -> str:
 
 @pytest.mark.parametrize("given", ["pt-br", "PT-BR", "pt_BR", "Pt-Br"])
 def test_the_language_is_a_django_code_in_any_case(gm, tmp_path, given, monkeypatch) -> None:
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     asked = []
     real = story_pdf.render_book_pdf
 
@@ -49,7 +55,7 @@ def test_the_language_is_a_django_code_in_any_case(gm, tmp_path, given, monkeypa
 
 
 def test_an_unknown_language_is_an_error_that_lists_the_choices(gm, tmp_path) -> None:
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     with pytest.raises(CommandError) as raised:
         run_pdf(story, tmp_path / "book.pdf", "--language", "fr")
     assert "'fr'" in str(raised.value)
@@ -58,12 +64,12 @@ def test_an_unknown_language_is_an_error_that_lists_the_choices(gm, tmp_path) ->
 
 
 def test_without_the_option_the_book_speaks_the_storys_language(gm, tmp_path) -> None:
-    story = make_story(gm, "ja")
+    story = make_story(gm, "ja", at=PLAYED_AT)
     assert "(a5, ja)" in run_pdf(story, tmp_path / "book.pdf")
 
 
 def test_books_are_cached_per_language(gm, monkeypatch) -> None:
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     calls = []
     real = story_pdf.render_book_pdf
 
@@ -88,7 +94,7 @@ def test_books_are_cached_per_language(gm, monkeypatch) -> None:
 @pytest.mark.parametrize("language", ["ja", "pt-br"])
 def test_a_translated_book_has_no_english_heading(gm, tmp_path, language) -> None:
     """Waits on the catalogues: each heading is the catalogue's translation, not the English."""
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     out = tmp_path / "book.pdf"
     run_pdf(story, out, "--language", language)
     # Case-blind: the stylesheet sets some headings in small capitals.
@@ -113,7 +119,7 @@ def test_a_translated_book_has_no_english_heading(gm, tmp_path, language) -> Non
 @pytest.mark.parametrize(("language", "mark"), [("ja", "年"), ("pt-br", " de ")])
 def test_the_books_dates_are_written_the_books_way(gm, language, mark) -> None:
     """Django's own date formats for the language (they need no catalogue of ours)."""
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     book = services.make_book(story, language)
     assert book.finished_at is not None
     finished = timezone.localtime(book.finished_at)

@@ -20,10 +20,16 @@ from amnesia_site.workers.models import WorkerBeat
 from stories import pdf as story_pdf
 from stories import printing, services
 from stories.models import BookBuild
-from tests.stories.conftest import make_story
+from tests.stories.conftest import PLAYED_AT, make_story
 from tests.workers import run_queued
 
-pytestmark = pytest.mark.django_db
+# The same sample story, played at the same time, is printed by most tests: WeasyPrint makes
+# its book once (weasyprint_once, tests/stories/conftest.py); each test's printing still counts.
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("weasyprint_once"),
+    pytest.mark.xdist_group("books"),  # with the other modules that print the same books
+]
 
 Status = BookBuild.Status
 
@@ -75,7 +81,7 @@ def download(client, story, size="a5"):
 
 
 def test_a_short_book_is_printed_once_and_kept(gm, gm_client, renders):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     # A download's GET prints nothing: it sends the reader to the page that asks for the book.
     sent = gm_client.get(pdf_url(story))
     assert sent.status_code == 302 and sent["Location"] == status_url(story)
@@ -98,7 +104,7 @@ def test_a_short_book_is_printed_once_and_kept(gm, gm_client, renders):
 
 
 def test_kept_per_language_and_page_size(gm, gm_client, renders):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     english = download(gm_client, story).content
     story.language = "pt-br"
     story.save()
@@ -113,7 +119,7 @@ def test_kept_per_language_and_page_size(gm, gm_client, renders):
 
 
 def test_built_again_after_an_edit_and_the_old_version_dropped(gm, gm_client, renders):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     download(gm_client, story)
     old = BookBuild.objects.get(story=story)
     seq = services.make_book(story).chapters[0].passages[0].seq
@@ -130,7 +136,7 @@ def test_built_again_after_an_edit_and_the_old_version_dropped(gm, gm_client, re
 def test_a_long_book_is_asked_for_by_a_post_and_printed_by_the_worker(
     gm, gm_client, renders, long_books
 ):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     asked = gm_client.get(pdf_url(story))
     assert asked.status_code == 302 and asked["Location"] == status_url(story)
     page = gm_client.get(status_url(story))
@@ -190,7 +196,7 @@ def test_the_place_in_the_queue_and_a_worker_that_answers(gm, gm_client, long_bo
 
 
 def test_a_kept_long_book_downloads_without_building_it(gm, gm_client, long_books, monkeypatch):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     gm_client.post(status_url(story))
     run_queued()
 
@@ -207,7 +213,7 @@ def test_a_kept_long_book_downloads_without_building_it(gm, gm_client, long_book
 def test_a_failed_build_is_reported_in_words_and_may_be_tried_again(
     gm, gm_client, long_books, monkeypatch
 ):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     gm_client.post(status_url(story))
     real = story_pdf.lay_out_book
 
@@ -247,7 +253,7 @@ def _taken_by(worker: WorkerBeat, story) -> BookBuild:
 
 
 def test_a_build_whose_worker_process_is_gone_is_run_again(gm, long_books, renders):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     dead = WorkerBeat.objects.create(
         worker_id="here-999999-gone",
         host=work.HOST,
@@ -267,7 +273,7 @@ def test_a_build_whose_worker_process_is_gone_is_run_again(gm, long_books, rende
 
 
 def test_a_build_silent_for_too_long_elsewhere_is_run_again(gm, long_books, settings):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     away = WorkerBeat.objects.create(
         worker_id="another-host-1-abc",
         host="another-host",
@@ -288,7 +294,7 @@ def test_a_build_silent_for_too_long_elsewhere_is_run_again(gm, long_books, sett
 
 
 def test_a_build_of_a_story_changed_meanwhile_says_so(gm, gm_client, long_books):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     gm_client.post(status_url(story))
     story.title = "Another title"
     story.save()
@@ -301,7 +307,7 @@ def test_a_build_of_a_story_changed_meanwhile_says_so(gm, gm_client, long_books)
 def test_an_author_stops_a_build_queued_or_on_its_way(
     gm, gm_client, other_client, long_books, renders, monkeypatch
 ):
-    story = make_story(gm, "en", visibility="public", published=True)
+    story = make_story(gm, "en", at=PLAYED_AT, visibility="public", published=True)
     gm_client.post(status_url(story))
     other_client.post(status_url(story), {"action": "stop"})  # a reader may not stop it
     assert BookBuild.objects.get(story=story).status == Status.QUEUED
@@ -327,7 +333,7 @@ def test_an_author_stops_a_build_queued_or_on_its_way(
 
 
 def test_the_shared_link_waits_and_downloads_too(gm, client, long_books):
-    story = make_story(gm, "en", visibility="unlisted", published=True)
+    story = make_story(gm, "en", at=PLAYED_AT, visibility="unlisted", published=True)
     url = reverse("stories:shared_pdf", args=[story.secret])
     asked = client.get(url)
     wait = reverse("stories:shared_pdf_status", args=[story.secret]) + "?size=a5"
@@ -339,7 +345,7 @@ def test_the_shared_link_waits_and_downloads_too(gm, client, long_books):
 
 
 def test_a_build_whose_task_is_gone_may_be_asked_for_again(gm, gm_client, long_books):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     gm_client.post(status_url(story))
     DBTaskResult.objects.all().delete()  # pruned, say: no worker will ever get to it
     page = gm_client.get(status_url(story)).content.decode()

@@ -22,11 +22,13 @@ from stories.fonts import FONTS, japanese_code_points, missing_glyphs
 from stories.models import Tag
 from stories.samples import SAMPLES
 
-from .conftest import make_story, pdf_text, squeeze
+from .conftest import PLAYED_AT, make_story, pdf_text, squeeze
 
 # Every test is marked, so the test database is made even when only the tests that read the
-# module's printed books are selected.
-pytestmark = pytest.mark.django_db
+# module's printed books are selected. The modules that print the same books run on one test
+# worker (their xdist group): the module's books are printed once, and the books several tests
+# print alike are made once by WeasyPrint (weasyprint_once).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("books")]
 
 LANGUAGES = ["en", "pt-br", "ja"]
 
@@ -206,8 +208,9 @@ def test_a4_and_letter(gm, size, points):
     assert (round(float(box.width)), round(float(box.height))) == points
 
 
+@pytest.mark.usefixtures("weasyprint_once")  # the book test_book_printing.py prints too
 def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
-    story = make_story(gm, "en")
+    story = make_story(gm, "en", at=PLAYED_AT)
     calls = []
     real = story_pdf.render_book_pdf
 
