@@ -130,16 +130,24 @@ def weasyprint_once(monkeypatch):
             digest.update(body)
         return (way, base_url, type(url_fetcher), digest.hexdigest())
 
-    class Written:
-        """A laid-out document: the real one the first time."""
+    def options(args: tuple, kwargs: dict) -> str:
+        # What a call asks of WeasyPrint beyond the document (a PDF variant, its metadata...)
+        # is part of the key; the font configuration is a fresh object every time and changes
+        # nothing printed.
+        return repr((args, sorted((k, v) for k, v in kwargs.items() if k != "font_config")))
 
-        def __init__(self, key: tuple, document=None) -> None:
-            self.key, self.document = key, document
+    class Written:
+        """A laid-out document: laid out for real (``lay_out``) the first time its PDF is
+        asked for with these options."""
+
+        def __init__(self, key: tuple, lay_out) -> None:
+            self.key, self.lay_out = key, lay_out
 
         def write_pdf(self, *args, **kwargs) -> bytes:
-            if self.key not in _PRINTED:
-                _PRINTED[self.key] = self.document.write_pdf(*args, **kwargs)
-            return _PRINTED[self.key]
+            key = (*self.key, options(args, kwargs))
+            if key not in _PRINTED:
+                _PRINTED[key] = self.lay_out().write_pdf(*args, **kwargs)
+            return _PRINTED[key]
 
     class Once:
         def __init__(self, *, string: str, base_url=None, url_fetcher=None, **kwargs) -> None:
@@ -147,15 +155,13 @@ def weasyprint_once(monkeypatch):
             self.args = {"string": string, "base_url": base_url, "url_fetcher": url_fetcher}
 
         def write_pdf(self, *args, **kwargs) -> bytes:
-            key = key_of("write_pdf", **self.args)
+            key = (*key_of("write_pdf", **self.args), options(args, kwargs))
             if key not in _PRINTED:
                 _PRINTED[key] = real(**self.args).write_pdf(*args, **kwargs)
             return _PRINTED[key]
 
         def render(self, *args, **kwargs) -> Written:
-            key = key_of("render", **self.args)
-            if key in _PRINTED:
-                return Written(key)
-            return Written(key, real(**self.args).render(*args, **kwargs))
+            key = (*key_of("render", **self.args), options(args, kwargs))
+            return Written(key, lambda: real(**self.args).render(*args, **kwargs))
 
     monkeypatch.setattr(weasyprint, "HTML", Once)
