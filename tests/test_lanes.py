@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future
 
 import pytest
@@ -22,9 +23,8 @@ from amnesia_site.pollserver import PollProcess
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def loop():
-    """An event loop on a thread of its own, as the server's."""
+def loop_thread() -> Iterator[asyncio.AbstractEventLoop]:
+    """An event loop on a thread of its own, as the server's (for a fixture of any scope)."""
     running = asyncio.new_event_loop()
     thread = threading.Thread(target=running.run_forever, daemon=True)
     thread.start()
@@ -32,6 +32,11 @@ def loop():
     running.call_soon_threadsafe(running.stop)
     thread.join(10)
     running.close()
+
+
+@pytest.fixture
+def loop():
+    yield from loop_thread()
 
 
 @pytest.fixture

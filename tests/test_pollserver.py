@@ -22,7 +22,7 @@ from django.urls import reverse
 from amnesia_site.lanes import Lanes
 from amnesia_site.pollserver import ANSWER, LENGTH, PollProcess, encode_request
 from tests.serving import ROOT, database_url, serve_env
-from tests.test_lanes import request
+from tests.test_lanes import loop_thread, request
 from tests.workers import wait_for
 
 # One test worker runs the module (xdist's group): the module's child starts once a run.
@@ -31,14 +31,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("
 
 @pytest.fixture(scope="module")
 def loop():
-    """An event loop on a thread of its own, as the server's, for the module's app."""
-    running = asyncio.new_event_loop()
-    thread = threading.Thread(target=running.run_forever, daemon=True)
-    thread.start()
-    yield running
-    running.call_soon_threadsafe(running.stop)
-    thread.join(10)
-    running.close()
+    """The module's app's event loop, on a thread of its own."""
+    yield from loop_thread()
 
 
 def child_env(tmp: Path) -> dict[str, str]:
