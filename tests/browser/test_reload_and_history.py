@@ -57,7 +57,13 @@ def test_amnesia_every_move_reloads(page, django_user_model) -> None:
         return check
 
     def step(click, text: str, *more: str) -> None:
-        click()
+        # Wait for the move's own answer and the new panel (its move number), not only for
+        # text: the page before the click can already show it ("Bruno" is still in before he
+        # joins), and a reload or the next click would then race the answer still coming.
+        seq = panel.get_attribute("data-seq")
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            click()
+        expect(panel).not_to_have_attribute("data-seq", seq)
         now(text, *more)()
         reload_shows(page, path, now(text, *more))
 
@@ -120,7 +126,7 @@ def test_amnesia_every_move_reloads(page, django_user_model) -> None:
     step(
         lambda: panel.get_by_role("button", name=re.compile("Join")).click(),
         "Challenge: Caio against Ana",
-        "Bruno",
+        "Bruno joined",
     )
     step(
         lambda: panel.get_by_role("button", name=re.compile("turns the first card")).click(),
