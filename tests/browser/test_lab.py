@@ -31,7 +31,10 @@ def fill_run(page, games: int, changed: str = "", sweep: tuple[str, str] | None 
     if sweep:
         page.get_by_label("What-if: sweep this option or parameter").fill(sweep[0])
         page.get_by_label("over these values").fill(sweep[1])
-    page.get_by_role("button", name="Simulate", exact=True).click()
+    # The run is read from the database right after (SimulationRun): wait for the form's own
+    # answer, not only for the click, whose wait for the page it opens Playwright deprecates.
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Simulate", exact=True).click()
 
 
 def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, settings) -> None:
