@@ -64,6 +64,8 @@ def test_a_phone_counts_the_minute_down_and_asks_before_an_early_take(
         page.get_by_label("Username").fill("gm")
         page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
         page.get_by_role("button", name="Log in").click()
+        # The session is in before a page that needs it is opened.
+        expect(page.get_by_test_id("current-user")).to_have_text("gm")
         page.goto(table.get_absolute_url())
         expect(page.get_by_test_id("control-clock")).to_contain_text(LEFT)
         # The phone shows the same countdown as the laptop.

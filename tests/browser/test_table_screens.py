@@ -183,6 +183,8 @@ def test_suit_colours_stand_out_of_every_button_they_are_drawn_on(
         page.get_by_label("Username").fill("gm")
         page.get_by_label(re.compile(r"^Password:?$")).fill("x-long-passphrase")
         page.get_by_role("button", name="Log in").click()
+        # The session is in before a page that needs it is opened.
+        expect(page.get_by_test_id("current-user")).to_have_text("gm")
         screens = [
             f"/seat/{contest.seats.get(name='Bo').token}/",  # "Accept with" on the phone
             contest.get_absolute_url(),  # ... and on the laptop
