@@ -63,10 +63,13 @@ def test_publish_find_and_download_a_story(page, django_user_model, settings, tm
     page.goto("/stories/")
     page.get_by_label("Search").fill("warm as a hand")
     page.get_by_role("button", name="Search").click()
+    # The archive before the search already lists one story: wait for the search's own page.
+    expect(page).to_have_url(re.compile(r"[?&]q=warm"))
     results = page.locator(".archive-item")
     expect(results).to_have_count(1)
     expect(results.first).to_contain_text("The Warm Floor")
     page.get_by_role("link", name="noir").first.click()
+    expect(page).to_have_url(re.compile(r"[?&]tag=noir"))
     expect(page.locator(".archive-item")).to_have_count(1)
     page.get_by_role("link", name="The Warm Floor").click()
     expect(page.locator(".book-title")).to_have_text("The Warm Floor")
