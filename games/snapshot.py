@@ -147,8 +147,20 @@ class Snapshot:
     def recent_rows(self) -> list[Move]:
         """The log's last rows, newest first (the move log a page shows). Read from the model's
         own manager: the table's related one costs about as much again as the query itself,
-        to tie each row to a table the page never asks a row for."""
-        return list(Move.objects.filter(table_id=self.table.pk).order_by("-seq")[:RECENT])
+        to tie each row to a table the page never asks a row for.
+
+        Asked as a range of ``seq`` (the ``(table, seq)`` index), not as the table's rows
+        sorted: the write path numbers the rows 1, 2, 3... with no gap (an undo is a row too),
+        so the last ones are those after ``last_seq - RECENT``, read the same at any length of
+        the log. By ``table`` alone PostgreSQL may read and sort every row of the table (it
+        did, at 1,000 moves, until its statistics were gathered). A row written since the
+        table was loaded comes first all the same; a log with a gap (none is written) is read
+        the long way rather than shown short."""
+        rows = Move.objects.filter(table_id=self.table.pk).order_by("-seq")
+        recent = list(rows.filter(seq__gt=self.table.last_seq - RECENT)[:RECENT])
+        if len(recent) < min(RECENT, self.table.last_seq):
+            recent = list(rows[:RECENT])
+        return recent
 
     @cached_property
     def last_move(self) -> Move | None:

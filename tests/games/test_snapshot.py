@@ -71,3 +71,33 @@ def test_a_table_page_never_reads_the_whole_log(make_table, gm, gm_client, game)
         response = gm_client.get(reverse("games:table", args=[table.pk]))
     assert response.status_code == 200
     assert reads.call_count == 0
+
+
+def test_the_recent_rows_are_the_logs_last_read_by_a_range_of_seq(
+    long_table, make_table, gm, django_assert_num_queries
+):
+    """The page's move log: the last rows of the log, undo rows too, newest first, read as a
+    range of ``seq`` (the ``(table, seq)`` index) whatever the log's length; a row written
+    since the table was loaded comes first all the same."""
+    from games.models import Move
+    from games.snapshot import RECENT
+    from tests.games.long_games import next_move
+
+    table = long_table("contest", 20)
+    services.undo(table, None, gm)
+    loaded = Table.objects.get(pk=table.pk)
+    services.play(table, next_move(table), None, gm)
+    every = list(Move.objects.filter(table_id=table.pk).order_by("-seq"))
+    assert len(every) > RECENT and every[1].kind == Move.Kind.UNDO
+    with django_assert_num_queries(1) as done:
+        rows = Snapshot(loaded).recent_rows
+    assert [m.seq for m in rows] == [m.seq for m in every[:RECENT]]
+    assert '"seq" >' in done.captured_queries[0]["sql"]
+    # The first rows of a young log: all of them.
+    young = make_table()
+    play_some(young, gm)
+    assert [m.seq for m in Snapshot(young).recent_rows] == [3, 2, 1]
+    # A log with a gap (the write path leaves none) is read the long way, never shown short.
+    Move.objects.filter(table_id=table.pk, seq=every[3].seq).delete()
+    rows = Snapshot(Table.objects.get(pk=table.pk)).recent_rows
+    assert [m.seq for m in rows] == [m.seq for m in every[:3] + every[4 : RECENT + 1]]
