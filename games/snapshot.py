@@ -156,10 +156,12 @@ class Snapshot:
         did, at 1,000 moves, until its statistics were gathered). A row written since the
         table was loaded comes first all the same; a log with a gap (none is written) is read
         the long way rather than shown short."""
-        rows = Move.objects.filter(table_id=self.table.pk).order_by("-seq")
-        recent = list(rows.filter(seq__gt=self.table.last_seq - RECENT)[:RECENT])
-        if len(recent) < min(RECENT, self.table.last_seq):
-            recent = list(rows[:RECENT])
+        pk, last = self.table.pk, self.table.last_seq
+        recent = list(
+            Move.objects.filter(table_id=pk, seq__gt=last - RECENT).order_by("-seq")[:RECENT]
+        )
+        if len(recent) < min(RECENT, last):
+            recent = list(Move.objects.filter(table_id=pk).order_by("-seq")[:RECENT])
         return recent
 
     @cached_property

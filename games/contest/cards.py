@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
-from games.contest.characters import attribute_labels
+from games.contest.characters import ATTRIBUTE_LABELS
 from games.contest.rules import GAME
 from games.contest.rules.core import ATTR_SUIT, card_value, full_deck, is_face, visible_cards
 from games.rules import IllegalMove
@@ -35,7 +35,7 @@ def attribute_info(attr: str | None, value: int | None = None) -> dict[str, Any]
         "key": attr,
         # The word in the language in force (every caller draws it now): plain text, so a
         # page's kept parts are keyed by it in one pass ({% memo %}), not by a lazy's lookup.
-        "label": str(attribute_labels()[attr]),
+        "label": str(ATTRIBUTE_LABELS[attr]),
         "suit": C.SUIT_SYMBOLS[suit],
         "colour": SUIT_COLOURS[suit],
         "value": value,
@@ -102,7 +102,7 @@ def grid(
             attr = SUIT_ATTRIBUTE[suit]
             rows.append(
                 {
-                    "label": attribute_labels()[attr],
+                    "label": ATTRIBUTE_LABELS[attr],
                     "symbol": C.SUIT_SYMBOLS[suit],
                     "colour": SUIT_COLOURS[suit],
                     "chain": suit == chain_suit,

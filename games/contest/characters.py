@@ -264,14 +264,20 @@ def spend_point(character: Character, attribute: str) -> bool:
 
 
 # -- the sheet's history ------------------------------------------------------------------
+# Lazy: each is put into the reader's language when it is said. Made once (a page says them
+# for every player and every contest on each render).
+ATTRIBUTE_LABELS: dict[str, Any] = {
+    "brains": _("Brains"),
+    "muscle": _("Muscle"),
+    # the attribute, not the game's moves: its own word in each language
+    "moves": pgettext_lazy("contest attribute", "Moves"),
+    "coolness": _("Coolness"),
+}
+
+
 def attribute_labels() -> dict[str, Any]:
-    return {
-        "brains": _("Brains"),
-        "muscle": _("Muscle"),
-        # the attribute, not the game's moves: its own word in each language
-        "moves": pgettext_lazy("contest attribute", "Moves"),
-        "coolness": _("Coolness"),
-    }
+    """The four attributes' words (a copy of ``ATTRIBUTE_LABELS``, for the caller to keep)."""
+    return dict(ATTRIBUTE_LABELS)
 
 
 def _side_of(record: dict[str, Any], name: str) -> str | None:

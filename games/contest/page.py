@@ -8,7 +8,6 @@ moves stripped of anything drawn from a hand: it never shows a hand.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -175,14 +174,16 @@ def pending_context(
 
 # -- the page ----------------------------------------------------------------------------------
 def _public_legal(raw: dict[str, list[dict[str, Any]]], virtual: bool) -> dict[str, Any]:
-    """The legal moves by player and verb, without any choice drawn from a hand (virtual)."""
+    """The legal moves by player and verb, without any choice drawn from a hand (virtual).
+    The snapshot's templates are shared with the presenters' ``legal``: one that loses its
+    card choice is a copy (of the template and its choices; nothing here changes the rest)."""
     out: dict[str, Any] = {}
     for name, templates in raw.items():
         verbs: dict[str, Any] = {}
         for tpl in templates:
-            tpl = copy.deepcopy(tpl)
             if virtual and tpl["do"] in ("play", "take_control", "swap_joker"):
-                tpl.get("choices", {}).pop("card", None)
+                choices = {k: v for k, v in tpl.get("choices", {}).items() if k != "card"}
+                tpl = {**tpl, "choices": choices} if "choices" in tpl else dict(tpl)
             key = tpl["do"] if "with" not in tpl else f"{tpl['do']}_{tpl['with']}"
             verbs[key] = tpl
         out[name] = verbs

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from amnesia_site.lists import listing
 from games.contest.cards import attribute_info, card, card_label
-from games.contest.characters import attribute_labels
+from games.contest.characters import ATTRIBUTE_LABELS
 from games.contest.rules.core import card_value
 
 
@@ -67,7 +67,7 @@ def describe(ev: dict[str, Any], names: dict[str, str], mode: str) -> str:
     """A translated sentence for one referee event (the referee's own summary is English)."""
     t = ev.get("type")
     w = lambda key: names.get(ev.get(key) or "", ev.get(key) or "")  # noqa: E731
-    attr = lambda key: str(attribute_labels().get(ev.get(key), ev.get(key) or ""))  # noqa: E731
+    attr = lambda key: str(ATTRIBUTE_LABELS.get(ev.get(key), ev.get(key) or ""))  # noqa: E731
     if t == "character":
         return _g("%(player)s plays %(character)s.") % {
             "player": ev["player"],
