@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.answers import write_url
 from games.contest.characters import (
+    ATTRIBUTE_LABELS,
     ATTRIBUTES,
-    attribute_labels,
     creation_bounds,
     history,
     spend_point,
@@ -41,7 +41,7 @@ class CharacterForm(forms.ModelForm):
         self.locked = bool(self.instance.pk and self.instance.seats.exists())
         extra = self.instance.extra_points if self.instance.pk else 0
         self.total = self.bounds["points"] + extra
-        labels = attribute_labels()
+        labels = ATTRIBUTE_LABELS
         for attr in ATTRIBUTES:
             field = self.fields[attr]
             field.label = labels[attr]
@@ -101,7 +101,7 @@ def character_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request,
         "contest/character_list.html",
-        {"characters": characters, "labels": attribute_labels()},
+        {"characters": characters, "labels": ATTRIBUTE_LABELS},
     )
 
 
@@ -146,7 +146,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = _mine(request, pk)
-    labels = attribute_labels()
+    labels = ATTRIBUTE_LABELS
 
     return render(
         request,
@@ -174,7 +174,7 @@ def character_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             _g("%(name)s’s %(attr)s is now %(n)s.")
             % {
                 "name": character.name,
-                "attr": attribute_labels()[attribute],
+                "attr": ATTRIBUTE_LABELS[attribute],
                 "n": getattr(character, attribute),
             },
         )

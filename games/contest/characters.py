@@ -9,6 +9,8 @@ ends (``SeatCharacter.credited``) and taken back if that end is undone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from django import forms
@@ -157,7 +159,7 @@ def add_table_fields(form: forms.Form, user) -> None:
     for character in Character.objects.filter(owner=user):
         key = f"bring_{character.pk}"
         stats = " ".join(
-            f"{label} {getattr(character, attr)}" for attr, label in attribute_labels().items()
+            f"{label} {getattr(character, attr)}" for attr, label in ATTRIBUTE_LABELS.items()
         )
         form.fields[key] = forms.ChoiceField(
             label=_("Who plays %(name)s?") % {"name": character.name},
@@ -265,19 +267,16 @@ def spend_point(character: Character, attribute: str) -> bool:
 
 # -- the sheet's history ------------------------------------------------------------------
 # Lazy: each is put into the reader's language when it is said. Made once (a page says them
-# for every player and every contest on each render).
-ATTRIBUTE_LABELS: dict[str, Any] = {
-    "brains": _("Brains"),
-    "muscle": _("Muscle"),
-    # the attribute, not the game's moves: its own word in each language
-    "moves": pgettext_lazy("contest attribute", "Moves"),
-    "coolness": _("Coolness"),
-}
-
-
-def attribute_labels() -> dict[str, Any]:
-    """The four attributes' words (a copy of ``ATTRIBUTE_LABELS``, for the caller to keep)."""
-    return dict(ATTRIBUTE_LABELS)
+# for every player and every contest on each render); read-only, as it is shared.
+ATTRIBUTE_LABELS: Mapping[str, Any] = MappingProxyType(
+    {
+        "brains": _("Brains"),
+        "muscle": _("Muscle"),
+        # the attribute, not the game's moves: its own word in each language
+        "moves": pgettext_lazy("contest attribute", "Moves"),
+        "coolness": _("Coolness"),
+    }
+)
 
 
 def _side_of(record: dict[str, Any], name: str) -> str | None:
