@@ -60,9 +60,13 @@ serve:
 # The types, then the two runs, one after the other. Running them at once (make -j3) was tried:
 # on 2 cores it took more wall time and about a fifth more CPU time (four test workers, their
 # servers and the browser fighting for the cores), measured back to back (README, make test).
+# TEST_MEMO_DIR: a folder for this make test alone, where the tests keep the pictures that the
+# same input always makes alike (tests/memo.py), so the second worker and the PostgreSQL run read
+# them instead of drawing them again; removed after, so the next make test draws them anew.
 test: setup
 	$(PY) -m ruff check .
-	@$(MAKE) --no-print-directory types test-sqlite test-postgres
+	@memo=$$(mktemp -d -t amnesia-test-memo.XXXXXX); trap 'rm -rf "$$memo"' EXIT; \
+	TEST_MEMO_DIR="$$memo" $(MAKE) --no-print-directory types test-sqlite test-postgres
 
 types:
 	$(PY) -m mypy

@@ -207,36 +207,64 @@ def long_table(gm):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def area_art_drawn_once_per_worker():
-    """The 48 area cards' art is the same for the same card every time
-    (tests/games/amnesia_stories/test_areas.py calls the drawing itself to prove it), and pages
-    and books draw it on first use into each test's own media and cache folders: a test worker
-    draws and encodes each picture once (a tenth of a second each, hundreds of times a run) and
-    writes the same bytes into the folders of the tests after."""
-    from games import images
-    from games.amnesia_stories import area_store
+def pictures_made_once_per_run():
+    """Pictures that are the same bytes for the same input every time, made once a run
+    (tests/memo.py: once per ``make test`` across its workers and both engines' runs, once
+    per process for a plain ``pytest``) and written again where each test asks:
 
-    real_draw, real_print = area_store.draw, area_store.print_picture
-    drawn: dict[tuple[str, str], bytes] = {}
-    printed: dict[str, bytes] = {}
+    - the 48 area cards' art, for the pages and the book (the same for the same card every
+      time: tests/games/amnesia_stories/test_areas.py draws it twice to prove it); pages and
+      books draw it on first use into each test's own media and cache folders, a tenth of a
+      second a picture, hundreds of times a run;
+    - a deck's uploaded picture cleaned (``decks.clean_image``: decoded, fitted and re-encoded
+      at two sizes, about 40 ms a picture, twelve a deck, and most deck tests upload the same
+      twelve). A refused picture is refused for real every time.
+    """
+    import tempfile
+
+    from games import images
+    from games.amnesia_stories import area_store, carry, decks
+    from tests.memo import remember
+
+    real_draw, real_print, real_clean = area_store.draw, area_store.print_picture, decks.clean_image
+
+    def drawn(card_id: str) -> dict[str, bytes]:
+        def make() -> tuple[bytes, ...]:
+            with tempfile.TemporaryDirectory() as scratch:
+                paths = area_store.card_paths(card_id, Path(scratch))
+                real_draw(card_id, paths)
+                return tuple(paths[kind].read_bytes() for kind in area_store.KINDS)
+
+        fmt = images.web_format()[0]
+        return dict(zip(area_store.KINDS, remember("area", f"{fmt}:{card_id}", make), strict=True))
 
     def draw(card_id: str, paths: dict[str, Path]) -> None:
-        todo = {kind: path for kind, path in paths.items() if (card_id, kind) not in drawn}
-        if todo:
-            real_draw(card_id, todo)
-            drawn.update({(card_id, kind): path.read_bytes() for kind, path in todo.items()})
+        pictures = drawn(card_id)
         for kind, path in paths.items():
-            if kind not in todo:
-                images.write_atomically(path, drawn[card_id, kind])
+            images.write_atomically(path, pictures[kind])
 
     def print_picture(card_id: str, folder: Path) -> bytes:
-        if card_id not in printed:
-            printed[card_id] = real_print(card_id, folder)
-        elif not (folder / f"{card_id}.jpg").is_file():
-            images.write_atomically(folder / f"{card_id}.jpg", printed[card_id])
-        return printed[card_id]
+        def make() -> tuple[bytes, ...]:
+            with tempfile.TemporaryDirectory() as scratch:
+                return (real_print(card_id, Path(scratch)),)
 
+        (data,) = remember("area-print", card_id, make)
+        if not (folder / f"{card_id}.jpg").is_file():
+            images.write_atomically(folder / f"{card_id}.jpg", data)
+        return data
+
+    def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
+        fmt = images.web_format()[0]
+        large, thumb = remember(
+            "deck-picture", fmt.encode() + b"\0" + data, lambda: real_clean(data, name)
+        )
+        return large, thumb
+
+    # The real functions, for tests/test_memo.py's proof that they make the same bytes twice.
+    draw.real, print_picture.real, clean_image.real = real_draw, real_print, real_clean
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(area_store, "draw", draw)
         patch.setattr(area_store, "print_picture", print_picture)
+        patch.setattr(decks, "clean_image", clean_image)
+        patch.setattr(carry, "clean_image", clean_image)
         yield

@@ -1,0 +1,84 @@
+"""tests/memo.py, which keeps pictures for the rest of a test run: what it keeps is read back
+whole, made once across processes, never kept when making it fails; and the functions whose
+results the run keeps (tests/conftest.py's pictures_made_once_per_run) make the same bytes
+every time, which is what makes keeping them safe."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from games.amnesia_stories import area_store, carry, decks
+from tests import memo
+
+
+@pytest.fixture
+def shared(monkeypatch, tmp_path) -> Path:
+    monkeypatch.setenv("TEST_MEMO_DIR", str(tmp_path))
+    monkeypatch.setattr(memo, "_KEPT", {})
+    return tmp_path
+
+
+def test_made_once_then_read_by_another_process(shared, monkeypatch):
+    calls = []
+
+    def make() -> tuple[bytes, ...]:
+        calls.append(1)
+        return (b"large", b"thumb")
+
+    assert memo.remember("kind", "key", make) == (b"large", b"thumb")
+    monkeypatch.setattr(memo, "_KEPT", {})  # another process: only the folder is shared
+    assert memo.remember("kind", "key", make) == (b"large", b"thumb")
+    assert memo.remember("kind", "other key", make) == (b"large", b"thumb")
+    assert len(calls) == 2
+    assert len(list(shared.iterdir())) == 2
+
+
+def test_a_failure_is_not_kept_and_a_torn_file_is_made_again(shared, monkeypatch):
+    def fail() -> tuple[bytes, ...]:
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError):
+        memo.remember("kind", "key", fail)
+    assert list(shared.iterdir()) == []
+    memo.remember("kind", "key", lambda: (b"whole",))
+    (path,) = shared.iterdir()
+    path.write_bytes(path.read_bytes()[:5])
+    monkeypatch.setattr(memo, "_KEPT", {})
+    assert memo.remember("kind", "key", lambda: (b"again",)) == (b"again",)
+
+
+def test_without_a_folder_the_process_alone_keeps(monkeypatch):
+    monkeypatch.delenv("TEST_MEMO_DIR", raising=False)
+    monkeypatch.setattr(memo, "_KEPT", {})
+    assert memo.folder() is None
+    assert memo.remember("kind", "key", lambda: (b"one",)) == (b"one",)
+    assert memo.remember("kind", "key", lambda: (b"two",)) == (b"one",)
+
+
+def test_the_kept_pictures_are_the_same_bytes_every_time():
+    assert decks.clean_image is carry.clean_image  # both callers read the kept pictures
+    real_clean = decks.clean_image.real
+    out = io.BytesIO()
+    Image.new("RGB", (90, 60), (20, 80, 200)).save(out, "PNG")
+    assert real_clean(out.getvalue(), "a.png") == real_clean(out.getvalue(), "a.png")
+    assert decks.clean_image(out.getvalue(), "a.png") == real_clean(out.getvalue(), "a.png")
+
+    real_draw, real_print = area_store.draw.real, area_store.print_picture.real
+    made = []
+    for _ in range(2):
+        with tempfile.TemporaryDirectory() as scratch:
+            paths = area_store.card_paths("A03", Path(scratch))
+            real_draw("A03", paths)
+            printed = real_print("A03", Path(scratch))
+            made.append((*(paths[kind].read_bytes() for kind in area_store.KINDS), printed))
+    assert made[0] == made[1]
+    with tempfile.TemporaryDirectory() as scratch:
+        paths = area_store.card_paths("A03", Path(scratch))
+        area_store.draw("A03", paths)
+        kept = (*(paths[kind].read_bytes() for kind in area_store.KINDS),)
+        assert kept + (area_store.print_picture("A03", Path(scratch)),) == made[0]
