@@ -159,3 +159,20 @@ def test_demo_loads_a_finished_and_an_ongoing_game_once():
     assert not finished.owner.groups.exists()
     assert services.state_of(finished)["room_flashback_told"] is True
     assert finished.moves.exclude(text="").count() >= 10
+
+
+def test_simulate_on_a_database_never_migrated_says_so_in_a_sentence(tmp_path):
+    """A fresh checkout's empty database: the rulesets cannot be read, and the command says
+    what to do instead of a traceback."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "simulate", "amnesia", "--games", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}"},
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "The database could not be read (no such table:" in result.stderr
+    assert "python manage.py migrate" in result.stderr

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from games import registry
 from games.models import Ruleset
@@ -122,7 +123,16 @@ class Command(BaseCommand):
         parser.add_argument("--move-cap", type=int, default=DEFAULT_MOVE_CAP)
 
     def handle(self, *args, **opts):
-        plan = self.plan(opts)
+        try:
+            plan = self.plan(opts)
+        except DatabaseError as exc:
+            # The rulesets and the real tables' pace are read here: a database never migrated
+            # (a fresh checkout) gets a sentence, not a traceback.
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(
+                f"The database could not be read ({reason}): set it up with "
+                "`python manage.py migrate` first, or check DATABASE_URL."
+            ) from exc
         result = run(plan["spec"], plan["processes"], plan["budget"])
         add_minutes(result.records, plan["pace"])
         report = self.report(plan, result)
