@@ -164,11 +164,17 @@ def test_amnesia_every_move_reloads(page, django_user_model) -> None:
         lambda: panel.get_by_role("button", name=re.compile("Undo last move")).click(), "Ana’s turn"
     )
 
-    # A move the page did not see (another laptop): the refusal keeps the address too.
+    # A move the page did not see (another laptop): the refusal keeps the address too. The
+    # page's own poll (every 3 s) would bring that move in before the click if it ran between
+    # the two: its requests fail until the refusal is shown (a failed poll says nothing, and
+    # the next one tries again).
+    polls = re.compile(r"/poll/")
+    page.route(polls, lambda route: route.abort("internetdisconnected"))
     table.refresh_from_db()
     services.play(table, {"by": "Ana", "do": "pass", "take": 0}, table.last_seq, gm)
     panel.get_by_role("button", name=re.compile("Continue the story")).click()
     expect(panel.locator(".alert")).to_contain_text("The table has moved on")
+    page.unroute(polls)
     reload_shows(page, path, now("Bruno’s turn"))
 
     step(
