@@ -42,7 +42,7 @@ def remember(
         try:
             loaded = pickle.loads(path.read_bytes())
         except (pickle.UnpicklingError, EOFError, ValueError):
-            loaded = None  # half a file from a killed run: made again below
+            loaded = None  # not one of ours whole (it is written by rename): made again below
         if isinstance(loaded, tuple) and all(isinstance(p, bytes) for p in loaded):
             parts = loaded
     if parts is None:
