@@ -41,10 +41,9 @@ class CharacterForm(forms.ModelForm):
         self.locked = bool(self.instance.pk and self.instance.seats.exists())
         extra = self.instance.extra_points if self.instance.pk else 0
         self.total = self.bounds["points"] + extra
-        labels = ATTRIBUTE_LABELS
         for attr in ATTRIBUTES:
             field = self.fields[attr]
-            field.label = labels[attr]
+            field.label = ATTRIBUTE_LABELS[attr]
             field.min_value = self.bounds["min"]
             field.widget.attrs.update(
                 min=self.bounds["min"], max=self.bounds["max"] + extra, inputmode="numeric"
@@ -146,15 +145,13 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = _mine(request, pk)
-    labels = ATTRIBUTE_LABELS
-
     return render(
         request,
         "contest/character_detail.html",
         {
             "character": character,
             "attributes": [attribute_info(a, getattr(character, a)) for a in ATTRIBUTES],
-            "labels": labels,
+            "labels": ATTRIBUTE_LABELS,
             "history": history(character),
         },
     )

@@ -128,7 +128,8 @@ class Command(BaseCommand):
         except DatabaseError as exc:
             # The rulesets and the real tables' pace are read here: a database never migrated
             # (a fresh checkout) gets a sentence, not a traceback.
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            said = str(exc).strip()
+            reason = said.splitlines()[0] if said else type(exc).__name__
             raise CommandError(
                 f"The database could not be read ({reason}): set it up with "
                 "`python manage.py migrate` first, or check DATABASE_URL."
