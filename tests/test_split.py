@@ -7,6 +7,7 @@ collects everything, keeps the rule.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,20 @@ def test_a_fixture_that_asks_for_db_brings_the_test_along(gm_client, request) ->
     test is kept on PostgreSQL (and it does reach the database: the player is stored)."""
     assert needs_database(request.node)
     assert get_user_model().objects.filter(username="gm").exists()
+
+
+def test_the_xdist_groups_hold(request: pytest.FixtureRequest) -> None:
+    """The tests of one ``xdist_group`` run on one worker (a module's shared server, the books
+    printed once, makemessages never twice at once): under ``--dist loadgroup`` pytest-xdist
+    sends a test by the group it writes into its id. A pytest that keeps the id elsewhere
+    (9.2, with pytest-xdist 3.8) left every group to chance without a word."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not request.config.getvalue("loadgroup"):
+        pytest.skip("only a run spread over test workers by group has groups to hold")
+    grouped = [
+        (item.nodeid, marker.args[0])
+        for item in request.session.items
+        if (marker := item.get_closest_marker("xdist_group")) is not None
+    ]
+    if not grouped:
+        pytest.skip("no grouped test in this run")
+    assert [nodeid for nodeid, name in grouped if not nodeid.endswith(f"@{name}")] == []
