@@ -135,6 +135,30 @@ def fresh_cache() -> None:
     cache.clear()
 
 
+_SEQUENCE_RESET: list[str] = []
+
+
+@pytest.fixture
+def db(db, django_db_blocker):
+    """pytest-django's ``db``; on PostgreSQL, each test's ids also start after the rows that
+    are there (usually from 1), as on SQLite, where a test's rollback takes its ids back too.
+    PostgreSQL's sequences are outside transactions, so without this a test's story was story
+    1 on SQLite and story 412 on PostgreSQL, depending on what ran before it on that worker:
+    what a test draws from its ids (a book's cover is seeded by its story's id) differed from
+    run to run, and the tests that print the same book twice (tests/stories/conftest.py's
+    ``weasyprint_once``) printed it again on every PostgreSQL test."""
+    if on_postgresql():
+        from django.apps import apps
+        from django.core.management.color import no_style
+        from django.db import connection
+
+        if not _SEQUENCE_RESET:
+            _SEQUENCE_RESET.extend(connection.ops.sequence_reset_sql(no_style(), apps.get_models()))
+        with connection.cursor() as cursor:
+            cursor.execute("\n".join(_SEQUENCE_RESET))
+    return db
+
+
 @pytest.fixture
 def game_for_tests(settings):
     """Registers a game for this test only: ``game_for_tests(KIT)`` (tests/kits.py); the

@@ -1,7 +1,7 @@
-"""What a pure, slow function made (a drawn picture, an encoded image), kept for the rest of
-the test run: in the process, and in ``TEST_MEMO_DIR`` when it is set, so that the other test
-worker and the PostgreSQL run after the SQLite one read the same bytes instead of making them
-again.
+"""What a pure, slow function made (a drawn picture, an encoded image, a printed PDF), kept
+for the rest of the test run: in the process, and in ``TEST_MEMO_DIR`` when it is set, so that
+the other test worker and the PostgreSQL run after the SQLite one read the same bytes instead of
+making them again.
 
 ``make test`` sets ``TEST_MEMO_DIR`` to a new temporary folder for its two runs and removes it
 after: the code cannot change while it is kept, so nothing is ever stale, and the next

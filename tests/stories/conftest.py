@@ -106,14 +106,13 @@ def played_at(script: dict, start: str = PLAYED_AT) -> dict:
     return {**script, "moves": moves}
 
 
-_PRINTED: dict[tuple, bytes] = {}
-
-
 @pytest.fixture
 def weasyprint_once(monkeypatch):
     """WeasyPrint's PDF for the same document, the same resources and the same way of printing
-    it (all at once, or laid out and then written as the books' worker does) made once per test
-    process: the first time for real, the same bytes after. The book's code runs each time up
+    it (all at once, or laid out and then written as the books' worker does) made once a run
+    (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids now
+    agree; once per process for a plain ``pytest``): the first time for real, the same bytes
+    after. The book's code runs each time up
     to WeasyPrint (its HTML and resources are made and compared whole); what a test counts of
     the printing (``render_book_pdf``, ``lay_out_book``) is counted above this. Not for a test
     that watches what WeasyPrint fetches."""
@@ -121,7 +120,13 @@ def weasyprint_once(monkeypatch):
 
     import weasyprint
 
+    from tests.memo import remember
+
     real = weasyprint.HTML
+
+    def printed(key: tuple, make) -> bytes:
+        (data,) = remember("weasyprint", repr(key), lambda: (make(),))
+        return data
 
     def key_of(way: str, string: str, base_url, url_fetcher) -> tuple:
         digest = hashlib.sha256(string.encode())
@@ -145,9 +150,7 @@ def weasyprint_once(monkeypatch):
 
         def write_pdf(self, *args, **kwargs) -> bytes:
             key = (*self.key, options(args, kwargs))
-            if key not in _PRINTED:
-                _PRINTED[key] = self.lay_out().write_pdf(*args, **kwargs)
-            return _PRINTED[key]
+            return printed(key, lambda: self.lay_out().write_pdf(*args, **kwargs))
 
     class Once:
         def __init__(self, *, string: str, base_url=None, url_fetcher=None, **kwargs) -> None:
@@ -156,9 +159,7 @@ def weasyprint_once(monkeypatch):
 
         def write_pdf(self, *args, **kwargs) -> bytes:
             key = (*key_of("write_pdf", **self.args), options(args, kwargs))
-            if key not in _PRINTED:
-                _PRINTED[key] = real(**self.args).write_pdf(*args, **kwargs)
-            return _PRINTED[key]
+            return printed(key, lambda: real(**self.args).write_pdf(*args, **kwargs))
 
         def render(self, *args, **kwargs) -> Written:
             key = (*key_of("render", **self.args), options(args, kwargs))
