@@ -138,24 +138,49 @@ def fresh_cache() -> None:
 _SEQUENCE_RESET: list[str] = []
 
 
-@pytest.fixture
-def db(db, django_db_blocker):
-    """pytest-django's ``db``; on PostgreSQL, each test's ids also start after the rows that
-    are there (usually from 1), as on SQLite, where a test's rollback takes its ids back too.
-    PostgreSQL's sequences are outside transactions, so without this a test's story was story
-    1 on SQLite and story 412 on PostgreSQL, depending on what ran before it on that worker:
-    what a test draws from its ids (a book's cover is seeded by its story's id) differed from
-    run to run, and the tests that print the same book twice (tests/stories/conftest.py's
-    ``weasyprint_once``) printed it again on every PostgreSQL test."""
-    if on_postgresql():
-        from django.apps import apps
-        from django.core.management.color import no_style
-        from django.db import connection
+def sequence_reset_sql(connection) -> list[str]:
+    """Statements that set each model's next id just after the rows that are there."""
+    from django.apps import apps
+    from django.core.management.color import no_style
 
-        if not _SEQUENCE_RESET:
-            _SEQUENCE_RESET.extend(connection.ops.sequence_reset_sql(no_style(), apps.get_models()))
-        with connection.cursor() as cursor:
+    models = apps.get_models()
+    if connection.vendor != "sqlite":
+        return connection.ops.sequence_reset_sql(no_style(), models)
+    # SQLite's ids (AUTOINCREMENT) go on from sqlite_sequence, which a rollback takes back but
+    # a transactional test's flush (the browser tests, the served ones) does not.
+    quote = connection.ops.quote_name
+    return [
+        f"UPDATE sqlite_sequence SET seq = (SELECT coalesce(max({quote(meta.pk.column)}), 0)"
+        f" FROM {quote(meta.db_table)}) WHERE name = '{meta.db_table}'"
+        for meta in (model._meta for model in models)
+        if meta.pk.get_internal_type() in {"AutoField", "BigAutoField", "SmallAutoField"}
+    ]
+
+
+def set_ids_back() -> None:
+    """Each model's next id just after the rows that are there (``sequence_reset_sql``)."""
+    from django.db import connection
+
+    if not _SEQUENCE_RESET:
+        _SEQUENCE_RESET.extend(sequence_reset_sql(connection))
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":  # one statement at a time
+            for statement in _SEQUENCE_RESET:
+                cursor.execute(statement)
+        else:
             cursor.execute("\n".join(_SEQUENCE_RESET))
+
+
+@pytest.fixture
+def db(db):
+    """pytest-django's ``db``, each test's ids starting just after the rows that are there
+    (usually at 1) on both engines. Otherwise a test's story was story 1 or story 412
+    depending on what ran before it on its worker (on PostgreSQL, whose sequences are outside
+    transactions, always; on SQLite, after a transactional test): what a test draws from its
+    ids (a book's cover is seeded by its story's id) differed from run to run, and the tests
+    that print the same book twice (tests/stories/conftest.py's ``weasyprint_once``) printed
+    it again."""
+    set_ids_back()
     return db
 
 

@@ -1,7 +1,8 @@
-"""Each test's ids start after the rows that are there, on both engines (tests/conftest.py's
-``db``): on SQLite a test's rollback takes its ids back; PostgreSQL's sequences are outside
-transactions, so the fixture sets them back. What a test draws from its ids (a book's cover is
-seeded by its story's id) is then the same on both runs, whatever ran before it."""
+"""Each test's ids start just after the rows that are there, on both engines (tests/conftest.py's
+``db`` and ``set_ids_back``). PostgreSQL's sequences are outside transactions, and SQLite's go
+on past rows that were committed and deleted (a transactional test's flush): without it, what a
+test draws from its ids (a book's cover is seeded by its story's id) would depend on what ran
+before it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,20 @@ import pytest
 from django.db.models import Max
 
 from games.models import Table
+from tests.conftest import set_ids_back
 
 
-# One worker runs both, one after the other: the second starts where the first left off
-# unless the ids were set back in between.
+def test_the_next_id_comes_just_after_the_rows_left(make_table) -> None:
+    tables = [make_table() for _ in range(4)]
+    Table.objects.filter(pk__in=[t.pk for t in tables[1:]]).delete()
+    assert make_table().pk == tables[-1].pk + 1  # past the deleted rows, on both engines
+    Table.objects.filter(pk__gt=tables[0].pk).delete()
+    set_ids_back()
+    assert make_table().pk == tables[0].pk + 1
+
+
+# One worker runs both turns, one after the other: on PostgreSQL the second would start past
+# the first's tables unless the fixture set the ids back in between.
 @pytest.mark.xdist_group("ids")
 @pytest.mark.parametrize("turn", ["first", "second"])
 def test_a_tests_ids_start_after_the_rows_there(turn, make_table) -> None:

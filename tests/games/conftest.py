@@ -16,25 +16,28 @@ def toy_game(game_for_tests):
 @pytest.fixture(scope="session")
 def components_pdf(tmp_path_factory):
     """The components command's PDF for its arguments (the game, then its options), written
-    once per test process and read by every test that asks for the same: the 48-card deck
-    alone is seconds of WeasyPrint. Only for arguments that read nothing from the database (no
-    ``--table``, no ``--deck``: a test's rows are gone after it)."""
+    once a run (tests/memo.py: once per ``make test`` across its test workers, once per
+    process for a plain ``pytest``) and read by every test that asks for the same: the 48-card
+    deck alone is seconds of WeasyPrint. Only for arguments that read nothing from the database
+    (no ``--table``, no ``--deck``: a test's rows are gone after it)."""
     import io
 
     from django.core.management import call_command
     from django.test import override_settings
 
-    written: dict[tuple[str, ...], bytes] = {}
+    from tests.memo import remember
 
     def pdf(game: str, *options: str) -> bytes:
         assert not {"--table", "--deck"} & set(options), "those read the test's own rows"
-        key = (game, *options)
-        if key not in written:
+
+        def write() -> tuple[bytes]:
             out = tmp_path_factory.mktemp("components") / "out.pdf"
             cache = tmp_path_factory.mktemp("cache")
             with override_settings(STORY_CACHE_DIR=str(cache)):
                 call_command("components", game, str(out), *options, stdout=io.StringIO())
-            written[key] = out.read_bytes()
-        return written[key]
+            return (out.read_bytes(),)
+
+        (data,) = remember("components", repr((game, *options)), write)
+        return data
 
     return pdf
