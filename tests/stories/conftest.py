@@ -110,12 +110,12 @@ def played_at(script: dict, start: str = PLAYED_AT) -> dict:
 def weasyprint_once(monkeypatch):
     """WeasyPrint's PDF for the same document, the same resources and the same way of printing
     it (all at once, or laid out and then written as the books' worker does) made once a run
-    (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids now
+    (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids
     agree; once per process for a plain ``pytest``): the first time for real, the same bytes
-    after. The book's code runs each time up
-    to WeasyPrint (its HTML and resources are made and compared whole); what a test counts of
-    the printing (``render_book_pdf``, ``lay_out_book``) is counted above this. Not for a test
-    that watches what WeasyPrint fetches."""
+    after. The book's code runs each time up to WeasyPrint (its HTML and resources are made and
+    compared whole); what a test counts of the printing (``render_book_pdf``,
+    ``lay_out_book``) is counted above this. Not for a test that watches what WeasyPrint
+    fetches."""
     import hashlib
 
     import weasyprint
