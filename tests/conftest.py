@@ -1,5 +1,6 @@
-"""Fixtures every test may use: two players, a logged-in client for each, fast hashing; and
-the split of the PostgreSQL run (`pytest_collection_modifyitems` below)."""
+"""Fixtures every test may use: two players, a logged-in client for each, fast hashing, ids
+that start after the rows there (`db`); and the split of the PostgreSQL run
+(`pytest_collection_modifyitems` below)."""
 
 from __future__ import annotations
 
@@ -143,7 +144,8 @@ def sequence_reset_sql(connection) -> list[str]:
     from django.apps import apps
     from django.core.management.color import no_style
 
-    models = apps.get_models()
+    # Tables of their own only: a proxy shares its model's, an unmanaged model has none here.
+    models = [m for m in apps.get_models() if m._meta.managed and not m._meta.proxy]
     if connection.vendor != "sqlite":
         return connection.ops.sequence_reset_sql(no_style(), models)
     # SQLite's ids (AUTOINCREMENT) go on from sqlite_sequence, which a rollback takes back but
