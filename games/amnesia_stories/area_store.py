@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from PIL import Image
 
 from games import images
 from games.amnesia_stories.area_texts import AREA_IDS
@@ -42,7 +41,8 @@ def draw(card_id: str, paths: dict[str, Path]) -> None:
     """Draw the card once and write the kinds in ``paths`` (each file whole or not at all)."""
     fmt, _ext, save = images.web_format()
     large = render_area(card_id, LARGE)
-    pictures = {"large": large, "thumb": large.resize(THUMB, Image.Resampling.LANCZOS)}
+    # THUMB is a quarter of LARGE each way: the mean of each 4x4 block, a tenth of Lanczos's time.
+    pictures = {"large": large, "thumb": large.reduce(LARGE[0] // THUMB[0])}
     for kind, path in paths.items():
         images.write_atomically(path, images.encode(pictures[kind], fmt, **save))
 

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from games.amnesia_stories import area_store
 from games.amnesia_stories.area_texts import (
     AREA_IDS,
     AREA_TEXTS,
@@ -113,3 +114,14 @@ def test_generate_command(tmp_path):
     call_command("generate_area_cards", "--out", str(tmp_path), "--only", "A01", stdout=out)
     assert large.stat().st_mtime_ns == stamp
     assert "2 already there" in out.getvalue()
+
+
+def test_the_files_of_a_card_are_its_picture_at_two_sizes(tmp_path):
+    """``area_store.draw`` writes the large card and a thumbnail of it, each the stated size,
+    the thumbnail the large one scaled down (as a Lanczos filter would scale it, near enough)."""
+    paths = area_store.card_paths("A10", tmp_path)
+    area_store.draw.real("A10", paths)
+    large, thumb = (Image.open(paths[kind]).convert("RGB") for kind in area_store.KINDS)
+    assert large.size == area_store.LARGE and thumb.size == area_store.THUMB
+    scaled = large.resize(area_store.THUMB, Image.Resampling.LANCZOS)
+    assert sum(ImageStat.Stat(ImageChops.difference(scaled, thumb)).mean) / 3 < 3
