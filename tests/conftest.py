@@ -269,15 +269,20 @@ def pictures_made_once_per_run():
       second a picture, hundreds of times a run;
     - a deck's uploaded picture cleaned (``decks.clean_image``: decoded, fitted and re-encoded
       at two sizes, about 40 ms a picture, twelve a deck, and most deck tests upload the same
-      twelve). A refused picture is refused for real every time.
+      twelve). A refused picture is refused for real every time;
+    - a generated cover's PNG (``covers._png``), by its pixels: each book's cover is drawn for
+      real (what it is drawn from holds the story's times), but the same picture is encoded
+      once (a tenth to a half of a second a cover, and the PostgreSQL run draws the same ones).
     """
     import tempfile
 
     from games import images
     from games.amnesia_stories import area_store, carry, decks
+    from stories import covers
     from tests.memo import remember
 
     real_draw, real_print, real_clean = area_store.draw, area_store.print_picture, decks.clean_image
+    real_png = covers._png
 
     def drawn(card_id: str) -> dict[str, bytes]:
         def make() -> tuple[bytes, ...]:
@@ -311,11 +316,18 @@ def pictures_made_once_per_run():
         )
         return large, thumb
 
+    def png(image) -> bytes:
+        pixels = f"{image.mode}:{image.size}:".encode() + image.tobytes()
+        (data,) = remember("cover-png", pixels, lambda: (real_png(image),))
+        return data
+
     # The real functions, for tests/test_memo.py's proof that they make the same bytes twice.
     draw.real, print_picture.real, clean_image.real = real_draw, real_print, real_clean
+    png.real = real_png
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(area_store, "draw", draw)
         patch.setattr(area_store, "print_picture", print_picture)
         patch.setattr(decks, "clean_image", clean_image)
         patch.setattr(carry, "clean_image", clean_image)
+        patch.setattr(covers, "_png", png)
         yield

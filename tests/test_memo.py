@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from games.amnesia_stories import area_store, carry, decks
+from stories import covers
 from tests import memo
 
 
@@ -82,3 +83,22 @@ def test_the_kept_pictures_are_the_same_bytes_every_time():
         area_store.draw("A03", paths)
         kept = (*(paths[kind].read_bytes() for kind in area_store.KINDS),)
         assert kept + (area_store.print_picture("A03", Path(scratch)),) == made[0]
+
+
+def test_a_cover_is_encoded_alike_and_kept_by_its_pixels(shared):
+    """The same pixels make the same PNG; other pixels (or another size) are not read as
+    another cover's; the kept PNG decodes to the picture it was made from."""
+    real_png = covers._png.real
+    picture = Image.linear_gradient("L").convert("RGB").resize((120, 170))
+    assert real_png(picture) == real_png(picture.copy())
+    kept = covers._png(picture)
+    assert kept == real_png(picture)
+    assert Image.open(io.BytesIO(kept)).tobytes() == picture.tobytes()
+    other = picture.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    assert Image.open(io.BytesIO(covers._png(other))).tobytes() == other.tobytes()
+    # One colour at two shapes: the same bytes of pixels, two pictures.
+    tall, wide = Image.new("RGB", (120, 170), (9, 8, 7)), Image.new("RGB", (170, 120), (9, 8, 7))
+    assert tall.tobytes() == wide.tobytes()
+    assert Image.open(io.BytesIO(covers._png(tall))).size == (120, 170)
+    assert Image.open(io.BytesIO(covers._png(wide))).size == (170, 120)
+    assert len(list(shared.iterdir())) == 4
