@@ -4,6 +4,7 @@ that start after the rows there (`db`); and the split of the PostgreSQL run
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -83,6 +84,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Python's cycle collector, tuned for a test process: what is loaded by now (Django, the
+    site, every test module) is kept out of every later collection (``gc.freeze``), and the
+    youngest generation is collected after 50,000 new objects instead of 2,000 (a page, a
+    book or a replay makes that many in a moment). Cycles are still collected; on tests/games
+    and tests/playtests in one process this took about 5% less CPU time (177.6 s against
+    186.6 s), on tests/stories about 1%."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
 
 
 @pytest.fixture(scope="session", autouse=True)
