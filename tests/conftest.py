@@ -92,7 +92,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     youngest generation is collected after 50,000 new objects instead of 2,000 (a page, a
     book or a replay makes that many in a moment). Cycles are still collected; on tests/games
     and tests/playtests in one process this took about 5% less CPU time (177.6 s against
-    186.6 s), on tests/stories about 1%."""
+    186.6 s), on tests/stories about 1% (one run each, no interval: within this machine's
+    drift)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
@@ -330,7 +331,10 @@ def pictures_made_once_per_run():
         return large, thumb
 
     def png(image) -> bytes:
-        pixels = f"{image.mode}:{image.size}:".encode() + image.tobytes()
+        # Everything the PNG writer reads: the pixels, their shape, a palette, the info (a
+        # transparency or an ICC profile there is written into the file).
+        head = repr((image.mode, image.size, image.getpalette(), sorted(image.info.items())))
+        pixels = head.encode() + b"\0" + image.tobytes()
         (data,) = remember("cover-png", pixels, lambda: (real_png(image),))
         return data
 

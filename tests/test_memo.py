@@ -86,8 +86,8 @@ def test_the_kept_pictures_are_the_same_bytes_every_time():
 
 
 def test_a_cover_is_encoded_alike_and_kept_by_its_pixels(shared):
-    """The same pixels make the same PNG; other pixels (or another size) are not read as
-    another cover's; the kept PNG decodes to the picture it was made from."""
+    """The same pixels make the same PNG; other pixels (another size, another palette) are not
+    read as another cover's; the kept PNG decodes to the picture it was made from."""
     real_png = covers._png.real
     picture = Image.linear_gradient("L").convert("RGB").resize((120, 170))
     assert real_png(picture) == real_png(picture.copy())
@@ -101,4 +101,18 @@ def test_a_cover_is_encoded_alike_and_kept_by_its_pixels(shared):
     assert tall.tobytes() == wide.tobytes()
     assert Image.open(io.BytesIO(covers._png(tall))).size == (120, 170)
     assert Image.open(io.BytesIO(covers._png(wide))).size == (170, 120)
-    assert len(list(shared.iterdir())) == 4
+    # The same indices under another palette: another picture.
+    warm, cold = (Image.new("P", (8, 8), 1) for _ in range(2))
+    warm.putpalette([0, 0, 0, 250, 120, 40])
+    cold.putpalette([0, 0, 0, 40, 120, 250])
+    assert Image.open(io.BytesIO(covers._png(cold))).convert("RGB").getpixel((0, 0)) == (
+        40,
+        120,
+        250,
+    )
+    assert Image.open(io.BytesIO(covers._png(warm))).convert("RGB").getpixel((0, 0)) == (
+        250,
+        120,
+        40,
+    )
+    assert len(list(shared.iterdir())) == 6
