@@ -267,11 +267,19 @@ def _optional(report: _Report) -> None:
         "picture": (3, "picture(table, number, size) -> stored file or None"),
         "describe_move": (1, "describe(move) -> str"),
         "table_guard": (4, "guard(table, state, moves, now) -> None or IllegalMove"),
+        "guarded": (1, "guarded(table) -> bool"),
     }
     for part, (count, shape) in hooks.items():
         value = getattr(kit, part)
         if value is not None:
             _callable(report, part, value, count, shape)
+    if kit.guarded is not None and kit.table_guard is None:
+        report.error(
+            "E002",
+            "guarded",
+            "says which tables a guard keeps, and the kit has no table_guard.",
+            "Give the kit the table_guard it speaks of, or leave guarded out.",
+        )
     if kit.printed_texts is not None and _takes(kit.printed_texts, 0):
         texts = list(kit.printed_texts())
         if not all(isinstance(t, str) for t in texts):

@@ -221,6 +221,10 @@ class GameKit:
     # before the moves, the moves, now) -> None, or IllegalMove to refuse them all. The
     # contest's strict narrator's minute (``games.contest.minute``).
     table_guard: Callable[..., None] | None = None
+    # Whether ``table_guard`` can refuse anything at this table (the locked table -> bool);
+    # None: at every table. An import of a script the guard cannot refuse is written in one
+    # batch; at a guarded table, move by move, each judged at its own place in the log.
+    guarded: Callable[[Any], bool] | None = None
 
     # What a table of this game takes along in a bundle beyond its script (a custom deck's
     # pictures, the contest's characters): see :class:`Carry` and ``stories.bundles``.

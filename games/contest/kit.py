@@ -50,4 +50,5 @@ KIT = GameKit(
     bot_figures=bots.figures,
     bot_trace=bots.trace,
     table_guard=minute.guard,
+    guarded=minute.is_strict,
 )

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import languages, registry
+from games import languages
 from games import story as kept_story
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
@@ -153,12 +153,13 @@ def import_script(script: Any, owner: User, name: str = "") -> Table:
             table.language = language
             table.save(update_fields=["language"])
         plays = [{k: v for k, v in move.items() if k != "at"} for move in moves]
-        if registry.kit(setup.game).table_guard is None:
+        if not writing.guarded(table):
             # One batch: the state and the story are read and stored once, not once a move
             # (a thousand moves took seconds of JSON alone).
             writing.play_many(table, plays, None, owner, stamps=stamps)
         else:
-            # A guard judges each move at its own place in the log (the contest's minute).
+            # A guard judges each move at its own place in the log (the contest's strict
+            # minute reads the times of the moves stored before it).
             for move, stamp in zip(plays, stamps, strict=True):
                 writing.play(table, move, None, owner, at=stamp)
         first = table.moves.order_by("seq").first()

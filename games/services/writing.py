@@ -222,8 +222,9 @@ def _play_locked(
     referee = get_game(locked.game)
     first = state = reading.state_of(locked)
     validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
-    guard = registry.kit(locked.game).table_guard  # a table setting outside the script
-    if guard is not None:
+    if guarded(locked):  # a table setting outside the script
+        guard = registry.kit(locked.game).table_guard
+        assert guard is not None
         guard(locked, first, moves, timezone.now())
     judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
     for index, move in enumerate(moves):
@@ -265,6 +266,15 @@ def _play_locked(
     store(locked, step, now)
     after_move(locked, first, state)
     return played
+
+
+def guarded(table: Table) -> bool:
+    """Whether the game's ``table_guard`` can refuse a move at ``table`` (its settings: the
+    contest's minute only at a strict table)."""
+    kit = registry.kit(table.game)
+    if kit.table_guard is None:
+        return False
+    return kit.guarded is None or bool(kit.guarded(table))
 
 
 def row_id(client_id: str | None, i: int) -> str | None:

@@ -80,6 +80,19 @@ def test_a_part_of_the_wrong_kind(toy_game):
     assert "'demos'" in only(checks.check_kit(takes_two), "games.E002").msg
 
 
+def test_a_table_guard_and_which_tables_it_keeps(toy_game):
+    def guard(table, state, moves, now):
+        return None
+
+    kept = dataclasses.replace(toy_game, table_guard=guard, guarded=lambda table: True)
+    assert checks.check_kit(kept) == []
+    alone = dataclasses.replace(toy_game, guarded=lambda table: True)
+    message = only(checks.check_kit(alone), "games.E002")
+    assert "'guarded'" in message.msg and "table_guard" in message.hint
+    wrong = dataclasses.replace(kept, guarded=lambda: True)
+    assert "'guarded'" in only(checks.check_kit(wrong), "games.E002").msg
+
+
 def test_a_missing_emblem(toy_game):
     broken = dataclasses.replace(toy_game, emblem="toy/emblem.svg")
     message = only(checks.check_kit(broken), "games.E004")

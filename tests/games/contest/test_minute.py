@@ -71,3 +71,38 @@ def test_the_new_table_form_sets_it_only_when_ticked(gm_client) -> None:
     assert 'name="strict_minute"' in page
     assert not minute.is_strict(create(gm_client, CONTEST))
     assert minute.is_strict(create(gm_client, CONTEST, strict_minute="on"))
+
+
+def _writes_of_the_log(queries) -> int:
+    """How many times the write path stored the table's place in the log (``store``)."""
+    return sum(q["sql"].startswith('UPDATE "games_table" SET "last_seq"') for q in queries)
+
+
+def test_an_import_is_one_batch_unless_the_minute_is_strict(gm) -> None:
+    """The guard can refuse nothing at a table that does not keep the minute strictly, so its
+    import is written in one step, as the other games' are; a strict table's is judged move
+    by move, each at its own place in the log (the guard reads the times stored before it).
+    Both ways give the same log and state."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.long_games import long_game
+
+    script = long_game("contest", 40)
+    for i, move in enumerate(script["moves"]):
+        move["at"] = f"2026-11-30T20:{i // 60:02d}:{i % 60:02d}Z"  # a move a second
+    assert not minute.is_strict(services.import_script(script, gm))
+    with CaptureQueriesContext(connection) as free:
+        batch = services.import_script(script, gm)
+    with CaptureQueriesContext(connection) as strict:
+        judged = services.import_script(script | {minute.KEY: minute.STRICT}, gm)
+    assert minute.is_strict(judged) and not minute.is_strict(batch)
+    assert _writes_of_the_log(free.captured_queries) == 1
+    assert _writes_of_the_log(strict.captured_queries) == len(script["moves"]) == 40
+
+    def log(table):
+        return list(table.moves.order_by("seq").values_list("seq", "payload", "text", "at"))
+
+    assert log(batch) == log(judged)
+    assert services.state_of(batch) == services.state_of(judged)
+    assert (batch.status, batch.last_seq) == (judged.status, judged.last_seq)
