@@ -13,6 +13,11 @@ from PIL import Image, ImageDraw, ImageFilter
 from stories import covers
 from stories.services import Book
 
+# The drift's blur, and rows past the last inked one that it can reach, and then some (a
+# Gaussian of 1.6 is a few pixels wide in Pillow's box passes).
+DRIFT_BLUR = 1.6
+BLUR_MARGIN = 32
+
 
 @dataclass(frozen=True)
 class DriftLine:
@@ -32,16 +37,60 @@ def drift_lines(
     spaced_words = len(drift.split()) > 1 or not covers.needs_japanese(drift)
     units = [*drift.split(), "·"] if spaced_words else [*drift, "・"]
     joiner = " " if spaced_words else ""
+    widths = [measure(unit) for unit in units]
+    gap = measure(joiner) if joiner else 0.0
     start = 0
     while True:
         x = rnd.randint(-140, 20)
-        line: list[str] = []
-        index = start
-        while not line or measure(joiner.join(line)) < width - x + 40:
-            line.append(units[index % len(units)])
-            index += 1
+        count = _units_to_reach(units, widths, gap, start, joiner, measure, width - x + 40)
+        line = [units[(start + i) % len(units)] for i in range(count)]
         start = (start + max(1, len(line) * 2 // 3)) % len(units)
         yield DriftLine(x, joiner.join(line))
+
+
+def _units_to_reach(
+    units: list[str],
+    widths: list[float],
+    gap: float,
+    start: int,
+    joiner: str,
+    measure: Callable[[str], float],
+    reach: float,
+) -> int:
+    """How many units from ``start`` (going round) make the first line at least ``reach``
+    long: the fewest whose joined text measures ``reach`` or more (at least one). A line only
+    grows as a unit is added, so the count is estimated from the units' own ``widths`` (and
+    the joiner's, ``gap``) and then checked on the joined text: a few measurements a line
+    instead of one a unit, each of the whole line so far."""
+
+    def length(count: int) -> float:
+        return measure(joiner.join(units[(start + i) % len(units)] for i in range(count)))
+
+    count, estimate = 1, widths[start % len(units)]
+    while estimate < reach:
+        estimate += gap + widths[(start + count) % len(units)]
+        count += 1
+    while length(count) < reach:
+        count += 1
+    while count > 1 and length(count - 1) >= reach:
+        count -= 1
+    return count
+
+
+def fade(text_layer: Image.Image) -> Image.Image | None:
+    """The drift's layer blurred more further down: its top band, from the first row to a
+    margin past the last inked one (None when nothing is inked). Below the lines the layer
+    is black, and stays black blurred, so the band is the same pixels as the whole layer
+    blurred and faded (tests/games/amnesia/test_cover.py), for the work of the band alone."""
+    inked = text_layer.getbbox()
+    if inked is None:
+        return None
+    width, height = text_layer.size
+    band = (0, 0, width, min(height, inked[3] + BLUR_MARGIN))
+    text_band = text_layer.crop(band)
+    blurred = text_band.filter(ImageFilter.GaussianBlur(DRIFT_BLUR))
+    mask = Image.linear_gradient("L").resize(text_layer.size).point(lambda v: 255 - v)
+    return Image.composite(text_band, blurred, mask.crop(band))
 
 
 def veil_mask(size: tuple[int, int]) -> Image.Image:
@@ -77,10 +126,10 @@ def draw(book: Book, size: tuple[int, int] = covers.COVER_SIZE) -> Image.Image:
         shade = max(18, int(120 * (1 - y / (height * 0.62))))
         tdraw.text((line.x, y), line.text, font=line_font, fill=shade)
         y += 52
-    blurred = text_layer.filter(ImageFilter.GaussianBlur(1.6))
-    mask = Image.linear_gradient("L").resize(size).point(lambda v: 255 - v)
-    text_layer = Image.composite(text_layer, blurred, mask)
-    image.paste(Image.new("RGB", size, paper), (0, 0), text_layer.point(lambda v: v // 2))
+    faded = fade(text_layer)
+    if faded is not None:
+        paper_band = Image.new("RGB", faded.size, paper)
+        image.paste(paper_band, (0, 0), faded.point(lambda v: v // 2))
 
     # A veil where the title sits, so it reads over the drift.
     image.paste(Image.new("RGB", size, ink), (0, 0), veil_mask(size))
