@@ -37,7 +37,7 @@ def drift_lines(
     spaced_words = len(drift.split()) > 1 or not covers.needs_japanese(drift)
     units = [*drift.split(), "·"] if spaced_words else [*drift, "・"]
     joiner = " " if spaced_words else ""
-    widths = [measure(unit) for unit in units]
+    widths: dict[int, float] = {}  # a unit's own width, measured when a line first reaches it
     gap = measure(joiner) if joiner else 0.0
     start = 0
     while True:
@@ -50,7 +50,7 @@ def drift_lines(
 
 def _units_to_reach(
     units: list[str],
-    widths: list[float],
+    widths: dict[int, float],
     gap: float,
     start: int,
     joiner: str,
@@ -66,9 +66,15 @@ def _units_to_reach(
     def length(count: int) -> float:
         return measure(joiner.join(units[(start + i) % len(units)] for i in range(count)))
 
-    count, estimate = 1, widths[start % len(units)]
+    def width(count: int) -> float:
+        index = (start + count) % len(units)
+        if index not in widths:
+            widths[index] = measure(units[index])
+        return widths[index]
+
+    count, estimate = 1, width(0)
     while estimate < reach:
-        estimate += gap + widths[(start + count) % len(units)]
+        estimate += gap + width(count)
         count += 1
     while length(count) < reach:
         count += 1
