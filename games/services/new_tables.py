@@ -153,7 +153,7 @@ def import_script(script: Any, owner: User, name: str = "") -> Table:
             table.language = language
             table.save(update_fields=["language"])
         plays = [{k: v for k, v in move.items() if k != "at"} for move in moves]
-        if not writing.guarded(table):
+        if writing.table_guard(table) is None:
             # One batch: the state and the story are read and stored once, not once a move
             # (a thousand moves took seconds of JSON alone).
             writing.play_many(table, plays, None, owner, stamps=stamps)

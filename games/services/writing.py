@@ -222,8 +222,8 @@ def _play_locked(
     referee = get_game(locked.game)
     first = state = reading.state_of(locked)
     validating.check_position(locked, referee, first, moves, expected_seq, expected_turn)
-    guard = registry.kit(locked.game).table_guard  # a table setting outside the script
-    if guard is not None and guarded(locked):
+    guard = table_guard(locked)  # a table setting outside the script
+    if guard is not None:
         guard(locked, first, moves, timezone.now())
     judged: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
     for index, move in enumerate(moves):
@@ -267,13 +267,13 @@ def _play_locked(
     return played
 
 
-def guarded(table: Table) -> bool:
-    """Whether the game's ``table_guard`` can refuse a move at ``table`` (its settings: the
-    contest's minute only at a strict table)."""
+def table_guard(table: Table) -> Callable[..., None] | None:
+    """The game's ``table_guard`` when it can refuse a move at ``table`` (the kit's
+    ``guarded`` says at which tables: the contest's minute only at a strict one), else None."""
     kit = registry.kit(table.game)
-    if kit.table_guard is None:
-        return False
-    return kit.guarded is None or bool(kit.guarded(table))
+    if kit.table_guard is None or (kit.guarded is not None and not kit.guarded(table)):
+        return None
+    return kit.table_guard
 
 
 def row_id(client_id: str | None, i: int) -> str | None:
