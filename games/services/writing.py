@@ -238,21 +238,22 @@ def _play_locked(
         return []
     now = timezone.now()
     entered_by = user if user is not None and user.is_authenticated else None
-    played = [
-        Played(
-            Move.objects.create(
-                table=locked,
-                seq=locked.last_seq + i,
-                payload=payload,
-                text=text,
-                at=(stamps[i - 1] if stamps is not None else None) or at or now,
-                entered_by=entered_by,
-                client_id=row_id(client_id, i),
-            ),
-            after,
+    rows = [
+        Move(
+            table=locked,
+            seq=locked.last_seq + i,
+            payload=payload,
+            text=text,
+            at=(stamps[i - 1] if stamps is not None else None) or at or now,
+            entered_by=entered_by,
+            client_id=row_id(client_id, i),
         )
-        for i, (payload, text, after) in enumerate(judged, start=1)
+        for i, (payload, text, _after) in enumerate(judged, start=1)
     ]
+    # One INSERT for a batch (an import's hundreds of moves, not a statement each); both
+    # engines give the new rows their ids back (RETURNING), which the answers carry.
+    Move.objects.bulk_create(rows)
+    played = [Played(row, after) for row, (_p, _t, after) in zip(rows, judged, strict=True)]
     befores = [first] + [after for _payload, _text, after in judged[:-1]]
     step = kept.Step(
         [kept_story.Told(p.move, b, p.state) for p, b in zip(played, befores, strict=True)],
