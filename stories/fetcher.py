@@ -84,7 +84,14 @@ def _read(found, url: str) -> tuple[bytes, str]:
         found = found[0] if found else None
     if not found or not Path(found).is_file():
         raise RefusedURL(f"No such file: {url[:200]}")
-    mime = mimetypes.guess_type(str(found))[0] or "application/octet-stream"
-    if str(found).endswith(".otf"):
+    path = Path(found)
+    opentype = path.with_suffix(".otf")
+    if path.suffix == ".woff2" and opentype.is_file():
+        # WeasyPrint unpacks a WOFF2 font into OpenType each time it reads one (fontTools:
+        # about 50 ms for the Japanese cut, in every book, whatever its language): it gets
+        # the OpenType file the WOFF2 was packed from (stories/fonts.py), the same font.
+        path = opentype
+    mime = mimetypes.guess_type(str(path))[0] or "application/octet-stream"
+    if path.suffix == ".otf":
         mime = "font/otf"
-    return Path(found).read_bytes(), mime
+    return path.read_bytes(), mime

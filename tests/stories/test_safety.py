@@ -19,6 +19,8 @@ from stories.samples import Scene, amnesia_script
 
 from .conftest import make_story, pdf_text, squeeze
 
+FONTS = Path(__file__).resolve().parents[2] / "static" / "fonts"
+
 HOSTNAME = Path("/etc/hostname")
 
 
@@ -122,6 +124,13 @@ def test_the_fetcher_serves_static_files_and_the_books_own_but_no_upload(setting
     assert b"@font-face" in css.read() and css.content_type == "text/css"
     font = fetcher("https://book.invalid/static/fonts/AmnesiaSerif-Regular.otf")
     assert font.read()[:4] == b"OTTO"
+    # The Japanese cut's WOFF2 (the pages') comes as the OpenType file it was packed from: the
+    # same font, which WeasyPrint need not unpack in every book.
+    packed = "https://book.invalid/static/fonts/AmnesiaSerifJP-Regular.woff2"
+    web = fetcher(packed)
+    assert web.read() == (FONTS / "AmnesiaSerifJP-Regular.otf").read_bytes()
+    assert web.content_type == "font/otf"
+    assert (FONTS / "AmnesiaSerifJP-Regular.woff2").read_bytes()[:4] == b"wOF2"
     assert fetcher("https://book.invalid/book/cover").read() == b"PNG"
     assert fetcher("https://book.invalid/book/picture/A01").read() == b"JPG"
     with pytest.raises(ValueError):
