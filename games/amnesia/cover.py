@@ -134,11 +134,11 @@ def draw(book: Book, size: tuple[int, int] = covers.COVER_SIZE) -> Image.Image:
         y += 52
     faded = fade(text_layer)
     if faded is not None:
-        paper_band = Image.new("RGB", faded.size, paper)
-        image.paste(paper_band, (0, 0), faded.point(lambda v: v // 2))
+        # A colour through a mask: the same pixels as an image of that colour, none made.
+        image.paste(paper, (0, 0, *faded.size), faded.point(lambda v: v // 2))
 
     # A veil where the title sits, so it reads over the drift.
-    image.paste(Image.new("RGB", size, ink), (0, 0), veil_mask(size))
+    image.paste(ink, (0, 0, *size), veil_mask(size))
 
     pen = ImageDraw.Draw(image)
     margin = 110
