@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
+from io import BytesIO
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from PIL import Image
 
-from games import registry, uploads
+from games import images, registry, uploads
 from stories.book_address import (  # noqa: F401 - the book's addresses, named from here too
     BASE_URL,
     BOOK_HOST,
@@ -109,9 +111,21 @@ def lay_out_book(book: Book, page_size: str = DEFAULT_SIZE):
     return document.render(font_config=FontConfiguration())
 
 
+def print_cover(data: bytes, mime: str) -> tuple[bytes, str]:
+    """The cover as the PDF embeds it: a JPEG as it is (WeasyPrint copies a JPEG's bytes into
+    the PDF), a generated PNG as a JPEG at full quality and full colour resolution. A PNG
+    WeasyPrint decodes and compresses again, every book: for a generated cover (1240 x 1754)
+    that was 90 ms of a 330 ms book, against 20 ms for this."""
+    if mime == "image/jpeg":
+        return data, mime
+    with Image.open(BytesIO(data)) as image:
+        rgb = image.convert("RGB")
+    return images.encode(rgb, "JPEG", quality=95, subsampling=0), "image/jpeg"
+
+
 def book_resources(book: Book) -> dict[str, tuple[bytes, str]]:
     """The files one book links to besides the static ones: its cover and pictures."""
-    extra = {COVER_PATH: cover_image(book)}
+    extra = {COVER_PATH: print_cover(*cover_image(book))}
     pictures = book.pictures
     if pictures is not None:
         for picture_id in book.images:

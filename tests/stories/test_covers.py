@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 import zlib
@@ -11,7 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from PIL import ExifTags, Image
+from PIL import ExifTags, Image, ImageChops, ImageStat
 
 from stories import covers, services
 from stories.models import Story
@@ -172,3 +173,25 @@ def test_the_generated_cover_is_cached_and_redrawn_when_the_story_changes(gm, mo
     story.save()
     covers.cover_image(services.make_book(story))
     assert len(drawn) == 2
+
+
+def test_the_pdf_embeds_a_generated_cover_as_a_full_quality_jpeg(gm):
+    """WeasyPrint copies a JPEG into the PDF as it is, and compresses a PNG again in every
+    book: the generated cover (a PNG for the pages and the EPUB) goes to the PDF as a JPEG
+    at full quality and full colour resolution, the same picture to the eye; an uploaded cover
+    (a JPEG already) goes as it is."""
+    from stories import pdf as story_pdf
+
+    book = services.make_book(make_story(gm, "en"))
+    png, mime = covers.cover_image(book)
+    assert mime == "image/png"
+    data, mime = story_pdf.print_cover(png, mime)
+    assert mime == "image/jpeg" and data[:3] == b"\xff\xd8\xff"
+    drawn = Image.open(BytesIO(png)).convert("RGB")
+    printed = Image.open(BytesIO(data))
+    assert printed.size == drawn.size and printed.mode == "RGB"
+    assert [(h, v) for _id, h, v, _table in printed.layer] == [(1, 1)] * 3  # no colour halved
+    # Peak signal to noise: 40 dB and more is the same picture to the eye.
+    mse = sum(a * a for a in ImageStat.Stat(ImageChops.difference(drawn, printed)).rms) / 3
+    assert 10 * math.log10(255 * 255 / max(mse, 1e-9)) > 40
+    assert story_pdf.print_cover(data, "image/jpeg") == (data, "image/jpeg")

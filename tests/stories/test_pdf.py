@@ -197,6 +197,7 @@ def test_the_cover_is_an_embedded_image_filling_the_first_page(printed):
     assert len(images) == 1
     image = images[0].image
     assert image.size == (1240, 1754)
+    assert images[0].name.endswith(".jpg")  # embedded as it is (tests/stories/test_covers.py)
     assert page.extract_text().strip() == ""  # the cover page has no running head or number
 
 
