@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -95,14 +96,22 @@ def fade(text_layer: Image.Image) -> Image.Image | None:
     band = (0, 0, width, min(height, inked[3] + BLUR_MARGIN))
     text_band = text_layer.crop(band)
     blurred = text_band.filter(ImageFilter.GaussianBlur(DRIFT_BLUR))
-    mask = Image.linear_gradient("L").resize(text_layer.size).point(lambda v: 255 - v)
-    return Image.composite(text_band, blurred, mask.crop(band))
+    return Image.composite(text_band, blurred, fade_mask(text_layer.size).crop(band))
 
 
+@cache
+def fade_mask(size: tuple[int, int]) -> Image.Image:
+    """Sharp at the top, blurred at the foot: the same for every cover of a size, made once
+    (a mask is only read)."""
+    return Image.linear_gradient("L").resize(size).point(lambda v: 255 - v)
+
+
+@cache
 def veil_mask(size: tuple[int, int]) -> Image.Image:
     """The veil under the title: full width from 42% of the height down, its top edge blurred.
     Every row is one value across, so one column is blurred and stretched: the same pixels as
-    blurring the whole rectangle (tests/games/amnesia/test_cover.py), a thirtieth of the work."""
+    blurring the whole rectangle (tests/games/amnesia/test_cover.py), a thirtieth of the work;
+    and the same for every cover of a size, made once (a mask is only read)."""
     width, height = size
     column = Image.new("L", (1, height), 0)
     ImageDraw.Draw(column).rectangle((0, int(height * 0.42), 0, height), fill=235)
