@@ -26,8 +26,9 @@ SCRIPT = {
 }
 
 
-def run_replay(script_text: str, *args: str) -> subprocess.CompletedProcess:
-    """The command in its own process, reading standard input: no database is touched."""
+def run_replay_process(script_text: str, *args: str) -> subprocess.CompletedProcess:
+    """The command in its own process, reading standard input, with a database that does not
+    answer: none is touched."""
     return subprocess.run(
         [sys.executable, "manage.py", "referee", "replay", "-", *args],
         input=script_text,
@@ -39,8 +40,24 @@ def run_replay(script_text: str, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def run_replay(script_text: str, *args: str) -> subprocess.CompletedProcess:
+    """The command in this process, standard input replaced, its exit status caught: what
+    the tests below read of it (each process is half a second of CPU setting Django up; the
+    test above runs it as a person does). Database-free tests: pytest-django refuses the
+    database to them, as the process above has none."""
+    out = StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", StringIO(script_text))
+        try:
+            call_command("referee", "replay", "-", *args, stdout=out)
+            code = 0
+        except SystemExit as exited:
+            code = exited.code if isinstance(exited.code, int) else 1
+    return subprocess.CompletedProcess(["referee", "replay", "-", *args], code, out.getvalue(), "")
+
+
 def test_replay_legal_script_prints_the_state_and_exits_0():
-    done = run_replay(json.dumps(SCRIPT))
+    done = run_replay_process(json.dumps(SCRIPT))
     assert done.returncode == 0, done.stderr
     state = json.loads(done.stdout)
     assert state["turn"] == "Bruno" and state["bank"] == 1 and state["finished"] is False
