@@ -11,6 +11,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command, sql
 from django.db import connection
+from django.db.models.signals import post_migrate
 
 from games.models import Ruleset
 from tests.conftest import POST_MIGRATE_ROWS, written_rows
@@ -45,9 +46,16 @@ def linked() -> dict[str, set]:
 
 def test_a_flush_writes_back_what_post_migrate_writes():
     call_command("flush", verbosity=0, interactive=False)  # the first of a run sends the signal
-    call_command("flush", verbosity=0, interactive=False)  # this one writes back its rows
+    sent = []
+    post_migrate.connect(lambda **kw: sent.append(kw), weak=False, dispatch_uid="flush-test")
+    try:
+        call_command("flush", verbosity=0, interactive=False)  # this one writes back its rows
+    finally:
+        post_migrate.disconnect(dispatch_uid="flush-test")
+    assert sent == [], "the second flush wrote the kept rows back, without the signal"
     assert POST_MIGRATE_ROWS.kept, "the first flush kept the rows the signal wrote"
     written_back, written_back_links = written_rows(connection), linked()
+    assert written_back in POST_MIGRATE_ROWS.kept.values()
     assert {"django_content_type", "auth_permission", "games_ruleset"} <= set(written_back)
     # New rows after the written-back ones take ids past them (no id taken twice).
     made = ContentType.objects.create(app_label="flush_test", model="kept")
