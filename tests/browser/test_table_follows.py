@@ -67,9 +67,15 @@ def test_a_phone_suggestion_reaches_the_laptop_while_the_narrator_types(
         # Typing goes on where it was: the selected word is replaced.
         page.keyboard.type("shuts")
         expect(box).to_have_value("She shuts the door. Rain.")
-        # And what is typed reaches the server's draft from the new box.
+        # And what is typed reaches the server's draft from the new box: the save that carries
+        # it (on a slow machine the pause after "shuts" may pass first, and its own save,
+        # without " Thunder.", is not the one to wait for).
         page.keyboard.press("Control+End")
-        with page.expect_response(lambda r: r.url.endswith("/draft/") and r.ok):
+        with page.expect_response(
+            lambda r: (
+                r.url.endswith("/draft/") and r.ok and " Thunder." in (r.request.post_data or "")
+            )
+        ):
             page.keyboard.type(" Thunder.")
         table.refresh_from_db()
         assert table.draft == "She shuts the door. Rain. Thunder."
