@@ -389,6 +389,7 @@ def check_report_sharing_is_opt_in() -> None:
     assert OldTable.objects.filter(pk__in=made).count() == 6
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_moved_models_keep_their_rows_forward_and_back():
     """Two round trips between the old schema and the latest, which check what three did.

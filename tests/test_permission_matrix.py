@@ -966,6 +966,7 @@ def run_row(
             figures.leaks.append(f"POST {label} as {actor} changed something")
 
 
+@pytest.mark.long
 def test_who_may_reach_every_url_and_no_get_writes(world, clients, changes, settings):
     """Who may reach every URL pattern, by GET and by POST; and a GET never writes: no row of
     any table (nor an uploaded file) changes under any of the matrix's GETs, every pattern

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import in_browser_tests, needs_database
+from tests.conftest import in_browser_tests, long_tests_first, needs_database
 
 
 def test_a_test_that_asks_for_no_database_cannot_reach_it() -> None:
@@ -70,3 +70,25 @@ def test_the_xdist_groups_hold(request: pytest.FixtureRequest) -> None:
     if not grouped:
         pytest.skip("no grouped test in this run")
     assert [nodeid for nodeid, name in grouped if not nodeid.endswith(f"@{name}")] == []
+
+
+def test_the_long_tests_come_first(request: pytest.FixtureRequest) -> None:
+    """The tests marked ``long`` are handed out first (tests/conftest.py), so the run does
+    not end with one worker alone on one of them."""
+    marked = [item.get_closest_marker("long") is not None for item in request.session.items]
+    if not any(marked):
+        pytest.skip("no long test in this run")
+    assert marked == sorted(marked, reverse=True)
+
+
+def test_long_tests_first_keeps_each_part_in_order() -> None:
+    class Item:
+        def __init__(self, name: str, long: bool) -> None:
+            self.name, self.long = name, long
+
+        def get_closest_marker(self, name: str) -> object | None:
+            return object() if name == "long" and self.long else None
+
+    items = [Item("a", False), Item("b", True), Item("c", False), Item("d", True)]
+    long_tests_first(items)  # type: ignore[arg-type]  # stand-ins with the one method it reads
+    assert [item.name for item in items] == ["b", "d", "a", "c"]

@@ -82,6 +82,7 @@ def contest_after_a_contest(gm):
     return table
 
 
+@pytest.mark.long
 def test_a_game_masters_pages(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
     amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=1)

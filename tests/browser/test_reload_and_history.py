@@ -196,6 +196,7 @@ def test_amnesia_every_move_reloads(page, django_user_model) -> None:
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
 
 
+@pytest.mark.long
 def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_user_model):
     """A virtual-deck contest, the table's moves and a seat's; before each narrated move a
     line of narration is typed: the move takes it, the box is empty after it (and after the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -63,6 +64,7 @@ def test_the_watch_sees_a_violation(page) -> None:
     assert any("script-src" in v for v in found), found
 
 
+@pytest.mark.long
 def test_no_page_of_a_game_or_a_story_breaks_the_policy(page, django_user_model) -> None:
     console = watch_csp(page)
     gm = log_in(page, django_user_model)

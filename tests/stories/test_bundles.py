@@ -408,6 +408,7 @@ def _other_url(server: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
 
 
+@pytest.mark.long
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite to PostgreSQL only")
 def test_a_bundle_from_sqlite_comes_into_postgresql(laptop, tmp_path):
     """A fresh PostgreSQL database, migrated and filled by the ``bundle`` command in another
