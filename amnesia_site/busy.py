@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import sys
 from collections.abc import Callable
 
-import psycopg
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 
@@ -36,7 +36,10 @@ def is_busy(error: BaseException) -> bool:
     if isinstance(cause, sqlite3.Error):
         code = getattr(cause, "sqlite_errorcode", None)
         return code is not None and code & 0xFF in SQLITE_BUSY_CODES  # primary code
-    if isinstance(cause, psycopg.Error):
+    # psycopg as loaded by the PostgreSQL backend: a site on SQLite never imports it (a fifth
+    # of a second at every start), and then no error can be one of its own.
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(cause, psycopg.Error):
         state = cause.sqlstate
         # No SQLSTATE: the client library's own error, a connection closed or never made.
         return state is None or state[:2] in PG_BUSY_CLASSES or state in PG_BUSY_STATES

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -158,6 +159,9 @@ def test_imports_inside_functions_say_why():
 # alone is about a second of CPU, paid by every web and worker process, command and test
 # process. They are imported when a book is printed or a font is read (stories.pdf, stories.fonts).
 PRINTING_ONLY = ("weasyprint", "fontTools", "pydyf", "cssselect2", "tinycss2")
+# Nor, on SQLite, PostgreSQL's driver: psycopg and libpq cost about 0.4 s of CPU at each start
+# (amnesia_site/busy.py reads psycopg's errors only where the backend loaded it).
+POSTGRESQL_ONLY = ("psycopg", "psycopg_binary", "psycopg_c")
 START = """
 import json, os, sys
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
@@ -173,11 +177,18 @@ print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
 """
 
 
-def test_the_site_starts_without_the_book_printer_and_the_font_tools():
+def test_the_site_starts_without_the_book_printer_the_font_tools_or_an_unused_driver():
+    on_sqlite = {**os.environ, "DATABASE_URL": ""}  # the embedded default
     done = subprocess.run(
-        [sys.executable, "-c", START], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", START],
+        cwd=ROOT,
+        env=on_sqlite,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "django" in loaded and "games" in loaded  # the site did start
     assert loaded.isdisjoint(PRINTING_ONLY), sorted(loaded & set(PRINTING_ONLY))
+    assert loaded.isdisjoint(POSTGRESQL_ONLY), sorted(loaded & set(POSTGRESQL_ONLY))
