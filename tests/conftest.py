@@ -113,6 +113,46 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    django_test_environment: None,
+    django_db_blocker,
+    django_db_keepdb: bool,
+    django_db_createdb: bool,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """pytest-django's, except that under pytest-xdist only the first worker migrates its
+    database and the others copy it (tests/databases.py)."""
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    from tests import databases
+
+    keepdb = django_db_keepdb and not django_db_createdb
+    verbosity = request.config.option.verbose
+
+    def migrate() -> databases.Made:
+        return setup_databases(verbosity=verbosity, interactive=False, keepdb=keepdb)
+
+    workers = getattr(request.config, "workerinput", {}).get("workercount", 1)
+    # The workers' temporary folders are in the run's: the lock and the template go there.
+    folder = tmp_path_factory.getbasetemp().parent
+    shared = workers > 1 and not keepdb
+    with django_db_blocker.unblock():
+        if shared:
+            made = databases.setup_worker_database(connection, folder, workers, migrate)
+        else:
+            made = migrate()
+    yield
+    with django_db_blocker.unblock():
+        if not keepdb:
+            teardown_databases(made, verbosity=verbosity)
+        if shared:
+            databases.drop_template(connection, folder)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogues() -> None:
     """The .mo files from the .po ones (set-up writes them too; a test run must not read stale
