@@ -116,3 +116,21 @@ def test_a_cover_is_encoded_alike_and_kept_by_its_pixels(shared):
         40,
     )
     assert len(list(shared.iterdir())) == 6
+
+
+def test_the_text_of_a_pdf_is_pypdfs_and_kept_by_its_bytes(shared, monkeypatch):
+    from pypdf import PdfReader
+
+    from stories import pdf as story_pdf
+    from tests import pdfs
+
+    html = "<p>First page.</p><p style='break-before: page'>Second page.</p>"
+    data = story_pdf.html_to_pdf(html)
+    direct = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    assert [text.strip() for text in direct] == ["First page.", "Second page."]
+    assert pdfs.page_texts(data) == direct
+    monkeypatch.setattr(memo, "_KEPT", {})  # another process: read from the folder
+    assert pdfs.page_texts(data) == direct
+    assert pdfs.pdf_text(data, "|") == "|".join(direct)
+    other = story_pdf.html_to_pdf("<p>Only page.</p>")
+    assert [text.strip() for text in pdfs.page_texts(other)] == ["Only page."]

@@ -7,7 +7,7 @@ import csv
 import json
 import re
 from datetime import UTC, datetime
-from io import BytesIO, StringIO
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from pypdf import PdfReader
 
 from games import exports, registry, services
 from games.aliases import Aliases, aliases_of, clear_alias, free_label, set_alias
@@ -26,6 +25,7 @@ from games.playtests.service import ensure_report
 from games.rules.script import replay_script
 from stories import services as story_services
 from stories.models import Story, story_for
+from tests.pdfs import pdf_text
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GOLDEN = Path(__file__).resolve().parents[1] / "scripts"
@@ -40,7 +40,7 @@ def absent(name: str, text: str) -> bool:
 
 
 def pdf_words(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
+    return pdf_text(data, "\n")
 
 
 # -- reading through the labels ------------------------------------------------------------------

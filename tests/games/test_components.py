@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.core.files.base import ContentFile
@@ -20,6 +21,7 @@ from games import components, registry
 from games.amnesia_stories.area_texts import AREA_IDS, area_text
 from games.amnesia_stories.components import AREA_CARD, AREA_INSET
 from games.amnesia_stories.models import CustomCard, CustomDeck
+from tests.pdfs import page_texts
 
 MM = 72 / 25.4  # PDF points in a millimetre
 
@@ -47,49 +49,64 @@ def chunks(page) -> list[tuple[str, float, float]]:
     return found
 
 
-def render(tmp_path_factory, *args: str) -> PdfReader:
+@dataclass(frozen=True)
+class Sheet:
+    """A printed PDF: pypdf's reader (for the boxes and the placed text) and each page's text
+    (tests/pdfs.py: read once a run for the same bytes)."""
+
+    reader: PdfReader
+    texts: list[str]
+
+    @classmethod
+    def of(cls, data: bytes) -> Sheet:
+        return cls(PdfReader(io.BytesIO(data)), page_texts(data))
+
+    @property
+    def whole(self) -> str:
+        return "".join(self.texts)
+
+
+def render(tmp_path_factory, *args: str) -> Sheet:
     out = tmp_path_factory.mktemp("components") / "out.pdf"
     cache = tmp_path_factory.mktemp("cache")
     with override_settings(STORY_CACHE_DIR=str(cache)):
         call_command("components", *args[:1], str(out), *args[1:], stdout=io.StringIO())
-    return PdfReader(out)
+    return Sheet.of(out.read_bytes())
 
 
 # The 48-card deck is rendered once per language (components_pdf, tests/games/conftest.py:
 # the English one in the default size is the one tests/games/test_credits.py reads too, and
 # the two modules run on one test worker, their xdist group).
 @pytest.fixture(scope="module")
-def stories_en(components_pdf) -> PdfReader:
-    return PdfReader(io.BytesIO(components_pdf("amnesia_stories")))
+def stories_en(components_pdf) -> Sheet:
+    return Sheet.of(components_pdf("amnesia_stories"))
 
 
 @pytest.fixture(scope="module")
-def stories_ja(components_pdf) -> PdfReader:
-    return PdfReader(
-        io.BytesIO(components_pdf("amnesia_stories", "--language", "ja", "--size", "letter"))
-    )
+def stories_ja(components_pdf) -> Sheet:
+    return Sheet.of(components_pdf("amnesia_stories", "--language", "ja", "--size", "letter"))
 
 
-def area_pages(reader: PdfReader, language: str = "en") -> list[int]:
+def area_pages(sheet: Sheet, language: str = "en") -> list[int]:
     """The face pages of the area cards (the backs are the pages just after), found by their
     heading in the sheet's language."""
     with translation.override(language):
         heading = translation.gettext("Area cards")
-    return [i for i, page in enumerate(reader.pages) if heading in page.extract_text()]
+    return [i for i, text in enumerate(sheet.texts) if heading in text]
 
 
 def test_the_48_area_cards_and_their_english_texts(stories_en):
     faces = area_pages(stories_en)
     assert faces == [0, 2, 4, 6, 8, 10]  # 8 cards a page, each page followed by its backs
-    face_text = "".join(stories_en.pages[i].extract_text() for i in faces)
-    back_text = squeeze("".join(stories_en.pages[i + 1].extract_text() for i in faces))
+    face_text = "".join(stories_en.texts[i] for i in faces)
+    back_text = squeeze("".join(stories_en.texts[i + 1] for i in faces))
     for card_id in AREA_IDS:
         assert card_id in face_text
         assert squeeze(area_text(card_id, "en")) in back_text
-    assert len(stories_en.pages) % 2 == 0
-    box = stories_en.pages[0].mediabox
+    assert len(stories_en.texts) % 2 == 0
+    box = stories_en.reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 by default
-    whole = "".join(page.extract_text() for page in stories_en.pages)
+    whole = stories_en.whole
     # the seed's box: four players' sets and the selection slots', its 4 red cards, 4 score
     # cards (one marked S) and their markers
     assert "5 sets of 1 to 5" in whole and "4 red cards" in whole
@@ -99,17 +116,18 @@ def test_the_48_area_cards_and_their_english_texts(stories_en):
 
 def test_japanese_texts(stories_ja):
     faces = area_pages(stories_ja, "ja")
-    assert len(faces) == 6 and len(stories_ja.pages) % 2 == 0
-    back_text = squeeze("".join(stories_ja.pages[i + 1].extract_text() for i in faces))
+    assert len(faces) == 6 and len(stories_ja.texts) % 2 == 0
+    back_text = squeeze("".join(stories_ja.texts[i + 1] for i in faces))
     for card_id in AREA_IDS:
         assert squeeze(area_text(card_id, "ja")) in back_text
-    box = stories_ja.pages[0].mediabox
+    box = stories_ja.reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # US letter
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_each_back_sits_behind_its_face_when_flipped_on_the_long_edge(lang, stories_en, stories_ja):
-    reader = {"en": stories_en, "ja": stories_ja}[lang]
+    sheet = {"en": stories_en, "ja": stories_ja}[lang]
+    reader = sheet.reader
     width = float(reader.pages[0].mediabox.width)
     card_width, inset_x = AREA_CARD[0] * MM, AREA_INSET[0] * MM
     # English texts share the id's font, so their first line sits exactly on the id's
@@ -117,7 +135,7 @@ def test_each_back_sits_behind_its_face_when_flipped_on_the_long_edge(lang, stor
     # style raises by as much (issue 27: the Japanese backs sat below the ids).
     dy = {"en": 0.1, "ja": 0.6}[lang]
     checked = 0
-    for face in area_pages(reader, lang):
+    for face in area_pages(sheet, lang):
         backs = chunks(reader.pages[face + 1])
         for text, x, y in chunks(reader.pages[face]):
             if text.strip() not in AREA_IDS:
@@ -163,9 +181,9 @@ def test_the_grid_mirrors_every_cell_for_every_size():
     ],
 )
 def test_the_command_writes_each_games_pdf(components_pdf, game, expected):
-    reader = PdfReader(io.BytesIO(components_pdf(game)))
-    assert len(reader.pages) % 2 == 0
-    whole = "".join(page.extract_text() for page in reader.pages)
+    sheet = Sheet.of(components_pdf(game))
+    assert len(sheet.texts) % 2 == 0
+    whole = sheet.whole
     for text in expected:
         assert text in whole
     if game == "contest":  # the 1–5 scale and the suits of the four attributes
@@ -193,15 +211,15 @@ def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table,
         options={"choices": 6, "questions": 4, "rounds": 1},
         extra={"area_ids": [f"M{i}" for i in range(24)], "custom_deck": deck.pk},
     )
-    reader = render(tmp_path_factory, "amnesia_stories", "--table", str(table.pk))
-    whole = "".join(page.extract_text() for page in reader.pages)
+    sheet = render(tmp_path_factory, "amnesia_stories", "--table", str(table.pk))
+    whole = sheet.whole
     assert "4 sets of 1 to 6" in whole  # 3 players and the selection slots
     assert "Moons" in whole and "M11" in whole and "Moon text 11." in whole
     assert "A01" not in whole
-    assert len(reader.pages) % 2 == 0
+    assert len(sheet.texts) % 2 == 0
 
     by_deck = render(tmp_path_factory, "amnesia_stories", "--deck", str(deck.pk))
-    assert "Moon text 0." in "".join(page.extract_text() for page in by_deck.pages)
+    assert "Moon text 0." in by_deck.whole
 
 
 @pytest.mark.django_db

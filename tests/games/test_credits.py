@@ -5,16 +5,14 @@ the book, tests/stories/test_book_credits_and_order.py) print it."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from pypdf import PdfReader
 
 from games import registry
 from games.registry import Credit
+from tests.pdfs import page_texts
 
 SLUGS = [kit.slug for kit in registry.kits()]
 
@@ -51,8 +49,7 @@ def test_every_printed_sheet_names_the_designer(components_pdf, game: str) -> No
         credit = "".join(registry.kit(game).credit.line().split())
     # The command's PDF (tests/games/conftest.py): tests/games/test_components.py reads the
     # same ones, on the same test worker (the modules' xdist group).
-    pages = PdfReader(io.BytesIO(components_pdf(game))).pages
-    printed = ["".join(page.extract_text().split()) for page in pages]
+    printed = ["".join(text.split()) for text in page_texts(components_pdf(game))]
     # Faces and sheets carry it; their backs (every other page) stay blank in the margin.
     assert all(credit in text for text in printed[::2])
     assert not any(credit in text for text in printed[1::2])

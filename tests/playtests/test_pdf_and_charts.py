@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from io import BytesIO
 
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from games.playtests import charts
+from tests import pdfs
 
 from .conftest import builtin, finished_table, many_reports
 
@@ -17,8 +16,7 @@ RATINGS = {"fun": 5, "length": 4, "clarity": 3, "downtime": 4, "decisions": 5, "
 
 
 def pdf_text(data: bytes) -> str:
-    reader = PdfReader(BytesIO(data))
-    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    return re.sub(r"\s+", " ", pdfs.pdf_text(data, " "))
 
 
 @pytest.mark.django_db

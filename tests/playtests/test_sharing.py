@@ -12,19 +12,19 @@ import csv
 import html
 import json
 import re
-from io import BytesIO, StringIO
+from io import StringIO
 
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from pypdf import PdfReader
 
 from games.management.commands.demo import DEMO_USER
 from games.models import Ruleset, Table
 from games.playtests import service as playtest_service
 from games.playtests.models import DESIGNERS_GROUP, Impression
+from tests import pdfs
 
 from .conftest import finished_table
 from .test_rulesets import DRAFT4
@@ -146,8 +146,7 @@ def test_the_dashboard_and_exports_count_only_shared_tables(gm, people, sharing)
 
 
 def pdf_text(data: bytes) -> str:
-    reader = PdfReader(BytesIO(data))
-    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    return re.sub(r"\s+", " ", pdfs.pdf_text(data, " "))
 
 
 def test_a_report_shared_without_names_shows_labels_everywhere(gm, people):

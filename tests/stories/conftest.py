@@ -67,13 +67,11 @@ HEADER_LINE = re.compile(r"^\d+$")
 
 def pdf_text(data: bytes, running_heads: set[str]) -> str:
     """The text of a PDF with page numbers and running heads taken out, pages joined."""
-    from io import BytesIO
-
-    from pypdf import PdfReader
+    from tests.pdfs import page_texts
 
     pages = []
-    for page in PdfReader(BytesIO(data)).pages:
-        lines = page.extract_text().split("\n")
+    for page in page_texts(data):
+        lines = page.split("\n")
         while lines and (
             HEADER_LINE.match(lines[-1].strip()) or lines[-1].strip() in running_heads
         ):

@@ -21,6 +21,7 @@ from stories import covers, services
 from stories import pdf as story_pdf
 from stories.models import story_for
 from stories.samples import Scene, amnesia_script
+from tests.pdfs import page_texts
 
 from .conftest import PLAYED_AT, make_story, played_at, squeeze
 
@@ -36,7 +37,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
 def pages_of(data: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(BytesIO(data)).pages]
+    return page_texts(data)
 
 
 def colophon_of(pages: list[str]) -> str:
