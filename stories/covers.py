@@ -229,7 +229,12 @@ def cover_image(book: Book) -> tuple[bytes, str]:
 def generated_cover_png(book: Book) -> bytes:
     story = book.story
     path = cache_dir() / "covers" / f"{story.pk}-{_cover_key(book)}.png"
-    return cached(path, lambda: _png(generated_cover(book)), stale=f"{story.pk}-*.png")
+    return cached(path, lambda: drawn_png(book), stale=f"{story.pk}-*.png")
+
+
+def drawn_png(book: Book) -> bytes:
+    """The generated cover drawn and encoded: what ``_cover_key(book)`` names."""
+    return _png(generated_cover(book))
 
 
 def _png(image: Image.Image) -> bytes:

@@ -427,19 +427,26 @@ def pictures_made_once_per_run():
     - a deck's uploaded picture cleaned (``decks.clean_image``: decoded, fitted and re-encoded
       at two sizes, about 40 ms a picture, twelve a deck, and most deck tests upload the same
       twelve). A refused picture is refused for real every time;
-    - a generated cover's PNG (``covers._png``), by its pixels: each book's cover is drawn for
-      real (what it is drawn from holds the story's times), but the same picture is encoded
-      once (a tenth to a half of a second a cover, and the PostgreSQL run draws the same ones).
+    - a generated cover's PNG (``covers.drawn_png``), by ``covers._cover_key``, the name the
+      site's own cache keeps it under (the same key, the same cover: what the drawers read is
+      in it, the story's id and times included); a cover not kept yet is drawn for real, and
+      its PNG (``covers._png``) is kept by its pixels, since the same picture comes of other
+      keys (times differ between runs, the Amnesia cover does not show them): a tenth to a
+      half of a second a cover, and the PostgreSQL run prints the same books;
+    - the cover as a book embeds it (``pdf.print_cover``: the PNG decoded and written as a
+      JPEG, 50 ms a book), by the PNG's bytes.
     """
     import tempfile
 
     from games import images
     from games.amnesia_stories import area_store, carry, decks
     from stories import covers
+    from stories import pdf as story_pdf
     from tests.memo import remember
 
     real_draw, real_print, real_clean = area_store.draw, area_store.print_picture, decks.clean_image
-    real_png = covers._png
+    real_png, real_drawn_png = covers._png, covers.drawn_png
+    real_print_cover = story_pdf.print_cover
 
     def drawn(card_id: str) -> dict[str, bytes]:
         def make() -> tuple[bytes, ...]:
@@ -481,13 +488,27 @@ def pictures_made_once_per_run():
         (data,) = remember("cover-png", pixels, lambda: (real_png(image),))
         return data
 
+    def drawn_png(book) -> bytes:
+        (data,) = remember("cover", covers._cover_key(book), lambda: (real_drawn_png(book),))
+        return data
+
+    def print_cover(data: bytes, mime: str) -> tuple[bytes, str]:
+        def make() -> tuple[bytes, bytes]:
+            printed, printed_mime = real_print_cover(data, mime)
+            return printed, printed_mime.encode()
+
+        printed, printed_mime = remember("print-cover", mime.encode() + b"\0" + data, make)
+        return printed, printed_mime.decode()
+
     # The real functions, for tests/test_memo.py's proof that they make the same bytes twice.
     draw.real, print_picture.real, clean_image.real = real_draw, real_print, real_clean
-    png.real = real_png
+    png.real, drawn_png.real, print_cover.real = real_png, real_drawn_png, real_print_cover
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(area_store, "draw", draw)
         patch.setattr(area_store, "print_picture", print_picture)
         patch.setattr(decks, "clean_image", clean_image)
         patch.setattr(carry, "clean_image", clean_image)
         patch.setattr(covers, "_png", png)
+        patch.setattr(covers, "drawn_png", drawn_png)
+        patch.setattr(story_pdf, "print_cover", print_cover)
         yield

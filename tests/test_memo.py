@@ -118,6 +118,32 @@ def test_a_cover_is_encoded_alike_and_kept_by_its_pixels(shared):
     assert len(list(shared.iterdir())) == 6
 
 
+@pytest.mark.django_db
+def test_a_kept_cover_is_the_cover_its_key_names_and_printed_alike(shared, gm):
+    """A generated cover is kept by the key the site's cache names it by: the same key draws
+    the same PNG, another key is drawn anew (not read as the kept one); the cover a book
+    embeds is kept by the PNG's bytes and is the same JPEG."""
+    from stories import pdf as story_pdf
+    from stories import services
+    from tests.stories.conftest import make_story
+
+    book = services.make_book(make_story(gm, "en"))
+    real_drawn, real_print = covers.drawn_png.real, story_pdf.print_cover.real
+    png = real_drawn(book)
+    assert png == real_drawn(book)
+    assert covers.drawn_png(book) == png
+    assert covers.drawn_png(book) == png  # read back
+    book.title = "Another title entirely"
+    retitled = covers.drawn_png(book)
+    assert retitled != png and retitled == real_drawn(book)
+    printed = real_print(png, "image/png")
+    assert printed == real_print(png, "image/png") and printed[1] == "image/jpeg"
+    assert story_pdf.print_cover(png, "image/png") == printed
+    assert story_pdf.print_cover(png, "image/png") == printed  # read back
+    kinds = sorted(path.name.rsplit("-", 1)[0] for path in shared.iterdir())
+    assert kinds == ["cover", "cover", "cover-png", "cover-png", "print-cover"]
+
+
 def test_the_text_of_a_pdf_is_pypdfs_and_kept_by_its_bytes(shared, monkeypatch):
     from pypdf import PdfReader
 
