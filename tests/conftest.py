@@ -432,9 +432,9 @@ def pictures_made_once_per_run():
       in it, the story's id and times included); a cover not kept yet is drawn for real, and
       its PNG (``covers._png``) is kept by its pixels, since the same picture comes of other
       keys (times differ between runs, the Amnesia cover does not show them): a tenth to a
-      half of a second a cover, and the PostgreSQL run prints the same books;
+      fifth of a second a cover, and the PostgreSQL run prints the same books;
     - the cover as a book embeds it (``pdf.print_cover``: the PNG decoded and written as a
-      JPEG, 50 ms a book), by the PNG's bytes.
+      JPEG, about 40 ms a book), by the PNG's bytes.
     """
     import tempfile
 

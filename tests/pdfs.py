@@ -1,7 +1,7 @@
 """The text of a PDF's pages, as pypdf reads it, read once a run for the same bytes.
 
-pypdf's text extraction is pure Python and slow (a book's pages take a second or more), and the
-tests read the same PDFs many times: several tests of one module read the same printed sheet,
+pypdf's text extraction is pure Python and slow (a sixth of a second a PDF on average over the
+modules that read them, measured), and the tests read the same PDFs many times: several tests of one module read the same printed sheet,
 and the PostgreSQL run reads the very bytes the SQLite run did (WeasyPrint's output is kept for
 the run, tests/memo.py and the ``weasyprint_once`` fixture). What the same bytes give is the
 same text, so it is kept by the bytes (tests/memo.py), never by what they were made from.
@@ -27,6 +27,6 @@ def page_texts(pdf: bytes | Path) -> list[str]:
     return [text.decode() for text in remember("pdf-text", data, extract)]
 
 
-def pdf_text(pdf: bytes | Path, joiner: str = "") -> str:
+def all_text(pdf: bytes | Path, joiner: str = "") -> str:
     """Every page's text, joined."""
     return joiner.join(page_texts(pdf))

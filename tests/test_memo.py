@@ -157,6 +157,6 @@ def test_the_text_of_a_pdf_is_pypdfs_and_kept_by_its_bytes(shared, monkeypatch):
     assert pdfs.page_texts(data) == direct
     monkeypatch.setattr(memo, "_KEPT", {})  # another process: read from the folder
     assert pdfs.page_texts(data) == direct
-    assert pdfs.pdf_text(data, "|") == "|".join(direct)
+    assert pdfs.all_text(data, "|") == "|".join(direct)
     other = story_pdf.html_to_pdf("<p>Only page.</p>")
     assert [text.strip() for text in pdfs.page_texts(other)] == ["Only page."]

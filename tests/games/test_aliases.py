@@ -25,7 +25,7 @@ from games.playtests.service import ensure_report
 from games.rules.script import replay_script
 from stories import services as story_services
 from stories.models import Story, story_for
-from tests.pdfs import pdf_text
+from tests.pdfs import all_text
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GOLDEN = Path(__file__).resolve().parents[1] / "scripts"
@@ -40,7 +40,7 @@ def absent(name: str, text: str) -> bool:
 
 
 def pdf_words(data: bytes) -> str:
-    return pdf_text(data, "\n")
+    return all_text(data, "\n")
 
 
 # -- reading through the labels ------------------------------------------------------------------

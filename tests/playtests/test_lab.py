@@ -279,7 +279,7 @@ def test_real_plays_outside_the_band_are_pointed_out_only_when_enough(designer, 
 
 
 def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_model):
-    from tests.pdfs import pdf_text
+    from tests.pdfs import all_text
 
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
     run = start(designer, games=6)
@@ -288,7 +288,7 @@ def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_m
     client.force_login(designer)
     url = reverse("playtests:ruleset_pdf", args=[draft4.pk])
     response = client.get(url, {"run": run.pk})
-    text = pdf_text(response.content, " ")
+    text = all_text(response.content, " ")
     text = " ".join(text.split())
     assert f"Simulated run #{run.pk}" in text
     assert "6 simulated games" in text and "bard_share" in text
@@ -297,7 +297,7 @@ def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_m
     second.groups.add(Group.objects.get(name=DESIGNERS_GROUP))
     client.force_login(second)
     response = client.get(url, {"run": run.pk})
-    text = pdf_text(response.content, " ")
+    text = all_text(response.content, " ")
     assert "Simulated run" not in text
 
 

@@ -16,7 +16,7 @@ RATINGS = {"fun": 5, "length": 4, "clarity": 3, "downtime": 4, "decisions": 5, "
 
 
 def pdf_text(data: bytes) -> str:
-    return re.sub(r"\s+", " ", pdfs.pdf_text(data, " "))
+    return re.sub(r"\s+", " ", pdfs.all_text(data, " "))
 
 
 @pytest.mark.django_db

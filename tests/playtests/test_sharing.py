@@ -146,7 +146,7 @@ def test_the_dashboard_and_exports_count_only_shared_tables(gm, people, sharing)
 
 
 def pdf_text(data: bytes) -> str:
-    return re.sub(r"\s+", " ", pdfs.pdf_text(data, " "))
+    return re.sub(r"\s+", " ", pdfs.all_text(data, " "))
 
 
 def test_a_report_shared_without_names_shows_labels_everywhere(gm, people):

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from stories import pdf as story_pdf
 from stories import services
-from tests.pdfs import pdf_text
+from tests.pdfs import all_text
 
 from .conftest import PLAYED_AT, make_story, squeeze
 
@@ -99,7 +99,7 @@ def test_a_translated_book_has_no_english_heading(gm, tmp_path, language) -> Non
     out = tmp_path / "book.pdf"
     run_pdf(story, out, "--language", language)
     # Case-blind: the stylesheet sets some headings in small capitals.
-    text = squeeze(pdf_text(out)).casefold()
+    text = squeeze(all_text(out)).casefold()
     for heading in HEADINGS:
         with translation.override(language):
             translated = translation.gettext(heading)
