@@ -1,9 +1,10 @@
 """The text of a PDF's pages, as pypdf reads it, read once a run for the same bytes.
 
 pypdf's text extraction is pure Python and slow (a sixth of a second a PDF on average over the
-modules that read them, measured), and the tests read the same PDFs many times: several tests of one module read the same printed sheet,
-and the PostgreSQL run reads the very bytes the SQLite run did (WeasyPrint's output is kept for
-the run, tests/memo.py and the ``weasyprint_once`` fixture). What the same bytes give is the
+modules that read them, measured), and the tests read the same PDFs many times: several tests
+of one module read the same printed sheet, and the PostgreSQL run reads the very bytes the
+SQLite run did (WeasyPrint's output is kept for the run, tests/memo.py and the
+``weasyprint_once`` fixture). What the same bytes give is the
 same text, so it is kept by the bytes (tests/memo.py), never by what they were made from.
 """
 
