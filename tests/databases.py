@@ -5,9 +5,9 @@ usual way, each one runs every migration: about 3.7 s of CPU time a worker here,
 engine in ``make test``. Instead, the first worker to take the run's lock migrates its own
 database as usual and copies it whole into a template; each other worker copies the template
 into its own database (SQLite's backup API; PostgreSQL's ``CREATE DATABASE ... TEMPLATE``,
-a copy of the files in the server), a small part of the migrations' time. The last worker to copy it
-removes the template, or the first worker to finish its tests, whichever comes first (a worker
-that comes after that migrates its own). The migrations themselves still run every time, on
+a copy of the files in the server), a small part of the migrations' time. The last worker to
+copy it removes the template, or the first worker to finish its tests, whichever comes first
+(a worker that comes after that migrates its own). The migrations themselves still run every time, on
 each engine: in the first worker, and in tests/test_migrations.py.
 
 The lock and the note that says where the template is are files in the run's own temporary
