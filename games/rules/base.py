@@ -434,6 +434,13 @@ class Game:
         when the turn is over, and not when one of those moves is made."""
         return str(state.get("phase", ""))
 
+    def is_independent(self, state: dict[str, Any], move: dict[str, Any]) -> bool:
+        """Whether ``move``, made on ``state``, is judged against ``turn_marker``: by default,
+        a move of the ``independent_moves``. A verb that is independent at one moment of the
+        game only (a contestant's forfeit before a card, not the same verb as the answer to
+        a challenge) says so here; anywhere else its move is judged against the log."""
+        return move.get("do") in self.independent_moves
+
     def field(self, verb: Any, name: str) -> Field | None:
         """How ``verb`` declares its field ``name``; for a field the verb does not read, how
         another verb of the game declares it (one form may carry the fields of several

@@ -14,12 +14,17 @@ Which position a move is judged against. A move that depends on where the table 
 every move: it is the mover's turn, a challenge is open...) carries ``expected_seq``, the
 log's length when the page was drawn; a stale one is refused (StaleMove, 409). Some moves
 do not depend on one another: every player's answer to one Amnesia Stories story, the
-suggestions in one Amnesia scene, the pretzels thrown at a contest's narrator. Several
+suggestions in one Amnesia scene and the stakes and joins before a challenge's first card,
+the pretzels thrown at a contest's narrator and the contestants' cards in one round. Several
 people send them at once, so judging them by ``expected_seq`` would refuse all but the
 first for nothing. Each referee lists those verbs (``Game.independent_moves``) and names the
 turn they belong to (``Game.turn_marker``); a client sends that marker as
 ``expected_turn``, and a move of those verbs is judged against it instead (StaleTurn, 409,
-once the turn is over). The generic code never names a game: it asks the referee.
+once the turn is over). A verb independent at one moment only (a contest's forfeit before a
+card, not the same verb answering a challenge) is judged so only then
+(``Game.is_independent``), and against the log anywhere else. The marker only stands in for
+the log's position: the referee still judges every move on the table as it is. The generic
+code never names a game: it asks the referee.
 
 Every refusal is data (a code, a template and its parameters): ``games.answers`` puts it into
 the reader's language. Nothing here writes, and nothing here reads the database.
@@ -162,7 +167,7 @@ def check_position(
     against that turn; every other move against the log's position (see the module's
     docstring)."""
     independent = bool(moves) and all(
-        isinstance(m, dict) and verb(m) in referee.independent_moves for m in moves
+        isinstance(m, dict) and referee.is_independent(state, m) for m in moves
     )
     if expected_turn is not None and independent:
         actual = referee.turn_marker(state)
