@@ -420,7 +420,7 @@ def test_each_game_names_its_independent_verbs_and_their_turn():
     for name, verbs in (
         ("amnesia", {"suggest"}),
         ("amnesia_stories", {"answer"}),
-        ("contest", {"throw_pretzel"}),
+        ("contest", {"throw_pretzel", "play", "forfeit", "eat_pretzels"}),
     ):
         referee = get_game(name)
         assert referee.independent_moves == verbs

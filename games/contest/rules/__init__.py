@@ -92,16 +92,44 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     }
     fields = FIELDS
     # Pretzels fly at the narrator from anyone, at any moment of their turn: one throw does
-    # not depend on another (each player throws once per narrator's turn).
-    independent_moves = frozenset({"throw_pretzel"})
+    # not depend on another (each player throws once per narrator's turn). The two
+    # contestants play their cards "in any order" (the draws follow the order the plays are
+    # stored), and either may forfeit instead before playing: two phones tapping at once
+    # must both count. Only the forfeit of phase contest is one of them (``is_independent``):
+    # in phase response the same verb is the challenged player's answer, judged against the
+    # log like accepting or refusing. Eating pretzels is independent too: it takes only from
+    # the eater's own pile, at any moment, and what the referee checks of it (the eater is
+    # in, holds the pretzels, is within the eating limit) reads the table as it is when the
+    # move arrives; another player's move never makes it wrong (a pretzel thrown meanwhile
+    # only adds to what may be eaten), so the log's position would refuse it for nothing,
+    # for instance while the contestants play. It is still judged against the marker of the
+    # moment it was sent from, so it is refused once that turn is over.
+    independent_moves = frozenset({"throw_pretzel", "play", "forfeit", "eat_pretzels"})
     narrator_class = story.ContestNarrator
     # ``view`` hides the deck and the generator's state, and each hand from everyone but
     # its player (None in the others' records).
     private = ("players.*.hand",)
 
     def turn_marker(self, state: dict[str, Any]) -> str:
-        # The narrator's turn: it begins each time control of the story changes hands.
+        contest = state.get("contest")
+        if state.get("phase") == "contest" and contest:
+            # One round of one contest: the contests decided before it name the contest (each
+            # contest that reaches its cards ends in a result, which counts it), the round
+            # its round (a tie replayed or an extended contest's next round is a new one).
+            # A card played moves neither, so the two contestants' plays share it; a card
+            # sent for a round that is over is stale, not a card for the next.
+            return (
+                f"contest/{state.get('control_turn', 0)}/{state.get('contests', 0)}"
+                f"/{contest.get('round', 1)}"
+            )
+        # The narrator's turn: it begins each time control of the story changes hands (the
+        # pretzels of phases story and response belong to it).
         return f"control/{state.get('control_turn', 0)}"
+
+    def is_independent(self, state: dict[str, Any], move: dict[str, Any]) -> bool:
+        if move.get("do") == "forfeit":
+            return state.get("phase") == "contest"
+        return super().is_independent(state, move)
 
     # -- set-up ------------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:
