@@ -92,8 +92,10 @@ class AmnesiaGame(Game):
         "lower": {"card": _card},
     }
     # Suggestions in one scene do not depend on each other: several people may offer one at
-    # once. (Insisting does: it stops the scene for the narrator's answer.)
-    independent_moves = frozenset({"suggest"})
+    # once. (Insisting does: it stops the scene for the narrator's answer.) Nor do the stakes
+    # and the joins of one challenge, made "in any order" before its first card: the two
+    # sides and anyone joining may all tap at once.
+    independent_moves = frozenset({"suggest", "stake", "join"})
     narrator_class = story.AmnesiaNarrator
     # Nothing in hand is secret in Amnesia; only the future draws are (the stacked deck's
     # order, and the generator's state, which ``view`` hides like every game's).
@@ -101,7 +103,15 @@ class AmnesiaGame(Game):
 
     def turn_marker(self, state: dict[str, Any]) -> str:
         # One scene: its phase and the count of scenes and memories told before it.
-        return f"{state['phase']}/{state['scenes']}/{state['flashbacks']}"
+        marker = f"{state['phase']}/{state['scenes']}/{state['flashbacks']}"
+        challenge = state.get("challenge")
+        if state["phase"] == CHALLENGE and challenge:
+            # One challenge of the scene (those decided before it name it: a scene may hold
+            # several), before or after its first card: a stake or a join sent before the
+            # card is stale once it is turned. A stake or a join moves neither.
+            opened = "cards" if challenge["reference"] is not None else "stakes"
+            marker += f"/{state['challenges']}/{opened}"
+        return marker
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

@@ -418,7 +418,7 @@ def test_independent_moves_are_judged_by_their_turn_not_the_log(gm):
 
 def test_each_game_names_its_independent_verbs_and_their_turn():
     for name, verbs in (
-        ("amnesia", {"suggest"}),
+        ("amnesia", {"suggest", "stake", "join"}),
         ("amnesia_stories", {"answer"}),
         ("contest", {"throw_pretzel", "play", "forfeit", "eat_pretzels"}),
     ):
