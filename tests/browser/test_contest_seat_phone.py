@@ -1,6 +1,7 @@
 """A contest seat's page on a phone-sized screen in Chromium: tapping a card chooses it (and
 plays nothing), the button then names it ("Play 7♦") and a second tap plays it; the
-challenged player answers from their own phone."""
+challenged player answers from their own phone; both contestants play at once, each from
+their own phone, and both cards count."""
 
 from __future__ import annotations
 
@@ -83,3 +84,37 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
         assert len(posts) == 1, posts  # the confirming tap's move; the choosing taps sent none
     finally:
         context.close()
+
+
+def test_both_contestants_play_at_once_from_their_phones(browser, transactional_db, live_server):
+    """The contestants play in any order: two phones drawn at the same version both choose a
+    card and confirm it, the second before its page has heard of the first; both are kept."""
+    owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
+    accepted = {
+        **SCRIPT,
+        "moves": [*SCRIPT["moves"], {"by": "Bo", "do": "accept", "attribute": "brains"}],
+    }
+    table = services.import_script(accepted, owner, name="Chess")
+    phones = {}
+    try:
+        for name, card in (("Ana", "7D"), ("Bo", "9C")):
+            context, page = phone_page(browser, live_server)
+            phones[name] = (context, page)
+            page.goto(f"/seat/{table.seats.get(name=name).token}/")
+            page.locator(f'.hand-choice [data-hand-card="{card}"]').tap()
+            expect(page.locator(".confirm-card")).to_be_enabled()
+        seq = phones["Ana"][1].locator("#seat-panel").get_attribute("data-seq")
+        assert phones["Bo"][1].locator("#seat-panel").get_attribute("data-seq") == seq
+        for name in ("Ana", "Bo"):
+            phones[name][1].locator(".confirm-card").tap()
+        for name in ("Ana", "Bo"):
+            page = phones[name][1]
+            expect(page.locator("#seat-panel")).not_to_have_attribute("data-seq", seq)
+            expect(page.get_by_text("The table has moved on")).to_have_count(0)
+        fresh = Table.objects.get(pk=table.pk)
+        plays = {m.payload["by"]: m.payload["card"] for m in fresh.moves.filter(payload__do="play")}
+        assert plays == {"Ana": "7D", "Bo": "9C"}
+        assert services.state_of(fresh)["last_contest"]["winner"] == "Bo"  # 2 + 9 against 3 + 7
+    finally:
+        for context, _page in phones.values():
+            context.close()
