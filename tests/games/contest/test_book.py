@@ -1,0 +1,75 @@
+"""The contest's book and table page tell one evening alike: the narration typed before a
+take-over is the narrator's who held the story then, in the book and on the page; every part
+has a line in the contents; a take-over paid with drinks says the drinks once; and a player
+with their character reads "Zed (Ana)" everywhere. Each is read from a table played through
+the write path, in the book's own HTML (what the PDF is printed from) and the page's."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from games import services
+from stories import pdf as story_pdf
+from stories import services as story_services
+from stories.models import story_for
+from tests.tables import CAST, contest_in_play
+
+pytestmark = pytest.mark.django_db
+
+OPENING = "The market is closed, and Zed knows why."
+BEFORE_TAKE_OVER = "The lights go out over the stalls."
+
+
+def _evening(gm):
+    """A two-seat contest: the narrator challenges and is refused, the other takes control
+    with drinks (with the narration typed while the first still held the story), and the
+    first takes it straight back (so the second narrator's part has nothing written)."""
+    table = contest_in_play(gm, deck_mode="physical", seed=7)
+    first = table.state["controller"]
+    second = next(name for name, _character in CAST if name != first)
+    for move in (
+        {
+            "by": first,
+            "do": "challenge",
+            "target": second,
+            "contest": "a race",
+            "attribute": "moves",
+            "text": OPENING,
+        },
+        {"by": second, "do": "refuse", "penalty": ["drink", "card"], "cards": ["9D"]},
+        {"by": second, "do": "take_control", "with": "drinks", "text": BEFORE_TAKE_OVER},
+    ):
+        services.play(table, move, None)
+    table.refresh_from_db()
+    return table, first, second
+
+
+def _book(table):
+    story = story_for(table, "en")
+    book = story_services.make_book(story)
+    return book, story_pdf.book_html(book)
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def shown(name: str) -> str:
+    character = dict(CAST)[name]
+    return f"{character} ({name})"
+
+
+def test_a_player_and_their_character_read_the_same_everywhere(gm, gm_client):
+    table, first, second = _evening(gm)
+    page = _text(gm_client.get(table.get_absolute_url()).content.decode())
+    _book_, html = _book(table)
+    book = _text(html)
+    for name in (first, second):
+        character = dict(CAST)[name]
+        assert f"{name} ({character})" not in page
+        assert f"{name} ({character})" not in book
+    assert f"{shown(first)} starts the story." in book
+    assert f"{shown(second)} takes" in book and f"{shown(second)} takes" in page
