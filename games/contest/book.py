@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.amnesia.book import card
+from games.contest.rules.narrative import said_once
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
@@ -90,7 +91,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         chapters.append(chapter)
         return chapter
 
-    for entry in entries:
+    for entry in said_once(entries):
         kind, index = entry.get("type"), entry.get("index", 0)
         if kind == "control":
             part = new_part(entry.get("controller", ""), entry.get("summary", ""), index)

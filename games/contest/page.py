@@ -38,6 +38,7 @@ from games.contest.rules.core import ATTR_SUIT, player_and_character, side_total
 from games.contest.story import (
     contest_sides,
     describe,
+    describe_events,
     drink_words,
     out_label,
     penalty_label,
@@ -58,6 +59,7 @@ __all__ = [
     "context",
     "contest_sides",
     "describe",
+    "describe_events",
     "drink_words",
     "drop_pick",
     "evaluate",
@@ -506,7 +508,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     elif first_to_play:
         narration_form = "play-form"
 
-    last_events = [describe(e, names, mode) for e in view.get("events") or []]
+    last_events = describe_events(view.get("events") or [], names, mode)
     shown = {
         # The builder's address (the moves' own, move_url, is every table page's).
         "build_url": build_url,

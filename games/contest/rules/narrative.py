@@ -21,6 +21,21 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
     return ContestNarrator(game, setup).tell(moves)
 
 
+def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``entries`` without the drinks a take-over paid: its change of control says them
+    (entries without ``index``, one move's events, count as one move)."""
+    paid = {
+        e.get("index") for e in entries if e.get("type") == "control" and e.get("how") == "drinks"
+    }
+    return [
+        e
+        for e in entries
+        if not (
+            e.get("type") == "penalty" and e.get("penalty") == "drink" and e.get("index") in paid
+        )
+    ]
+
+
 class ContestNarrator(Narrator):
     """Every entry is told once and never changed: nothing left open. The cursor keeps the
     facts the table page shows from anywhere in the story: why each player went out, when

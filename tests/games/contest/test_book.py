@@ -62,6 +62,19 @@ def shown(name: str) -> str:
     return f"{character} ({name})"
 
 
+def test_a_take_over_paid_with_drinks_says_the_drinks_once(gm, gm_client):
+    table, _first, second = _evening(gm)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    just_now = page.split('<div class="just-now">', 1)[1].split("</div>", 1)[0]
+    assert _text(just_now).count("takes 2 drinks") == 1
+    assert f"{shown(second)} takes 2 drinks and takes control of the story." in _text(just_now)
+    book, html = _book(table)
+    margins = [i for c in book.chapters for i in c.data.get("items", []) if i["type"] == "margin"]
+    assert not [m for m in margins if "2 drinks" in m["summary"]]
+    body = _text(html.split('<div class="book-body">', 1)[1])
+    assert body.count("takes two drinks") + body.count("takes 2 drinks") == 1
+
+
 def test_a_player_and_their_character_read_the_same_everywhere(gm, gm_client):
     table, first, second = _evening(gm)
     page = _text(gm_client.get(table.get_absolute_url()).content.decode())
