@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.amnesia.book import card
-from games.contest.rules.narrative import said_once
+from games.contest.rules.narrative import said_once, teller
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
@@ -110,13 +110,16 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         if part is None:
             continue  # the cast is being made: nothing told yet
         if kind == "move" and index not in seen_text and index < len(texts.moves):
-            passage = texts.passage(index, entry.get("by"))
+            # Whose it is and where it goes follow one rule (``teller``): the narration of a
+            # take-over was typed before it, in this part, by this part's narrator.
+            by = teller(entry)
+            passage = texts.passage(index, by)
             if passage.text:
                 seen_text.add(index)
                 part.data["items"].append({"type": "text", "passage": passage})
                 part.passages.append(passage)
-                if entry.get("by") and entry["by"] not in part.narrators:
-                    part.narrators.append(entry["by"])
+                if by and by not in part.narrators:
+                    part.narrators.append(by)
                 if not part.incipit:
                     part.incipit = incipit(passage.text)
         elif kind == "contest" and entry.get("contest"):

@@ -13,7 +13,7 @@ from amnesia_site.lists import listing
 from games.contest.cards import attribute_info, card, card_label
 from games.contest.characters import ATTRIBUTE_LABELS
 from games.contest.rules.core import card_value
-from games.contest.rules.narrative import said_once
+from games.contest.rules.narrative import said_once, teller
 
 
 # -- words ----------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def story_blocks(
             continue
         if kind == "move":
             if entry.get("text"):
-                by = entry.get("by") or ""
+                by = teller(entry)
                 blocks.append({"kind": "narration", "text": entry["text"], "by": names.get(by, by)})
             continue
         if kind == "control":

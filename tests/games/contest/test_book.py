@@ -62,6 +62,30 @@ def shown(name: str) -> str:
     return f"{character} ({name})"
 
 
+def test_narration_typed_before_a_take_over_is_the_previous_narrators_in_book_and_page(
+    gm, gm_client
+):
+    table, first, second = _evening(gm)
+    book, _html = _book(table)
+    parts = [c for c in book.chapters if c.kind == "part"]
+    assert [(p.text, p.by) for p in parts[0].passages] == [
+        (OPENING, first),
+        (BEFORE_TAKE_OVER, first),
+    ]
+    assert [p.narrators for p in parts] == [[first], [second]]
+    credits = {c.name: c.chapters for c in book.credits}
+    assert credits[second] == ["Part 2"]
+    # The table page credits it to the same narrator, before the change of control.
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    told = re.findall(
+        r'<blockquote class="story-narration"><p>(.*?)</p><footer>— (.*?)</footer>', page
+    )
+    assert [(unescape(t), unescape(by)) for t, by in told] == [
+        (OPENING, shown(first)),
+        (BEFORE_TAKE_OVER, shown(first)),
+    ]
+
+
 def test_a_take_over_paid_with_drinks_says_the_drinks_once(gm, gm_client):
     table, _first, second = _evening(gm)
     page = gm_client.get(table.get_absolute_url()).content.decode()
