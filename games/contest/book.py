@@ -13,7 +13,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.amnesia.book import card
+from games.contest.characters import drinks_as
+from games.contest.rules.core import player_and_character
 from games.contest.rules.narrative import said_once, teller
+from games.contest.story import describe
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
@@ -76,6 +79,13 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         )
     part: Chapter | None = None
     seen_text: set[int] = set()
+    names = {
+        e.get("player", ""): player_and_character(e.get("player", ""), e.get("character"))
+        for e in cast
+    }
+    mode = drinks_as(texts.table) if texts.table is not None else "drinks"
+    # A part with nothing written down is listed in the contents by how it began.
+    began: dict[str, str] = {}
 
     def new_part(controller: str, summary: str, lead: int | None) -> Chapter:
         number = len([c for c in chapters if c.kind == "part"]) + 1
@@ -95,6 +105,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         kind, index = entry.get("type"), entry.get("index", 0)
         if kind == "control":
             part = new_part(entry.get("controller", ""), entry.get("summary", ""), index)
+            began[part.anchor] = describe(entry, names, mode)
             continue
         if kind == "end":
             chapters.append(
@@ -128,4 +139,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
             part.data["items"].append(
                 {"type": "margin", "kind": kind, "summary": entry.get("summary", "")}
             )
+    for chapter in chapters:
+        if chapter.kind == "part" and not chapter.incipit:
+            chapter.incipit = began.get(chapter.anchor, "")
     return chapters

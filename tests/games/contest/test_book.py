@@ -86,6 +86,24 @@ def test_narration_typed_before_a_take_over_is_the_previous_narrators_in_book_an
     ]
 
 
+def test_every_part_has_a_line_in_the_contents(gm):
+    table, first, _second = _evening(gm)
+    services.play(table, {"by": first, "do": "take_control", "with": "drinks"}, None)
+    table.refresh_from_db()
+    book, html = _book(table)
+    parts = [c for c in book.chapters if c.kind == "part"]
+    assert [c.title for c in parts] == ["Part 1", "Part 2", "Part 3"]
+    assert not parts[1].passages and not parts[2].passages  # nothing written in either
+    contents = html.split('<nav class="book-toc"', 1)[1].split("</nav>", 1)[0]
+    lines = re.findall(r'<li class="toc-entry toc-entry--part">(.*?)</li>', contents, re.S)
+    assert len(lines) == 3
+    for line, part in zip(lines, parts, strict=True):
+        assert part.incipit, part.title
+        assert _text(line) == f"{part.title} {part.incipit}"
+    assert parts[0].incipit.startswith("The market is closed")
+    assert shown(first) in parts[2].incipit
+
+
 def test_a_take_over_paid_with_drinks_says_the_drinks_once(gm, gm_client):
     table, _first, second = _evening(gm)
     page = gm_client.get(table.get_absolute_url()).content.decode()
