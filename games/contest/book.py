@@ -13,6 +13,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.amnesia.book import card
+from games.contest.characters import drinks_as
+from games.contest.rules.core import player_and_character
+from games.contest.rules.narrative import said_once, teller
+from games.contest.story import describe
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
@@ -75,6 +79,13 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         )
     part: Chapter | None = None
     seen_text: set[int] = set()
+    names = {
+        e.get("player", ""): player_and_character(e.get("player", ""), e.get("character"))
+        for e in cast
+    }
+    mode = drinks_as(texts.table) if texts.table is not None else "drinks"
+    # A part with nothing written down is listed in the contents by how it began.
+    began: dict[str, str] = {}
 
     def new_part(controller: str, summary: str, lead: int | None) -> Chapter:
         number = len([c for c in chapters if c.kind == "part"]) + 1
@@ -90,10 +101,11 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         chapters.append(chapter)
         return chapter
 
-    for entry in entries:
+    for entry in said_once(entries):
         kind, index = entry.get("type"), entry.get("index", 0)
         if kind == "control":
             part = new_part(entry.get("controller", ""), entry.get("summary", ""), index)
+            began[part.anchor] = describe(entry, names, mode)
             continue
         if kind == "end":
             chapters.append(
@@ -109,13 +121,16 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         if part is None:
             continue  # the cast is being made: nothing told yet
         if kind == "move" and index not in seen_text and index < len(texts.moves):
-            passage = texts.passage(index, entry.get("by"))
+            # Whose it is and where it goes follow one rule (``teller``): the narration of a
+            # take-over was typed before it, in this part, by this part's narrator.
+            by = teller(entry)
+            passage = texts.passage(index, by)
             if passage.text:
                 seen_text.add(index)
                 part.data["items"].append({"type": "text", "passage": passage})
                 part.passages.append(passage)
-                if entry.get("by") and entry["by"] not in part.narrators:
-                    part.narrators.append(entry["by"])
+                if by and by not in part.narrators:
+                    part.narrators.append(by)
                 if not part.incipit:
                     part.incipit = incipit(passage.text)
         elif kind == "contest" and entry.get("contest"):
@@ -124,4 +139,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
             part.data["items"].append(
                 {"type": "margin", "kind": kind, "summary": entry.get("summary", "")}
             )
+    for chapter in chapters:
+        if chapter.kind == "part" and not chapter.incipit:
+            chapter.incipit = began.get(chapter.anchor, "")
     return chapters

@@ -34,10 +34,11 @@ from games.contest.cards import (
 from games.contest.characters import available_for, drinks_as
 from games.contest.models import SeatCharacter
 from games.contest.rules import GAME
-from games.contest.rules.core import ATTR_SUIT, side_total, visible_cards
+from games.contest.rules.core import ATTR_SUIT, player_and_character, side_total, visible_cards
 from games.contest.story import (
     contest_sides,
     describe,
+    describe_events,
     drink_words,
     out_label,
     penalty_label,
@@ -58,6 +59,7 @@ __all__ = [
     "context",
     "contest_sides",
     "describe",
+    "describe_events",
     "drink_words",
     "drop_pick",
     "evaluate",
@@ -191,12 +193,12 @@ def _public_legal(raw: dict[str, list[dict[str, Any]]], virtual: bool) -> dict[s
 
 
 def names_of(view: dict[str, Any]) -> dict[str, str]:
-    """'Ana (Zed)': each player with their character, once they have one."""
-    out = {}
-    for name in view["seats"]:
-        character = view["players"][name].get("character")
-        out[name] = f"{character} ({name})" if character else name
-    return out
+    """'Zed (Ana)': each player with their character, once they have one (the referee's
+    ``player_and_character``, the one order of the log, the page and the book)."""
+    return {
+        name: player_and_character(name, view["players"][name].get("character"))
+        for name in view["seats"]
+    }
 
 
 def control_info(view: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any] | None:
@@ -506,7 +508,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     elif first_to_play:
         narration_form = "play-form"
 
-    last_events = [describe(e, names, mode) for e in view.get("events") or []]
+    last_events = describe_events(view.get("events") or [], names, mode)
     shown = {
         # The builder's address (the moves' own, move_url, is every table page's).
         "build_url": build_url,

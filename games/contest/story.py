@@ -13,6 +13,7 @@ from amnesia_site.lists import listing
 from games.contest.cards import attribute_info, card, card_label
 from games.contest.characters import ATTRIBUTE_LABELS
 from games.contest.rules.core import card_value
+from games.contest.rules.narrative import said_once, teller
 
 
 # -- words ----------------------------------------------------------------------------------
@@ -232,6 +233,11 @@ def out_label(reason: str | None) -> str:
     )
 
 
+def describe_events(events: list[dict[str, Any]], names: dict[str, str], mode: str) -> list[str]:
+    """What one move did, a sentence an event, each thing said once (``said_once``)."""
+    return [describe(ev, names, mode) for ev in said_once(events)]
+
+
 # -- a contest, on the board or in the story -------------------------------------------------
 def contest_sides(
     record: dict[str, Any], players: dict[str, Any], names: dict[str, str], mode: str
@@ -316,20 +322,14 @@ def story_blocks(
     """The story so far: narration, changes of control, whole contests, and the rest as lines."""
     blocks: list[dict[str, Any]] = []
     in_contest = False
-    # Taking control with drinks also logs the drinks: the control line says it already.
-    drinks_for_control = {
-        e.get("index") for e in entries if e.get("type") == "control" and e.get("how") == "drinks"
-    }
-    for entry in entries:
+    for entry in said_once(entries):
         kind = entry.get("type")
         if kind == "error":
             continue
         if kind == "move":
             if entry.get("text"):
-                by = entry.get("by") or ""
+                by = teller(entry)
                 blocks.append({"kind": "narration", "text": entry["text"], "by": names.get(by, by)})
-            continue
-        if kind == "penalty" and entry.get("index") in drinks_for_control:
             continue
         if kind == "control":
             blocks.append({"kind": "control", "text": describe(entry, names, mode)})

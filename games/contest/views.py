@@ -321,7 +321,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "controller_who": names.get(public.get("controller") or "", ""),
         "phase_label": page.PHASES.get(public["phase"], public["phase"]),
         "winner_who": names.get(public["winners"][0]) if public.get("winners") else "",
-        "last_events": [page.describe(e, names, mode) for e in public.get("events") or []],
+        "last_events": page.describe_events(public.get("events") or [], names, mode),
     }
 
 

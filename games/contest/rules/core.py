@@ -126,10 +126,15 @@ def is_virtual(state: State) -> bool:
     return state["deck_mode"] == "virtual"
 
 
+def player_and_character(name: str, character: str | None) -> str:
+    """'Zed (Ana)': how the log, the table page and the book all name a player once they
+    have a character (the character first: the story is about them); the player alone before."""
+    return f"{character} ({name})" if character else name
+
+
 def who(state: State, name: str) -> str:
-    """'Ana (Zed)': the player and, once created, their character."""
-    character = state["players"][name].get("character")
-    return f"{name} ({character})" if character else name
+    """The player as ``player_and_character`` names them, in the referee's summaries."""
+    return player_and_character(name, state["players"][name].get("character"))
 
 
 def extended_lost(state: State, name: str) -> list[str]:

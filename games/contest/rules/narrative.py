@@ -11,7 +11,8 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
     """Replay ``moves`` and list what happened, in order.
 
     Each entry has ``index`` (the move it came from), ``type`` and ``summary`` (a sentence).
-    ``type`` is ``move`` for the move itself (with ``by``, ``do``, ``text`` and ``at``), then
+    ``type`` is ``move`` for the move itself (with ``by``, ``teller``: whose its narration
+    is, see ``teller``, ``do``, ``text`` and ``at``), then
     the events it caused: ``challenge``, ``play`` (card, draws, total), ``result``,
     ``penalty``, ``contest`` (the whole contest once it is over: who, kind, attributes,
     every card, draws, totals, winner, loser, penalties), ``control`` (each change of
@@ -19,6 +20,27 @@ def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dic
     ``error`` entry.
     """
     return ContestNarrator(game, setup).tell(moves)
+
+
+def teller(entry: dict[str, Any]) -> str:
+    """Whose narration a ``move`` entry carries: whoever held the story when it was typed
+    (``ContestNarrator`` says so in ``teller``; an entry kept before it did: the mover)."""
+    return str(entry.get("teller") or entry.get("by") or "")
+
+
+def said_once(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``entries`` without the drinks a take-over paid: its change of control says them
+    (entries without ``index``, one move's events, count as one move)."""
+    paid = {
+        e.get("index") for e in entries if e.get("type") == "control" and e.get("how") == "drinks"
+    }
+    return [
+        e
+        for e in entries
+        if not (
+            e.get("type") == "penalty" and e.get("penalty") == "drink" and e.get("index") in paid
+        )
+    ]
 
 
 class ContestNarrator(Narrator):
@@ -37,11 +59,16 @@ class ContestNarrator(Narrator):
         after: dict[str, Any],
     ) -> None:
         by, verb = move.get("by"), move.get("do")
+        events = after.get("events", [])
+        # The narration goes with the next move, so a take-over carries what was typed while
+        # the one before still held the story: it is theirs (the book and the page read it).
+        handed = [ev for ev in events if ev.get("type") == "control" and ev.get("previous")]
         story.append(
             {
                 "index": index,
                 "type": "move",
                 "by": by,
+                "teller": handed[0]["previous"] if handed else by,
                 "do": verb,
                 "text": move.get("text") or "",
                 "at": move.get("at"),
@@ -49,7 +76,7 @@ class ContestNarrator(Narrator):
             }
         )
         control_changed = False
-        for ev in after.get("events", []):
+        for ev in events:
             story.append({"index": index, **copy_plain(ev)})
             if ev.get("type") == "out":
                 self.cursor.setdefault("out", {})[ev.get("player")] = ev.get("reason")

@@ -1,0 +1,130 @@
+"""The contest's book and table page tell one evening alike: the narration typed before a
+take-over is the narrator's who held the story then, in the book and on the page; every part
+has a line in the contents; a take-over paid with drinks says the drinks once; and a player
+with their character reads "Zed (Ana)" everywhere. Each is read from a table played through
+the write path, in the book's own HTML (what the PDF is printed from) and the page's."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from games import services
+from stories import pdf as story_pdf
+from stories import services as story_services
+from stories.models import story_for
+from tests.tables import CAST, contest_in_play
+
+pytestmark = pytest.mark.django_db
+
+OPENING = "The market is closed, and Zed knows why."
+BEFORE_TAKE_OVER = "The lights go out over the stalls."
+
+
+def _evening(gm):
+    """A two-seat contest: the narrator challenges and is refused, the other takes control
+    with drinks (with the narration typed while the first still held the story), and the
+    first takes it straight back (so the second narrator's part has nothing written)."""
+    table = contest_in_play(gm, deck_mode="physical", seed=7)
+    first = table.state["controller"]
+    second = next(name for name, _character in CAST if name != first)
+    for move in (
+        {
+            "by": first,
+            "do": "challenge",
+            "target": second,
+            "contest": "a race",
+            "attribute": "moves",
+            "text": OPENING,
+        },
+        {"by": second, "do": "refuse", "penalty": ["drink", "card"], "cards": ["9D"]},
+        {"by": second, "do": "take_control", "with": "drinks", "text": BEFORE_TAKE_OVER},
+    ):
+        services.play(table, move, None)
+    table.refresh_from_db()
+    return table, first, second
+
+
+def _book(table):
+    story = story_for(table, "en")
+    book = story_services.make_book(story)
+    return book, story_pdf.book_html(book)
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def shown(name: str) -> str:
+    character = dict(CAST)[name]
+    return f"{character} ({name})"
+
+
+def test_narration_typed_before_a_take_over_is_the_previous_narrators_in_book_and_page(
+    gm, gm_client
+):
+    table, first, second = _evening(gm)
+    book, _html = _book(table)
+    parts = [c for c in book.chapters if c.kind == "part"]
+    assert [(p.text, p.by) for p in parts[0].passages] == [
+        (OPENING, first),
+        (BEFORE_TAKE_OVER, first),
+    ]
+    assert [p.narrators for p in parts] == [[first], [second]]
+    credits = {c.name: c.chapters for c in book.credits}
+    assert credits[second] == ["Part 2"]
+    # The table page credits it to the same narrator, before the change of control.
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    told = re.findall(
+        r'<blockquote class="story-narration"><p>(.*?)</p><footer>— (.*?)</footer>', page
+    )
+    assert [(unescape(t), unescape(by)) for t, by in told] == [
+        (OPENING, shown(first)),
+        (BEFORE_TAKE_OVER, shown(first)),
+    ]
+
+
+def test_every_part_has_a_line_in_the_contents(gm):
+    table, first, _second = _evening(gm)
+    services.play(table, {"by": first, "do": "take_control", "with": "drinks"}, None)
+    table.refresh_from_db()
+    book, html = _book(table)
+    parts = [c for c in book.chapters if c.kind == "part"]
+    assert [c.title for c in parts] == ["Part 1", "Part 2", "Part 3"]
+    assert not parts[1].passages and not parts[2].passages  # nothing written in either
+    contents = html.split('<nav class="book-toc"', 1)[1].split("</nav>", 1)[0]
+    lines = re.findall(r'<li class="toc-entry toc-entry--part">(.*?)</li>', contents, re.S)
+    assert len(lines) == 3
+    for line, part in zip(lines, parts, strict=True):
+        assert part.incipit, part.title
+        assert _text(line) == f"{part.title} {part.incipit}"
+    assert parts[0].incipit.startswith("The market is closed")
+    assert shown(first) in parts[2].incipit
+
+
+def test_a_take_over_paid_with_drinks_says_the_drinks_once(gm, gm_client):
+    table, _first, second = _evening(gm)
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    just_now = page.split('<div class="just-now">', 1)[1].split("</div>", 1)[0]
+    assert _text(just_now).count("takes 2 drinks") == 1
+    assert f"{shown(second)} takes 2 drinks and takes control of the story." in _text(just_now)
+    book, html = _book(table)
+    margins = [i for c in book.chapters for i in c.data.get("items", []) if i["type"] == "margin"]
+    assert not [m for m in margins if "2 drinks" in m["summary"]]
+    body = _text(html.split('<div class="book-body">', 1)[1])
+    assert body.count("takes two drinks") + body.count("takes 2 drinks") == 1
+
+
+def test_a_player_and_their_character_read_the_same_everywhere(gm, gm_client):
+    table, first, second = _evening(gm)
+    page = _text(gm_client.get(table.get_absolute_url()).content.decode())
+    _book_, html = _book(table)
+    book = _text(html)
+    for name in (first, second):
+        character = dict(CAST)[name]
+        assert f"{name} ({character})" not in page
+        assert f"{name} ({character})" not in book
+    assert f"{shown(first)} starts the story." in book
+    assert f"{shown(second)} takes" in book and f"{shown(second)} takes" in page
