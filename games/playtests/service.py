@@ -366,8 +366,8 @@ def entries_for(user, game: str, with_demo: bool = False) -> list[dict[str, Any]
     """Every report the user may see for the game: the finished tables (the demo account's
     only ``with_demo``: ``scope_tables``), then the approved external reports. A fixed
     number of queries, however many."""
-    tables = scope_tables(user, game, with_demo).order_by("finished_at", "pk")
-    tables = tables_with_reports(tables)
+    scope = scope_tables(user, game, with_demo).order_by("finished_at", "pk")
+    tables = tables_with_reports(scope)
     external = (
         scope_external(user, game)
         .approved()
