@@ -123,6 +123,15 @@ def phone_url(request: HttpRequest, path: str, via: str | None = None) -> str:
     return phone_base(request, via) + (path if path.startswith("/") else f"/{path}")
 
 
+def reaches_no_phone(request: HttpRequest) -> bool:
+    """No network at all: the only address there is would be this machine's own, which no
+    phone can open. ``PUBLIC_URL`` is never that case: it is the address whatever it says, a
+    loopback one included (the README's recipe for trying the phones on one machine)."""
+    if settings.PUBLIC_URL:
+        return False
+    return is_loopback(urlsplit(phone_base(request)).hostname or "")
+
+
 def address_choices(request: HttpRequest) -> list[str]:
     """The addresses the game master may choose between on the join screen: none when
     ``PUBLIC_URL`` or the page's own address already decides."""

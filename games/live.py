@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -26,7 +25,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_safe
 
-from amnesia_site.addresses import address_choices, is_loopback, phone_url
+from amnesia_site.addresses import address_choices, phone_url, reaches_no_phone
 from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import registry, services
@@ -206,9 +205,8 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         }
         for seat in table.seats.all()
     ]
-    # No network at all: the only address there is would be the laptop's own, which no phone
-    # can open. The screen says so instead of showing codes that lead nowhere.
-    offline = is_loopback(urlsplit(phone_url(request, "/")).hostname or "")
+    # No network at all: the screen says so instead of showing codes that lead nowhere.
+    offline = reaches_no_phone(request)
     context = {
         "table": table,
         "seats": seats,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games.addresses import address
-from games.models import Table
+from games.models import Seat, Table, link_mark
 from games.rules import cards
 from games.snapshot import RECENT, Snapshot
 from games.start import lines as start_draw_lines
@@ -67,6 +67,23 @@ def _is_card(code: str) -> bool:
     except (ValueError, KeyError, IndexError):
         return False
     return rank in cards.RANKS and suit in cards.SUITS
+
+
+def seat_links(table: Table, seat_page: str) -> list[dict[str, Any]]:
+    """Each seat's private page for the table page's seat-links panel: its link (this site's
+    path: the game master opens it here), its QR code (the join screen's, which says the
+    address a phone opens) and the button that makes it a new link. Three columns by position
+    (no Seat is built), on every render of the page."""
+    seats = Seat.objects.filter(table_id=table.pk).order_by("position")
+    return [
+        {
+            "name": name,
+            "url": address(seat_page, token),
+            "qr": address("games:join_qr", table.pk, position) + f"?link={link_mark(token)}",
+            "reissue_url": address("games:reissue_link", table.pk, position),
+        }
+        for name, token, position in seats.values_list("name", "token", "position")
+    ]
 
 
 def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.amnesia.rules import GAME
 from games.models import Table
-from games.presenters import card_grid, card_info, shown_value, who_may
+from games.presenters import card_grid, card_info, seat_links, shown_value, who_may
 from games.snapshot import Snapshot
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
@@ -90,6 +90,9 @@ def context(snap: Snapshot) -> dict[str, Any]:
         "last_challenge": state.get("last_challenge"),
         "just_settled": just_settled,
         "physical": table.deck_mode == Table.DeckMode.PHYSICAL,
+        # Every seat's page from the table page too, as the contest's: the join screen is for
+        # the projector, and a game master with one screen copies a link from here.
+        "seat_links": seat_links(table, "amnesia:seat"),
     }
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from amnesia_site.clients import client_key
 from games.aliases import Aliases, aliases_of, everyone_labelled
+from games.management.commands.demo import DEMO_USER
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
 from games.playtests.models import (
@@ -108,14 +109,27 @@ def report_aliases(user, table: Table) -> Aliases:
     return everyone_labelled(table)
 
 
-def scope_tables(user, game: str) -> QuerySet[Table]:
+def scope_tables(user, game: str, with_demo: bool = False) -> QuerySet[Table]:
     """The finished tables whose reports the designer's dashboard shows to this user: their
-    own, and those whose owner shares the report with them (``shared_with``)."""
+    own, and those whose owner shares the report with them (``shared_with``). The demo
+    account's tables (``manage.py demo`` shares them) are made-up plays, not playtests: left
+    out unless the designer asks for them (``with_demo``) or is that account."""
     tables = Table.objects.finished().filter(game=game)
     shared = ~Q(report_sharing=Table.ReportSharing.PRIVATE)
     if in_designers_group(user):
-        return tables.filter(shared | Q(owner=user))
-    return tables.filter((shared & Q(ruleset__owner=user)) | Q(owner=user))
+        tables = tables.filter(shared | Q(owner=user))
+    else:
+        tables = tables.filter((shared & Q(ruleset__owner=user)) | Q(owner=user))
+    if with_demo or user.get_username() == DEMO_USER:
+        return tables
+    return tables.exclude(owner__username=DEMO_USER)
+
+
+def demo_tables(user, game: str) -> QuerySet[Table]:
+    """The demo account's tables the dashboard would count if this user asked for them."""
+    if user.get_username() == DEMO_USER:
+        return Table.objects.none()
+    return scope_tables(user, game, with_demo=True).filter(owner__username=DEMO_USER)
 
 
 def scope_external(user, game: str) -> QuerySet[ExternalReport]:
@@ -348,10 +362,12 @@ def _impression_dict(impression: Impression) -> dict[str, Any]:
     }
 
 
-def entries_for(user, game: str) -> list[dict[str, Any]]:
-    """Every report the user may see for the game: the finished tables, then the approved
-    external reports. A fixed number of queries, however many."""
-    tables = tables_with_reports(scope_tables(user, game).order_by("finished_at", "pk"))
+def entries_for(user, game: str, with_demo: bool = False) -> list[dict[str, Any]]:
+    """Every report the user may see for the game: the finished tables (the demo account's
+    only ``with_demo``: ``scope_tables``), then the approved external reports. A fixed
+    number of queries, however many."""
+    scope = scope_tables(user, game, with_demo).order_by("finished_at", "pk")
+    tables = tables_with_reports(scope)
     external = (
         scope_external(user, game)
         .approved()

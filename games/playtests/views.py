@@ -398,12 +398,19 @@ def _balance_rows(summary: dict) -> list[tuple[str, str]]:
     return [(str(r["label"]), stats.fmt(r["value"], r["kind"])) for r in summary["balance"]]
 
 
+def with_demo(request) -> bool:
+    """Whether the designer chose to count the demo account's tables (``?demo=1``), on the
+    dashboard and in its exports alike."""
+    return request.GET.get("demo") == "1"
+
+
 @login_required
 @require_GET
 def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = known_game(game)
     _designer(request, game)
-    entries = service.entries_for(request.user, game)
+    demo = with_demo(request)
+    entries = service.entries_for(request.user, game, demo)
     summary = stats.summarize(game, entries)
     versions = list(service.ruleset_scope(request.user, game).order_by("name", "-version"))
     by_pk = {r.pk: r for r in versions}
@@ -468,6 +475,8 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         "recent": sorted(entries, key=lambda e: e["date"], reverse=True)[:20],
         "ratings": RATINGS,
         "public_url": phone_url(request, reverse("playtests:public_report", args=[game])),
+        "demo": demo,
+        "demo_count": service.demo_tables(request.user, game).count(),
     }
     template = "playtests/dashboard.html"
     if request.htmx and request.htmx.target == "comparison":
@@ -551,7 +560,7 @@ def export_csv(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     out = StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
     writer.writeheader()
-    for entry in service.entries_for(request.user, game):
+    for entry in service.entries_for(request.user, game, with_demo(request)):
         row = csv_row(entry)
         writer.writerow(
             {k: _safe_cell(v) if k not in ("figures", "scores") else v for k, v in row.items()}
@@ -566,7 +575,7 @@ def export_csv(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 def export_json(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = known_game(game)
     _designer(request, game)
-    entries = service.entries_for(request.user, game)
+    entries = service.entries_for(request.user, game, with_demo(request))
     response = JsonResponse(
         {"game": game, "reports": entries}, json_dumps_params={"ensure_ascii": False, "indent": 1}
     )

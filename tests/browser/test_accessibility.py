@@ -122,7 +122,7 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
 
 def test_the_designers_dashboard(page, django_user_model) -> None:
     designer = log_in(page, django_user_model, username="designer")
-    designer.groups.add(Group.objects.create(name=DESIGNERS_GROUP))
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
     owner = django_user_model.objects.create_user(username="host")
     # Reports to chart: the dashboard with its figures, charts and impressions drawn.
     many_reports(owner, 4, [builtin("amnesia_stories", "Amnesia Stories draft 4")])

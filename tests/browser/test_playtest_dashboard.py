@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from io import StringIO
 
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
@@ -23,7 +24,7 @@ def settled(page) -> None:
 
 def test_designer_compares_draft_3_and_draft_4(page, django_user_model) -> None:
     designer = log_in(page, django_user_model, username="designer")
-    designer.groups.add(Group.objects.create(name=DESIGNERS_GROUP))
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
     owner = django_user_model.objects.create_user(username="host")
     draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
     draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
@@ -78,3 +79,25 @@ def test_the_ruleset_select_and_the_option_fields_follow_each_other(page, django
     page.get_by_role("button", name="Start the table").click()
     expect(page.locator("#table-panel")).to_be_visible()
     assert Table.objects.get(name="Draft three").ruleset == draft3
+
+
+def test_a_new_designer_counts_the_demo_tables_only_by_choice(page, django_user_model) -> None:
+    from django.core.management import call_command
+
+    from games.management.commands.demo import DEMO_USER
+
+    log_in(page, django_user_model, username="newcomer")
+    call_command("designer", "newcomer", stdout=StringIO())
+    draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
+    many_reports(django_user_model.objects.create_user(username=DEMO_USER), 3, [draft4])
+    many_reports(django_user_model.objects.create_user(username="host"), 2, [draft4])
+
+    page.goto("/playtests/dashboard/amnesia_stories/")
+    count = page.get_by_test_id("playtest-count")
+    expect(count).to_have_text("2")
+    said = page.get_by_test_id("demo-tables")
+    expect(said).to_contain_text("3 tables of the demo account are left out.")
+    said.get_by_role("link", name="Count the demo tables").click()
+    expect(count).to_have_text("5")
+    said.get_by_role("link", name="Leave the demo tables out").click()
+    expect(count).to_have_text("2")

@@ -329,6 +329,40 @@ def test_the_join_screen_says_so_when_there_is_no_network(
     assert "on no network" in text and "qr.svg" not in text
 
 
+def test_a_loopback_public_url_is_the_address_of_the_join_screen(
+    make_table, gm_client, settings, monkeypatch
+):
+    """The README's recipe for the phones on one machine: PUBLIC_URL says 127.0.0.1, and the
+    codes use it, network or not."""
+    settings.PUBLIC_URL = "http://127.0.0.1:8000"
+    settings.LAN_ADDRESSES = []
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [])
+    table = make_table("amnesia", ["Ana", "Bo"])
+    page = gm_client.get(reverse("games:join", args=[table.pk]), HTTP_HOST="127.0.0.1:8000")
+    text = page.content.decode()
+    assert "on no network" not in text
+    for seat in table.seats.all():
+        assert f"http://127.0.0.1:8000{reverse('amnesia:seat', args=[seat.token])}" in text
+        assert reverse("games:join_qr", args=[table.pk, seat.position]) in text
+    qr = gm_client.get(reverse("games:join_qr", args=[table.pk, 0]), HTTP_HOST="127.0.0.1:8000")
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+
+
+def test_the_amnesia_table_page_gives_each_seats_link_and_code(make_table, gm_client):
+    table = make_table("amnesia", ["Ana", "Bo"])
+    page = gm_client.get(table.get_absolute_url()).content.decode()
+    for seat in table.seats.all():
+        assert reverse("amnesia:seat", args=[seat.token]) in page
+        assert reverse("games:join_qr", args=[table.pk, seat.position]) in page
+        assert reverse("games:reissue_link", args=[table.pk, seat.position]) in page
+    old = table.seats.get(position=1).token
+    fresh = reissue(gm_client, table, 1, {"HTTP_HX_REQUEST": "true"})
+    new = table.seats.get(position=1).token
+    assert fresh.status_code == 200
+    assert reverse("amnesia:seat", args=[new]) in fresh.content.decode()
+    assert old not in fresh.content.decode()
+
+
 def test_a_game_without_seat_pages_has_no_join_screen(table, gm_client, monkeypatch):
     # Every game has seat pages now: take Amnesia's away to see the screen refuse.
     kit = dataclasses.replace(registry.kit("amnesia"), seat_page=None)
