@@ -75,6 +75,12 @@
     return null;
   }
 
+  function requester(ev) {
+    // The element that asked (a poll's hidden element, a move's form): htmx names the swapped
+    // panel as the event's element, and the asker only in the request's config.
+    return (ev.detail.requestConfig && ev.detail.requestConfig.elt) || ev.detail.elt;
+  }
+
   function isPoll(elt) {
     // live.js's refresh (data-poll), or an older "every Ns" poll.
     if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return true;
@@ -111,7 +117,9 @@
     var root = panel();
     var xhr = ev.detail.xhr;
     if (!root || !xhr) return;
-    var byHand = !isPoll(ev.detail.elt);
+    // A refresh brought by the poll leaves the keyboard where it is: given to a field (the
+    // first move may be a select), it would hold every later refresh back (live.js).
+    var byHand = !isPoll(requester(ev));
     var moved = root.dataset.seq !== xhr.seqBefore;
     var said = root.querySelector("[data-announce]");
     var alert = root.querySelector("[role=alert]");
