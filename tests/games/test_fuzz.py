@@ -186,9 +186,18 @@ def make_world(gm, gm_client: Client) -> World:
     )
     services.play(phones, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
     finished = finished_table(gm, "contest/last_card_and_winner")
-    with tempfile.TemporaryDirectory() as folder:  # the command, as another site exports
+    # The command, as another site's operator exports: whole, so that the tables in play are
+    # not refused for their deck before the broken parts are read.
+    with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "tables.zip"
-        call_command("bundle", "export", str(out), user=gm.username, stdout=io.StringIO())
+        call_command(
+            "bundle",
+            "export",
+            str(out),
+            user=gm.username,
+            with_secrets=True,
+            stdout=io.StringIO(),
+        )
         bundle = out.read_bytes()
     return World(gm, gm_client, Client(), amnesia, stories, contest, zed, phones, finished, bundle)
 
