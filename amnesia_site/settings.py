@@ -397,6 +397,10 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what it needs to count; successes
 # tries this many different wrong secrets within the cool-off is refused (429) until it ends.
 SECRET_LINK_FAILURES = env_int("SECRET_LINK_FAILURES", 20)
 SECRET_LINK_COOL_OFF = timedelta(minutes=env_int("SECRET_LINK_COOL_OFF_MINUTES", 15))
+# Sign-ups: an address that made this many accounts within the cool-off is refused (429) until
+# it ends (a table of players on one Wi-Fi signs up well within it).
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 10)
+SIGNUP_COOL_OFF = timedelta(minutes=env_int("SIGNUP_COOL_OFF_MINUTES", 60))
 
 
 # Browser-side hardening, in development too (so a violation shows while the page is written).
