@@ -363,6 +363,9 @@ def play_chunk(run_id: int, index: int) -> None:
     """Play chunk ``index`` of the run and keep its records once; the run's figures merged."""
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None or run.status not in ACTIVE:
+        # Chunks left queued by a run gone or stopped (deleted meanwhile, or cancelled before
+        # cancels took them off the queue): the first one taken takes the rest off.
+        _drop_queued_chunks([run_id])
         return
     if run.cancel_requested:
         _stop(run)

@@ -147,3 +147,14 @@ def test_the_budget_counts_the_runs_own_working_time(designer, client, settings)
     run.refresh_from_db()
     assert (run.status, run.games_done, run.error) == ("partial", 3, "budget")
     assert queued_chunks() == 0
+
+
+def test_chunks_left_by_a_stopped_run_go_with_the_first_one_taken(designer, client):
+    """Chunks a run left queued when it stopped (as cancels did before they took them off):
+    the worker that takes one takes the rest off the queue, it does not run each for nothing."""
+    client.force_login(designer)
+    assert client.post(LAB, form(9)).status_code == 302
+    SimulationRun.objects.update(status="cancelled")
+    assert queued_chunks() == 3
+    assert run_queued((work.LONG,)) == 1
+    assert queued_chunks() == 0
