@@ -180,6 +180,10 @@ LAB_CHUNK_GAMES = env_int("LAB_CHUNK_GAMES", 50)
 LAB_BUDGET_SECONDS = env_int("LAB_BUDGET_SECONDS", 600)
 LAB_YIELD_SECONDS = env_int("LAB_YIELD_SECONDS", 10)
 LAB_YIELD_MAX = env_int("LAB_YIELD_MAX", 30)
+# Bounds on what one person may ask of the long workers: the games of one run (all the values
+# of a sweep together) and the simulated games one person has queued or running (0: no bound).
+LAB_MAX_RUN_GAMES = env_int("LAB_MAX_RUN_GAMES", 20_000)
+LAB_MAX_QUEUED_GAMES = env_int("LAB_MAX_QUEUED_GAMES", 20_000)
 # A book of more passages than this is printed by a worker, never in the request.
 BOOK_LONG_PASSAGES = env_int("BOOK_LONG_PASSAGES", 100)
 # The archive's disk cache (stories.cache); empty: a folder in the system's temporary one.
@@ -393,6 +397,10 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what it needs to count; successes
 # tries this many different wrong secrets within the cool-off is refused (429) until it ends.
 SECRET_LINK_FAILURES = env_int("SECRET_LINK_FAILURES", 20)
 SECRET_LINK_COOL_OFF = timedelta(minutes=env_int("SECRET_LINK_COOL_OFF_MINUTES", 15))
+# Sign-ups: an address that made this many accounts within the cool-off is refused (429) until
+# it ends (a table of players on one Wi-Fi signs up well within it).
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 10)
+SIGNUP_COOL_OFF = timedelta(minutes=env_int("SIGNUP_COOL_OFF_MINUTES", 60))
 
 
 # Browser-side hardening, in development too (so a violation shows while the page is written).

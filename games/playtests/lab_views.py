@@ -220,6 +220,7 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "others": lab.visible_runs(request.user).filter(game=run.game).exclude(pk=run.pk)[:50],
         "chart": None,
         "worker_answers": work.answering(work.LONG) if run.active else True,
+        "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
         "predicted": lab.predicted(run, service.entries_for(request.user, run.game))
         if run.ruleset_id and run.figures
         else None,
