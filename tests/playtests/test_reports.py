@@ -178,6 +178,27 @@ def test_a_players_impressions_page_has_no_site_navigation(gm, gm_client, client
     assert "site-nav" in gm_form.content.decode()
 
 
+def test_the_report_shows_each_seats_impression_link_as_a_qr_code(
+    gm, gm_client, other_client, client
+):
+    """Made here, as the join screen's codes are (no outside service sees a seat's secret
+    link), for the table's owner only."""
+    table = finished_table(gm, "contest/last_card_and_winner")
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk])).content.decode()
+    for seat in table.seats.all():
+        qr = reverse("playtests:seat_impression_qr", args=[table.pk, seat.position])
+        assert f'<img src="{qr}"' in page
+        link = "http://testserver" + reverse("playtests:seat_impression", args=[seat.token])
+        assert f'href="{link}"' in page
+        response = gm_client.get(qr)
+        assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+        assert b"<svg" in response.content and seat.token.encode() not in response.content
+        assert other_client.get(qr).status_code == 404
+        assert client.get(qr).status_code == 302  # to the login page
+    missing = reverse("playtests:seat_impression_qr", args=[table.pk, 99])
+    assert gm_client.get(missing).status_code == 404
+
+
 def test_seat_link_waits_for_the_end_of_the_game(gm, client):
     table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
     url = reverse("playtests:seat_impression", args=[table.seats.first().token])
