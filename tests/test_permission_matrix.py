@@ -568,6 +568,8 @@ ROWS: list[Row] = [
         data=lambda w: IMPRESSION,
         owner_changes=True,
     ),
+    # A seat's impressions link as a QR code: the secret link, for the owner's report only.
+    Row("playtests:seat_impression_qr", OWNER, lambda w, a: [w.finished.pk, 0]),
     Row(
         "playtests:seat_impression",
         TOKEN,
