@@ -156,11 +156,12 @@ INSTALLED_APPS = [
 ]
 
 # The queues (amnesia_site.workers.work): "books", the books people wait for; "long", the long
-# runs, on workers of their own so a book never waits behind one.
+# runs; "pictures", the uploaded deck pictures being cleaned: each on workers of its own, so a
+# book never waits behind a run or a deck, nor a deck behind a run.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["books", "long"],
+        "QUEUES": ["books", "long", "pictures"],
     }
 }
 # A worker says it is alive every TASK_BEAT_SECONDS; one silent for TASK_SILENT_AFTER seconds
@@ -184,6 +185,11 @@ LAB_YIELD_MAX = env_int("LAB_YIELD_MAX", 30)
 # of a sweep together) and the simulated games one person has queued or running (0: no bound).
 LAB_MAX_RUN_GAMES = env_int("LAB_MAX_RUN_GAMES", 20_000)
 LAB_MAX_QUEUED_GAMES = env_int("LAB_MAX_QUEUED_GAMES", 20_000)
+# Custom decks (games.amnesia_stories.deck_queue): the most pixels one uploaded picture may
+# have (read from its header in the request, before anything is decoded), and the most pictures
+# one person may have waiting to be cleaned by the pictures worker at once.
+DECK_MAX_PIXELS = env_int("DECK_MAX_PIXELS", 40_000_000)
+DECK_MAX_QUEUED_PICTURES = env_int("DECK_MAX_QUEUED_PICTURES", 300)
 # A book of more passages than this is printed by a worker, never in the request.
 BOOK_LONG_PASSAGES = env_int("BOOK_LONG_PASSAGES", 100)
 # The archive's disk cache (stories.cache); empty: a folder in the system's temporary one.

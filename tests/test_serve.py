@@ -122,8 +122,9 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
 
 
 def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
-    """make serve: a worker for the books and one for the long runs beside Granian; a worker
-    killed is started again; stopping the server stops them all, the polls' own process too."""
+    """make serve: a worker for the books, one for the long runs and one for the uploaded
+    pictures beside Granian; a worker killed is started again; stopping the server stops them
+    all, the polls' own process too."""
     log = tmp_path / "serve.log"
     server = start_server(server_env, log, workers=True)
     try:
@@ -135,8 +136,8 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
                 if not work.gone(w)
             }
 
-        first = wait_for(lambda: len(workers()) == 2 and workers(), "two workers", log=log)
-        assert set(first) == {"books", "long"}
+        first = wait_for(lambda: len(workers()) == 3 and workers(), "three workers", log=log)
+        assert set(first) == {"books", "long", "pictures"}
         supervised = {c.pid for c in psutil.Process(server.process.pid).children()}
         assert set(first.values()) <= supervised
         os.kill(first["books"], signal.SIGKILL)
@@ -145,7 +146,8 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
             "the books worker started again",
             log=log,
         )
-        assert again["long"] == first["long"]  # the other one untouched
+        # the others untouched
+        assert (again["long"], again["pictures"]) == (first["long"], first["pictures"])
         assert "The books worker stopped (exit status -9): started again" in log.read_text()
         polls = wait_for(
             lambda: poll_process(server.process.pid), "the poll process under Granian's worker"

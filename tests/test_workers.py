@@ -92,4 +92,5 @@ def test_the_workers_make_run_and_make_serve_start():
     assert commands == {
         "books worker": ["python", "manage.py", "worker", "--queues", "books"],
         "long-run worker": ["python", "manage.py", "worker", "--queues", "long"],
+        "pictures worker": ["python", "manage.py", "worker", "--queues", "pictures"],
     }

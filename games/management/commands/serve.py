@@ -16,8 +16,8 @@ The steps, each testable alone:
 5. ``collectstatic`` under the server's settings, then Granian (running the site in two pools
    of threads, one for the polls alone: amnesia_site/lanes.py; each of its worker processes
    answers the polls in a child of its own, amnesia_site/pollserver.py, unless POLL_PROCESS=0)
-   and the workers (books, long runs), children of this process, which stops them together and
-   starts again a worker that died (``amnesia_site.workers.supervise``).
+   and the workers (books, long runs, pictures), children of this process, which stops them
+   together and starts again a worker that died (``amnesia_site.workers.supervise``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from amnesia_site.workers.work import worker_commands
 
 
 class Command(BaseCommand):
-    help = "runserver and the workers (books, long runs), started and stopped together."
+    help = "runserver and the workers (books, long runs, pictures), started and stopped together."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
