@@ -23,10 +23,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # stacked deck: they would show every hand and every card to come). Such a script cannot
 # replay to the state the table shows, so nothing replays or imports it.
 DECK_LEFT_OUT = "deck_left_out"
-DECK_LEFT_OUT_MESSAGE = N_(
-    "This export of a table in play leaves out its deck; export it again when the game is "
-    "over, or as the server's operator with `referee export --with-secrets`."
-)
 
 
 def parse_setup(script: Any) -> Setup:
@@ -34,7 +30,12 @@ def parse_setup(script: Any) -> Setup:
     if not isinstance(script, dict):
         raise BadScript(N_("A script must be a JSON object."))
     if script.get(DECK_LEFT_OUT, False) is not False:
-        raise BadScript(DECK_LEFT_OUT_MESSAGE)
+        raise BadScript(
+            N_(
+                "This export of a table in play leaves out its deck; export it again when the "
+                "game is over, or as the server's operator with `referee export --with-secrets`."
+            )
+        )
     name = script.get("game")
     try:
         game = get_game(name) if isinstance(name, str) else None

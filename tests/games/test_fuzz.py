@@ -392,13 +392,13 @@ def names(rng, w):
 
 def impression(rng, w):
     """A player's impressions through their seat's link: a rating out of 1-5 or a text no
-    answer may hold."""
+    answer may hold. (An empty rating is an answer left out, which the form takes.)"""
     token = w.finished.seats.get(name="Ana").token
     data = {key: "4" for key, _label in RATINGS} | {key: "" for key, _label in FREE_TEXTS}
     keys = [key for key, _label in RATINGS + FREE_TEXTS]
     for key in rng.sample(keys, rng.randint(1, 3)):
         if key in data and data[key] == "4":
-            data[key] = rng.choice(["0", "6", "-1", HUGE_NUMBER, "²", "4.5", "", "\x00", "[]"])
+            data[key] = rng.choice(["0", "6", "-1", HUGE_NUMBER, "²", "4.5", "five", "\x00", "[]"])
         else:
             data[key] = rng.choice(["\x00", "a\x00b", "x" * 2001, "y" * 25_000])
     if rng.random() < 0.2:
