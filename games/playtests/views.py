@@ -36,6 +36,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
+from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.aliases import Aliases
 from games.forms import game_choices
@@ -354,11 +355,15 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         e for e in service.entries_for(request.user, ruleset.game) if e["ruleset_id"] == ruleset.pk
     ]
     summary = stats.summarize(ruleset.game, entries)
-    # A simulated run the user may see goes in too when asked for (the lab's run page).
+    # A simulated run the user may see goes in too when asked for (the lab's run page); a
+    # run that is no number is no page (one the user may not see is left out, as before).
     run = None
     raw_run = request.GET.get("run", "")
-    if raw_run.isdigit():
-        run = lab.visible_runs(request.user).filter(pk=int(raw_run), game=ruleset.game).first()
+    if raw_run:
+        run_pk = whole_number(raw_run, low=1)
+        if run_pk is None:
+            raise Http404("No such run.")
+        run = lab.visible_runs(request.user).filter(pk=run_pk, game=ruleset.game).first()
     data = render_pdf(
         {
             "run": run,
@@ -503,10 +508,7 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 
 
 def _pick(raw: str | None, by_pk: dict) -> int | None:
-    try:
-        pk = int(raw or "")
-    except ValueError:
-        return None
+    pk = whole_number(raw)
     return pk if pk in by_pk else None
 
 

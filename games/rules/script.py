@@ -273,6 +273,12 @@ def _inspect(value: Any) -> tuple[int, bool]:
     return deepest, False
 
 
+class NotJSON(BadScript):
+    """``load_json``'s refusal of text that is no JSON at all (bad syntax), apart from JSON
+    that is refused for its depth, its numbers or its text: a form that also takes plain
+    words (the lab's NAME=VALUE lines) keeps those, and refuses the rest."""
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON from someone we do not trust (a file, a form, a request body): its value, or
     BadScript with a sentence, never another exception. Refused besides bad syntax: text
@@ -288,7 +294,7 @@ def load_json(text: str | bytes) -> Any:
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise BadScript(
+        raise NotJSON(
             N_("This is not valid JSON: {msg} (line {lineno})."),
             msg=exc.msg,
             lineno=exc.lineno,
