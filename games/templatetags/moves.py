@@ -13,6 +13,10 @@ draws ``<form method="post">`` with the CSRF token and the hidden inputs every m
 - ``do`` when given as ``do=``: the verb rides in a hidden input and the buttons carry
   something else.
 
+``keep_sent=False`` draws the form empty even in the answer to a refused move it sent (a
+secret answer on the passed laptop, which the next player may see): by default it holds again
+what was sent (``games.refill``).
+
 ``legal`` is a legal move (``{"do": …}``, from ``legal_moves``): its verb is the one the form's
 ``movebutton`` posts. ``action`` defaults to the context's ``move_url``. Any other keyword is
 an attribute of the form (``data_narrate=True`` is ``data-narrate``; a false value leaves it
@@ -35,6 +39,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import registry
 from games.forms import new_client_id
+from games.refill import posted_here, refill, sends, sent_form
 
 register = template.Library()
 
@@ -42,6 +47,8 @@ register = template.Library()
 _VERB = "_moveform_verb"
 # The CSRF input of the render (with the token it was drawn from).
 _CSRF = "_moveform_csrf"
+# Set once the render has put a refused move's values back in the form that sent them.
+_REFILLED = "_moveform_refilled"
 
 
 def _parse(parser, token, end: str) -> tuple[FilterExpression | None, dict, NodeList]:
@@ -86,6 +93,7 @@ class MoveFormNode(template.Node):
         by = values.pop("by", None)
         action = values.pop("action", None) or context.get("move_url", "")
         turn = values.pop("turn", None)
+        keep_sent = values.pop("keep_sent", True)
         if turn is None and verb:
             game: Any = getattr(context.get("table"), "game", None)
             referee = registry.kit(game).referee if registry.is_game(game) else None
@@ -103,9 +111,25 @@ class MoveFormNode(template.Node):
         if do:
             parts.append(_hidden("do", do))
         with context.push({_VERB: verb}):
-            parts.append(self.nodelist.render(context))
+            inside = self.nodelist.render(context)
+        parts.append(self._kept(context, inside, action, by, do) if keep_sent else inside)
         parts.append("</form>")
         return mark_safe("".join(parts))
+
+    def _kept(self, context, inside: str, action: str, by: Any, do: Any) -> str:
+        """The form's inside; when the page answers a refused move that this form sent
+        (``games.refill``), with what it sent put back (only the first such form)."""
+        sent = sent_form(context)
+        if sent is None or context.render_context.get(_REFILLED):
+            return inside
+        if by is not None and sent.get("by") != str(by):
+            return inside
+        if do is not None and sent.get("do") != str(do):
+            return inside
+        if not posted_here(context, action) or not sends(inside, sent):
+            return inside
+        context.render_context[_REFILLED] = True
+        return refill(inside, sent)
 
     def _csrf(self, context) -> str:
         """The CSRF input, drawn once per render for all the page's move forms (a page draws a

@@ -132,3 +132,23 @@
 
   document.addEventListener("DOMContentLoaded", announcer);
 })();
+
+// A refused move is answered with the panel again, holding the reason and what was sent
+// (games.answers): the pages' htmx-config swaps 400 and 409 in. An answer of those codes that
+// holds no panel (the site refusing what it cannot read at all, a NUL in a text: the reason
+// alone, amnesia_site.errors) would swap an empty panel in, and the page would lose its moves
+// and what was typed. It is taken as the error it is instead: nothing is swapped, the form
+// keeps what was typed, and site.js says the server's reason above it.
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr;
+    var target = ev.detail.target;
+    if (!xhr || (xhr.status !== 400 && xhr.status !== 409) || !target || !target.id) return;
+    var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html"); // inert
+    if (doc.getElementById(target.id)) return;
+    ev.detail.shouldSwap = false;
+    ev.detail.isError = true;
+  });
+})();
