@@ -656,10 +656,7 @@ class Game:
             )
         if state["phase"] not in self.moves[verb]:
             raise IllegalMove(
-                "wrong_phase",
-                N_("'{verb}' cannot be played now (phase: {phase})."),
-                verb=verb,
-                phase=state["phase"],
+                "wrong_phase", N_("That move cannot be made at this point of the game.")
             )
 
     def copy_state(self, state: dict[str, Any]) -> dict[str, Any]:

@@ -159,6 +159,12 @@ def test_refusals_in_a_scene(gm_client, amnesia):
         ),
         _table_case(
             table,
+            "end_story: in the middle of a scene",
+            {"by": "Ana", "do": "end_story", "agreed": ["Ana", "Bruno", "Caio"]},
+            {},
+        ),
+        _table_case(
+            table,
             "suggest: by the narrator",
             {"by": "Ana", "do": "suggest", "text": "A cat", "expected_turn": turn},
             {"text": ["A cat"]},
