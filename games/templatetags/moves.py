@@ -112,22 +112,26 @@ class MoveFormNode(template.Node):
             parts.append(_hidden("do", do))
         with context.push({_VERB: verb}):
             inside = self.nodelist.render(context)
-        parts.append(self._kept(context, inside, action, by, do) if keep_sent else inside)
+        kept = self._kept(context, inside, action, by, do) if keep_sent else None
+        if kept is not None:
+            # Marked, so that the page opens the folded parts (<details>) that hold it.
+            parts[0] = parts[0][:-1] + " data-refused>"
+        parts.append(inside if kept is None else kept)
         parts.append("</form>")
         return mark_safe("".join(parts))
 
-    def _kept(self, context, inside: str, action: str, by: Any, do: Any) -> str:
-        """The form's inside; when the page answers a refused move that this form sent
-        (``games.refill``), with what it sent put back (only the first such form)."""
+    def _kept(self, context, inside: str, action: str, by: Any, do: Any) -> str | None:
+        """When the page answers a refused move that this form sent (``games.refill``), the
+        form's inside with what it sent put back (only the first such form); else None."""
         sent = sent_form(context)
         if sent is None or context.render_context.get(_REFILLED):
-            return inside
+            return None
         if by is not None and sent.get("by") != str(by):
-            return inside
+            return None
         if do is not None and sent.get("do") != str(do):
-            return inside
+            return None
         if not posted_here(context, action) or not sends(inside, sent):
-            return inside
+            return None
         context.render_context[_REFILLED] = True
         return refill(inside, sent)
 

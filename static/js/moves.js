@@ -152,3 +152,41 @@
     ev.detail.isError = true;
   });
 })();
+
+// The form that sent a refused move (data-refused, games.refill) may sit in a folded part of
+// the page (a <details>: "Make a new character", "Teams"): opened, with the folded parts
+// inside it that hold something chosen, so what was kept is in sight beside the reason.
+(function () {
+  "use strict";
+
+  function filled(details) {
+    var controls = details.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < controls.length; i++) {
+      var el = controls[i];
+      if (el.type === "checkbox" || el.type === "radio") {
+        if (el.checked) return true;
+      } else if ((el.tagName === "TEXTAREA" || el.type === "text") && el.value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function openRefused() {
+    document.querySelectorAll("form[data-refused]").forEach(function (form) {
+      for (var el = form.parentElement; el; el = el.parentElement) {
+        if (el.tagName === "DETAILS") el.open = true;
+      }
+      form.querySelectorAll("details").forEach(function (details) {
+        if (filled(details)) details.open = true;
+      });
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", openRefused);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", openRefused);
+  } else {
+    openRefused();
+  }
+})();

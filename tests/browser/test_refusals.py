@@ -8,9 +8,10 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games import services
+from games.contest.models import Character
 from games.models import Table
 
-from .helpers import click_and_wait_for_swap
+from .helpers import click_and_wait_for_swap, log_in
 
 PHONE = {"width": 390, "height": 844}
 TOO_LONG = "a lembrança do mar " * 6  # longer than an ability may be (80 characters)
@@ -63,3 +64,27 @@ def test_a_refusal_on_a_phone_keeps_the_page_and_what_was_typed(
         expect(page.get_by_role("button", name="Flashback")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_character_with_a_wrong_total_keeps_the_form_open_and_filled(page, django_user_model):
+    """The contest's character form, folded away when saved characters may be brought: a
+    wrong total is refused in the table page with the form open and every box as typed."""
+    user = log_in(page, django_user_model)
+    Character.objects.create(owner=user, name="Grim")
+    table = services.create_table(user, "contest", ["Ana", "Bo"], seed=7)
+    page.goto(f"/tables/{table.pk}/")
+    ana = page.locator("article.character-seat").filter(has_text="Ana")
+    ana.get_by_text("Make a new character").click()
+    form = ana.locator("form.character-form")
+    form.get_by_label("Character name").fill("Zed the Bold")
+    form.locator('input[name="brains"]').fill("5")
+    form.get_by_label("Big appetite", exact=False).check()
+    form.get_by_label("Keep for later games").uncheck()
+    click_and_wait_for_swap(form.get_by_role("button", name="Play this character"))
+    expect(page.get_by_role("alert")).to_have_text("The four attributes must add up to 12, not 14.")
+    form = page.locator("article.character-seat").filter(has_text="Ana").locator("form")
+    expect(form.get_by_label("Character name")).to_be_visible()  # unfolded
+    expect(form.get_by_label("Character name")).to_have_value("Zed the Bold")
+    expect(form.locator('input[name="brains"]')).to_have_value("5")
+    expect(form.get_by_label("Big appetite", exact=False)).to_be_checked()
+    expect(form.get_by_label("Keep for later games")).not_to_be_checked()
