@@ -50,6 +50,8 @@ class FormValues(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.forms: list[dict[str, list[str]]] = []
         self.values: dict[str, list[str]] = {}
+        self._by_id: dict[str, dict[str, list[str]]] = {}  # a control may name its form
+        self._owner: dict[str, list[str]] | None = None  # the form of the control being read
         self._select: str | None = None
         self._option: tuple[str | None, bool] | None = None
         self._area: str | None = None
@@ -57,21 +59,22 @@ class FormValues(HTMLParser):
         self.feed(text)
         self.close()
 
-    def _add(self, name: str | None, value: str) -> None:
+    def _add(self, name: str | None, value: str, owner: dict | None = None) -> None:
         if name:
-            self.values.setdefault(name, []).append(value)
+            (owner if owner is not None else self.values).setdefault(name, []).append(value)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         kind = (a.get("type") or "text").lower()
+        owner = self._by_id.setdefault(a["form"], {}) if a.get("form") else None
         if tag == "form":
-            self.values = {}
+            self.values = self._by_id.setdefault(a["id"], {}) if a.get("id") else {}
             self.forms.append(self.values)
         elif tag == "input" and kind in ("checkbox", "radio"):
             if "checked" in a:
-                self._add(a.get("name"), a.get("value") or "on")
+                self._add(a.get("name"), a.get("value") or "on", owner)
         elif tag == "input" and kind not in ("hidden", "submit", "button", "file"):
-            self._add(a.get("name"), a.get("value") or "")
+            self._add(a.get("name"), a.get("value") or "", owner)
         elif tag == "select":
             self._select = a.get("name")
         elif tag == "option" and self._select:
@@ -79,6 +82,7 @@ class FormValues(HTMLParser):
             self._text = []
         elif tag == "textarea":
             self._area = a.get("name")
+            self._owner = owner
             self._text = []
 
     def handle_data(self, data: str) -> None:
@@ -93,7 +97,7 @@ class FormValues(HTMLParser):
         elif tag == "select":
             self._select = None
         elif tag == "textarea" and self._area:
-            self._add(self._area, "".join(self._text).removeprefix("\n"))
+            self._add(self._area, "".join(self._text).removeprefix("\n"), self._owner)
             self._area = None
 
 

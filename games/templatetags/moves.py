@@ -177,3 +177,12 @@ def moveform(parser, token):
 def movebutton(parser, token):
     verb, kwargs, nodelist = _parse(parser, token, "endmovebutton")
     return MoveButtonNode(verb, kwargs, nodelist)
+
+
+@register.simple_tag(takes_context=True)
+def sent_back(context, name: str) -> str:
+    """``{% sent_back "text" as typed %}``: what a refused move sent in its field ``name``
+    ('' on any other page), for a box that goes with a move from outside its form (the
+    contest's narration, which rides with the next move)."""
+    sent = sent_form(context)
+    return sent.get(name, "") if sent is not None else ""

@@ -76,13 +76,14 @@ def test_refusals_of_a_challenge(gm_client, gm):
     by = services.state_of(table)["controller"]
     target = "Bo" if by == "Ana" else "Ana"
     challenge = {"by": by, "do": "challenge", "named": "true"}
+    told = "Zed eyes the pies & <grins>."  # the narration box rides with the form
     cases = [
         _case(
             table,
             "challenge: no attribute chosen",
             url,
-            {**challenge, "target": target, "contest": "a pie-eating contest"},
-            {"contest": ["a pie-eating contest"]},
+            {**challenge, "target": target, "contest": "a pie-eating contest", "text": told},
+            {"contest": ["a pie-eating contest"], "text": [told]},
         ),
         _case(
             table,
