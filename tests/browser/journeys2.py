@@ -114,20 +114,24 @@ def at_once(*clicks) -> list:
     return [info.value for info in infos]
 
 
+SHEETS = "() => [...document.styleSheets].map((sheet) => sheet.href)"
+
+
 def refused(page, click, status: int):
     """``click()`` sends a move the table refuses with ``status``: the answer is drawn inside
     the page as it was (its title and stylesheet kept), with one sentence in an alert.
     Returns that sentence."""
     title = page.title()
+    sheets = page.evaluate(SHEETS)
     with page.expect_response(is_move_post) as answer:
         click()
     assert answer.value.status == status, answer.value.status
     alert = page.get_by_role("alert")
+    expect(alert).to_have_count(1)
     expect(alert).to_be_visible()
     assert page.title() == title
-    # The page's own stylesheet still holds: its layout is not the browser's default.
-    assert page.evaluate("() => document.styleSheets.length") > 0
-    return alert.inner_text()
+    assert page.evaluate(SHEETS) == sheets  # the page keeps its stylesheets: its layout
+    return alert.inner_text().strip()
 
 
 def download_book(page, story_url: str, tmp_path: Path) -> str:
