@@ -34,6 +34,7 @@ top first), ``_picks`` (``{name: picks}`` of the players who have answered this 
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from games.amnesia_stories.area_texts import AREA_IDS, area_texts
@@ -166,7 +167,13 @@ class AmnesiaStoriesGame(Game):
     private = ("_picks.*",)
 
     def turn_marker(self, state: dict[str, Any]) -> str:
-        return f"{state['phase']}/{state['turn_number']}"
+        # The story is part of the turn: a story taken back (undo) and told again differently
+        # in the same turn is another question, and an answer drawn for the first is stale.
+        # Named by a checksum of its cards: a custom deck's ids are long, a marker is short.
+        marker = f"{state['phase']}/{state['turn_number']}"
+        if state["phase"] == "answer" and state.get("story"):
+            marker += f"/{zlib.crc32(' '.join(state['story']).encode()):08x}"
+        return marker
 
     # -- set-up ------------------------------------------------------------------------
     def is_card(self, code: str, setup: Setup) -> bool:

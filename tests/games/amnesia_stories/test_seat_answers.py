@@ -165,3 +165,27 @@ def test_the_mode_is_kept_in_the_set_up_and_the_laptop_stays_the_default(gm, gm_
     )[:3000]
     created = Table.objects.filter(game="amnesia_stories").order_by("-pk").first()
     assert answers_on_phones(created)
+
+
+def test_an_answer_to_a_story_taken_back_does_not_count_for_the_story_told_again(table, gm):
+    """A phone drew the bard's story; the game master took the story back and the bard told
+    another in the same turn. The phone's answer (to the story it shows) is refused with the
+    table as it is now, never counted as an answer to a story its player has not seen."""
+    page = Client().get(seat_url(table, "Bruno")).content.decode()
+    story = services.state_of(table)["story"]
+    services.undo(table, table.last_seq, gm)
+    table.refresh_from_db()
+    state = services.state_of(table)
+    other = [state["journey"][2], state["journey"][0]]
+    assert other != story
+    tell = {"by": state["bard"], "do": "tell", "story": other, "text": "Near."}
+    services.play(table, tell, table.last_seq)
+    table.refresh_from_db()
+
+    response = answer(Client(), table, "Bruno", (1, 2), page=page)
+    assert response.status_code == 409
+    assert not table.moves.filter(payload__do="answer").exists()
+    # The answer drawn anew, for the story told again, is counted.
+    assert answer(Client(), table, "Bruno", (1, 2)).status_code == 302
+    table.refresh_from_db()
+    assert services.state_of(table)["answered"] == ["Bruno"]
