@@ -63,6 +63,8 @@ def play_amnesia(page) -> None:
     expect(heading).to_have_text("Ana’s turn")
     panel.get_by_role("button", name=re.compile("Continue the story")).click()
     expect(heading).to_have_text("Ana narrates")
+    # (once the page has set the box up to keep its draft)
+    expect(page.locator("#narration")).to_have_attribute("data-draft-ready", "1")
     page.context.set_offline(True)
     page.locator("#narration").fill("She wakes with blood on her hands.")
     expect(page.locator(".draft-status")).to_contain_text("Offline")
