@@ -156,11 +156,12 @@ INSTALLED_APPS = [
 ]
 
 # The queues (amnesia_site.workers.work): "books", the books people wait for; "long", the long
-# runs, on workers of their own so a book never waits behind one.
+# runs; "pictures", the uploaded deck pictures being cleaned: each on workers of its own, so a
+# book never waits behind a run or a deck, nor a deck behind a run.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["books", "long"],
+        "QUEUES": ["books", "long", "pictures"],
     }
 }
 # A worker says it is alive every TASK_BEAT_SECONDS; one silent for TASK_SILENT_AFTER seconds
@@ -180,6 +181,15 @@ LAB_CHUNK_GAMES = env_int("LAB_CHUNK_GAMES", 50)
 LAB_BUDGET_SECONDS = env_int("LAB_BUDGET_SECONDS", 600)
 LAB_YIELD_SECONDS = env_int("LAB_YIELD_SECONDS", 10)
 LAB_YIELD_MAX = env_int("LAB_YIELD_MAX", 30)
+# Bounds on what one person may ask of the long workers: the games of one run (all the values
+# of a sweep together) and the simulated games one person has queued or running (0: no bound).
+LAB_MAX_RUN_GAMES = env_int("LAB_MAX_RUN_GAMES", 20_000)
+LAB_MAX_QUEUED_GAMES = env_int("LAB_MAX_QUEUED_GAMES", 20_000)
+# Custom decks (games.amnesia_stories.deck_queue): the most pixels one uploaded picture may
+# have (read from its header in the request, before anything is decoded), and the most pictures
+# one person may have waiting to be cleaned by the pictures worker at once.
+DECK_MAX_PIXELS = env_int("DECK_MAX_PIXELS", 40_000_000)
+DECK_MAX_QUEUED_PICTURES = env_int("DECK_MAX_QUEUED_PICTURES", 300)
 # A book of more passages than this is printed by a worker, never in the request.
 BOOK_LONG_PASSAGES = env_int("BOOK_LONG_PASSAGES", 100)
 # The archive's disk cache (stories.cache); empty: a folder in the system's temporary one.
@@ -393,6 +403,10 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what it needs to count; successes
 # tries this many different wrong secrets within the cool-off is refused (429) until it ends.
 SECRET_LINK_FAILURES = env_int("SECRET_LINK_FAILURES", 20)
 SECRET_LINK_COOL_OFF = timedelta(minutes=env_int("SECRET_LINK_COOL_OFF_MINUTES", 15))
+# Sign-ups: an address that made this many accounts within the cool-off is refused (429) until
+# it ends (a table of players on one Wi-Fi signs up well within it).
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 10)
+SIGNUP_COOL_OFF = timedelta(minutes=env_int("SIGNUP_COOL_OFF_MINUTES", 60))
 
 
 # Browser-side hardening, in development too (so a violation shows while the page is written).

@@ -1,5 +1,6 @@
 """Guessing at secret links: an address that tries too many wrong seat tokens (/seat/<token>/)
-or story secrets (/stories/s/<secret>/) is refused, 429, until the cool-off ends.
+or story secrets (/stories/s/<secret>/) is refused, 429, until the cool-off ends. And what one
+address may do only so many times (:class:`PerAddress`: sign-ups), counted the same way.
 
 Only different wrong secrets count: a phone that keeps polling one dead seat link is not
 guessing, and must not lock out the other players on the same Wi-Fi. The counters live in
@@ -109,3 +110,42 @@ def guards_secret(links: SecretLinks, secret_kwarg: str) -> Callable[[Callable],
         return guarded
 
     return decorate
+
+
+@dataclass(frozen=True)
+class PerAddress:
+    """Something one address may do ``limit`` times within ``window`` (settings' names): the
+    one that reaches the limit starts a pause that ends when the window does."""
+
+    scope: str
+    limit: str
+    window: str
+
+    def _key(self, request: HttpRequest, what: str) -> str:
+        return f"per-address:{self.scope}:{client_key(request)}:{what}"
+
+    def wait(self, request: HttpRequest) -> int:
+        """Seconds this client must still wait (0: it may)."""
+        until = cache.get(self._key(request, "until"))
+        return max(1, math.ceil(until - time.time())) if until else 0
+
+    def done(self, request: HttpRequest) -> None:
+        """Count one more."""
+        window = int(getattr(settings, self.window).total_seconds())
+        count_key = self._key(request, "count")
+        if cache.add(count_key, 1, window):
+            cache.set(self._key(request, "began"), time.time(), window)
+            count = 1
+        else:
+            try:
+                count = cache.incr(count_key)
+            except ValueError:  # the window ran out between the two calls
+                cache.add(count_key, 1, window)
+                count = 1
+        if count >= getattr(settings, self.limit):
+            began = cache.get(self._key(request, "began")) or time.time()
+            until = began + window
+            cache.add(self._key(request, "until"), until, max(1, math.ceil(until - time.time())))
+
+
+SIGNUPS = PerAddress("signup", limit="SIGNUPS_PER_ADDRESS", window="SIGNUP_COOL_OFF")

@@ -8,6 +8,14 @@ Two things keep an export from being the log as it is:
   state before them. Once the game reveals them, the export is whole again.
   ``with_pending=True`` (``referee export --with-pending``, for the server's operator) writes
   the whole log.
+- **the deck**: while a table with a virtual deck is in play, its seed and its stacked deck
+  (``deck``) would show every hand and every card to come: the export leaves them out and
+  says so with ``"deck_left_out": true`` at the top. Such a script cannot replay to the state
+  the table shows, so ``referee replay`` and every import refuse it with a sentence
+  (``games.rules.script.DECK_LEFT_OUT``). A finished table's export carries them, as does a
+  physical-deck table's (its cards are entered by people). ``with_deck=True`` writes them;
+  ``referee export --with-secrets`` (the server's operator) writes the whole script: the deck
+  and the secret answers.
 - **names**: a player who asked to be left out is written as their label (``games.aliases``);
   ``real_names=True`` (``referee export --real-names``) writes the names as seated.
 
@@ -25,27 +33,47 @@ from games.aliases import aliases_of
 from games.models import Table
 from games.rules import BadScript
 from games.rules.base import N_
-from games.rules.script import rules_part
+from games.rules.script import DECK_LEFT_OUT, rules_part
 
 PENDING_KEY = "pending_left_out"
+# What a virtual deck's script holds that shows the cards (the contract's "seed" and "deck").
+DECK_SECRETS = ("seed", "deck")
 
 
 def export_script(
-    table: Table, *, with_pending: bool = False, real_names: bool = False
+    table: Table,
+    *,
+    with_pending: bool = False,
+    with_deck: bool = False,
+    real_names: bool = False,
 ) -> dict[str, Any]:
     """The table's script as an export shows it (see the module's docstring)."""
     script = services.script_head(table)
     script.pop(PENDING_KEY, None)  # a table made before imports dropped it
+    script.pop(DECK_LEFT_OUT, None)
     moves = [m.as_script_move() for m in services.live_moves(table)]
+    # What was left out, said at the top of the script.
+    marks: dict[str, Any] = {}
     if not with_pending:
         hidden = secret_indexes(table, moves)
         if hidden:
             moves = [m for i, m in enumerate(moves) if i not in hidden]
-            script = {PENDING_KEY: len(hidden), **script}
-    script["moves"] = moves
+            marks[PENDING_KEY] = len(hidden)
+    if not with_deck and deck_is_secret(table):
+        script = {k: v for k, v in script.items() if k not in DECK_SECRETS}
+        marks[DECK_LEFT_OUT] = True
+    script = {**marks, **script, "moves": moves}
     if not real_names:
         script = aliases_of(table).script(script)
     return script
+
+
+def deck_is_secret(table: Table) -> bool:
+    """Whether the table's seed and stacked deck are secret: a virtual deck (the referee holds
+    the cards) in a game not over yet."""
+    if table.deck_mode != Table.DeckMode.VIRTUAL:
+        return False
+    return not services.state_of(table).get("finished")
 
 
 def secret_indexes(table: Table, moves: list[dict[str, Any]]) -> set[int]:

@@ -7,6 +7,8 @@ area card art (its files for the pages and its pictures for the book).
   the header before any decoding (a decompression bomb, Pillow's warning included, is refused),
   ``verify()``, then a full decode of a fresh copy with truncated files refused, turned upright
   from its EXIF orientation. Every refusal is an :class:`ImageRefused` with a ``reason``.
+- :func:`header_size` reads only the header: format, size, bombs (what an upload's request
+  can afford to check; the decoding is a worker's).
 - :func:`bare_rgb` keeps the pixels only: no EXIF (so no GPS), ICC, XMP or text chunks.
 - :func:`encode` and :func:`web_format` turn pixels into bytes; :func:`write_atomically` puts
   bytes on disk so that no reader ever sees half a file.
@@ -61,6 +63,26 @@ def strict_decoding() -> Iterator[None]:
 
 def _open(data: bytes, formats) -> Image.Image:
     return Image.open(io.BytesIO(data), formats=formats)
+
+
+def header_size(data: bytes, *, max_pixels: int, formats=ALLOWED_FORMATS) -> tuple[int, int]:
+    """The picture's (width, height) as its header says, nothing decoded (a few
+    microseconds, whatever its size): ImageRefused when it is not an allowed format, a
+    decompression bomb or above ``max_pixels``. :func:`decode` checks it all again."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with _open(data, formats) as probe:
+                width, height = probe.size
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageRefused("bomb", error=exc) from exc
+    except UnidentifiedImageError as exc:
+        raise ImageRefused("not_an_image", error=exc) from exc
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageRefused("damaged", error=exc) from exc
+    if width * height > max_pixels:
+        raise ImageRefused("too_many_pixels", size=(width, height))
+    return width, height
 
 
 def decode(

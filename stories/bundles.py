@@ -30,7 +30,10 @@ in the summary.
 
 An export leaves out the answers of a turn not judged yet, as ``referee export`` does
 (``games.exports``: ``"pending_left_out": N`` at the top of that table's script) unless asked
-for the whole log (``with_pending``).
+for the whole log (``with_pending``). While a table with a virtual deck is in play, its seed and
+stacked deck are left out too (``"deck_left_out": true``, as ``referee export`` writes) unless
+asked for it (``with_deck``; the command's ``--with-secrets`` writes the whole script); such a table
+cannot be rebuilt, so a bundle holding one of the importer's is refused with a sentence.
 
 A bundle is refused whole, with a message and nothing written (one transaction), when it is not
 a zip or is cut short, is larger than the limits, names a file outside its own folders (an
@@ -79,7 +82,7 @@ from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestRepo
 from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
 from games.rules.base import N_
-from games.rules.script import holds_nul, parse_script, rules_part
+from games.rules.script import DECK_LEFT_OUT, holds_nul, parse_script, rules_part
 from games.services.new_tables import move_stamp
 from stories.covers import strip_cover
 from stories.models import MAX_TAGS, NarrationEdit, Story, Tag
@@ -149,6 +152,8 @@ class Exported:
     tables: int
     # The secret answers left out (the tables' "pending_left_out", added up).
     left_out: int = 0
+    # The tables in play whose virtual deck was left out ("deck_left_out").
+    decks_left_out: int = 0
 
 
 # -- export -------------------------------------------------------------------------------
@@ -236,19 +241,21 @@ def _carried(table: Table, add_file, person) -> dict | None:
     return carry.export(table, add_file, person) if carry is not None else None
 
 
-def export_bundle(tables, *, with_pending: bool = False) -> bytes:
+def export_bundle(tables, *, with_pending: bool = False, with_deck: bool = False) -> bytes:
     """The zip of the given tables (see the module)."""
-    return build_bundle(tables, with_pending=with_pending).data
+    return build_bundle(tables, with_pending=with_pending, with_deck=with_deck).data
 
 
-def build_bundle(tables, *, with_pending: bool = False) -> Exported:
+def build_bundle(tables, *, with_pending: bool = False, with_deck: bool = False) -> Exported:
     """The zip of the given tables, and how many secret answers it left out: while a turn is
     being answered, the answers given are left out of its table's script (``"pending_left_out":
-    N`` at its top, as ``referee export`` writes), unless ``with_pending``."""
+    N`` at its top, as ``referee export`` writes), unless ``with_pending``; while a table with
+    a virtual deck is in play, its seed and stacked deck (``"deck_left_out": true``), unless
+    ``with_deck``."""
     people: dict[str, dict[str, str]] = {}
     files: dict[str, bytes] = {}
     out_tables = []
-    left_out = 0
+    left_out = decks_left_out = 0
 
     def add_file(data: bytes, extension: str) -> str | None:
         """A game's file in the bundle, named by its content (a deck shared by several
@@ -266,7 +273,10 @@ def build_bundle(tables, *, with_pending: bool = False) -> Exported:
     for table in tables.select_related("owner", "ruleset").prefetch_related("seats__user"):
         live = game_services.live_moves(table)
         # The secrets of a turn not judged yet stay out (the contract's "Secrets").
-        script = exports.export_script(table, with_pending=with_pending, real_names=True)
+        script = exports.export_script(
+            table, with_pending=with_pending, with_deck=with_deck, real_names=True
+        )
+        decks_left_out += DECK_LEFT_OUT in script
         if exports.PENDING_KEY in script:
             hidden = exports.secret_indexes(table, [m.as_script_move() for m in live])
             live = [move for i, move in enumerate(live) if i not in hidden]
@@ -321,7 +331,7 @@ def build_bundle(tables, *, with_pending: bool = False) -> Exported:
         archive.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
         for name, data in files.items():
             archive.writestr(name, data)
-    return Exported(out.getvalue(), len(out_tables), left_out)
+    return Exported(out.getvalue(), len(out_tables), left_out, decks_left_out)
 
 
 # -- reading a bundle safely --------------------------------------------------------------
@@ -808,6 +818,17 @@ def _import_report(table, data, seats: dict[int, Seat], summary: Summary) -> Non
     summary.reports += 1
 
 
+def _deck_left_out(data: dict) -> BundleError:
+    return BundleError(
+        _(
+            "The table “%(name)s” in the bundle is in play and its deck was left out; export "
+            "the bundle again when the game is over, or as the server's operator with "
+            "`bundle export --with-secrets`."
+        )
+        % {"name": data["name"][:80]}
+    )
+
+
 def _disagrees(data: dict) -> BundleError:
     return BundleError(
         _(
@@ -918,11 +939,13 @@ def _import_all(
         }
         for data in manifest["tables"]:
             here = known.get(uuid_module.UUID(data["uuid"]))
-            if here is None:
-                _import_table(data, files, people, summary)
-            elif here.owner_id != people.owner(data["owner"]).pk:
+            if here is not None and here.owner_id != people.owner(data["owner"]).pk:
                 # Someone else's table: left alone, named by the bundle's own name for it.
                 summary.others.append(data["name"])
+            elif data["script"].get(DECK_LEFT_OUT, False) is not False:
+                raise _deck_left_out(data)
+            elif here is None:
+                _import_table(data, files, people, summary)
             else:
                 _extend_table(here, data, files, people, summary)
         if summary.changed:

@@ -310,17 +310,21 @@ def shared_picture(request: HtmxHttpRequest, secret: str, picture: int, size: st
 
 # -- the authors' pages -------------------------------------------------------------------
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def for_table(request: AuthenticatedHttpRequest, table_pk: int) -> HttpResponse:
-    """The table's story; the first visit by one of its authors makes the draft."""
+    """The table's story. An author's POST makes the draft (the table page's buttons send
+    one); a GET never writes: before the draft is made it shows the button that makes it."""
     table = get_object_or_404(Table, pk=table_pk)
     existing = Story.objects.filter(table=table).first()
     if not is_table_author(table, request.user):
         if existing is not None and existing.is_public():
             return redirect(existing)
         raise Http404("No such story.")
-    story = existing or story_for(table)  # in the table's language
-    return redirect(story)
+    if existing is not None:
+        return redirect(existing)
+    if request.method == "POST":
+        return redirect(story_for(table))  # in the table's language
+    return render(request, "stories/story_start.html", {"table": table})
 
 
 @login_required

@@ -6,14 +6,17 @@ is computed and shown, not stored: the tests below."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 
 from games import registry, services
 from games.models import Table
 from games.snapshot import Snapshot
+from stories.models import Story
 from tests.test_permission_matrix import changes, digest  # noqa: F401 - the digest fixture
 
 pytestmark = pytest.mark.django_db
@@ -58,3 +61,25 @@ def test_the_digest_of_the_matrix_sees_every_write(gm, make_table, changes):  # 
         cursor.execute("UPDATE games_table SET name = %s WHERE id = %s", ["Raw", table.pk])
     assert changes.digest() not in (before, renamed, saved)
     assert changes.digest() == digest()
+
+
+def test_the_story_of_a_table_is_made_by_a_post_never_by_a_get(gm, make_table, gm_client):
+    """The owner's GET of a table's story, before its draft is made, shows the button that
+    makes it and writes nothing (it made the draft); the button's POST makes it, and once
+    made, the GET leads to it, writing nothing either."""
+    table = make_table("amnesia", ("Ana", "Bruno"))
+    url = reverse("stories:for_table", args=[table.pk])
+    before = digest()
+    response = gm_client.get(url)
+    assert digest() == before
+    assert not Story.objects.filter(table=table).exists()
+    assert response.status_code == 200
+    form = re.search(r'<form method="post" action="([^"]+)"[^>]*>(.*?)</form>', response.text, re.S)
+    assert form and form[1] == url and "Make the book" in form[2]
+    made = gm_client.post(url)
+    story = Story.objects.get(table=table)
+    assert made.status_code == 302 and made["Location"] == story.get_absolute_url()
+    before = digest()
+    assert gm_client.get(url)["Location"] == story.get_absolute_url()
+    assert gm_client.get(story.get_absolute_url()).status_code == 200
+    assert digest() == before

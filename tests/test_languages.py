@@ -157,7 +157,7 @@ def test_a_story_starts_in_its_tables_language(make_table) -> None:
 def test_the_story_page_made_from_a_table_speaks_the_tables_language(make_table, gm_client):
     table = make_table("amnesia", ("Ana", "Bruno"))
     Table.objects.filter(pk=table.pk).update(language="ja")
-    response = gm_client.get(reverse("stories:for_table", args=[table.pk]))
+    response = gm_client.post(reverse("stories:for_table", args=[table.pk]))
     assert response.status_code == 302
     table.refresh_from_db()
     assert table.story.language == "ja"

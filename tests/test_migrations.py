@@ -263,6 +263,7 @@ def check_current_models(made: dict) -> None:
 
     deck = user.custom_decks.get()
     assert isinstance(deck, CustomDeck)
+    assert deck.status == CustomDeck.Status.READY  # made before decks were cleaned by workers
     assert [card.card_id for card in deck.cards.all()] == ["H1", "H2"]
     assert deck.cards.get(card_id="H2").image.name == "decks/2026/11/h2.png"
 

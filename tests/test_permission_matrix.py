@@ -568,6 +568,8 @@ ROWS: list[Row] = [
         data=lambda w: IMPRESSION,
         owner_changes=True,
     ),
+    # A seat's impressions link as a QR code: the secret link, for the owner's report only.
+    Row("playtests:seat_impression_qr", OWNER, lambda w, a: [w.finished.pk, 0]),
     Row(
         "playtests:seat_impression",
         TOKEN,
@@ -660,6 +662,16 @@ ROWS: list[Row] = [
         (LOGIN, 302, LOGIN, 302, 302),
         lambda w, a: [w.stories["public"].table_id],
         variant="public",
+    ),
+    # No draft made yet: the authors' GET shows the button that makes it (a POST), and writes
+    # nothing; the owner's POST makes it.
+    Row(
+        "stories:for_table",
+        (LOGIN, 404, LOGIN, 200, 404),
+        lambda w, a: [w.amnesia.pk],
+        variant="no draft yet",
+        post=(LOGIN, 404, LOGIN, X, 404),
+        owner_changes=True,
     ),
     *story_rows("detail", "pk", BY_ID),
     # A book not kept: its download (a GET prints nothing) sends the reader to its page, which

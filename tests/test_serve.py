@@ -25,7 +25,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from amnesia_site.workers import work
+from amnesia_site.workers import lifeline, work
 from amnesia_site.workers.models import WorkerBeat
 from games import registry, services
 from games.management.commands import serve
@@ -38,6 +38,7 @@ from tests.serving import (
     Phone,
     collected_static,
     database_url,
+    free_port,
     serve_env,
     start_server,
 )
@@ -122,8 +123,9 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
 
 
 def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
-    """make serve: a worker for the books and one for the long runs beside Granian; a worker
-    killed is started again; stopping the server stops them all, the polls' own process too."""
+    """make serve: a worker for the books, one for the long runs and one for the uploaded
+    pictures beside Granian; a worker killed is started again; stopping the server stops them
+    all, the polls' own process too."""
     log = tmp_path / "serve.log"
     server = start_server(server_env, log, workers=True)
     try:
@@ -135,8 +137,8 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
                 if not work.gone(w)
             }
 
-        first = wait_for(lambda: len(workers()) == 2 and workers(), "two workers", log=log)
-        assert set(first) == {"books", "long"}
+        first = wait_for(lambda: len(workers()) == 3 and workers(), "three workers", log=log)
+        assert set(first) == {"books", "long", "pictures"}
         supervised = {c.pid for c in psutil.Process(server.process.pid).children()}
         assert set(first.values()) <= supervised
         os.kill(first["books"], signal.SIGKILL)
@@ -145,7 +147,8 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
             "the books worker started again",
             log=log,
         )
-        assert again["long"] == first["long"]  # the other one untouched
+        # the others untouched
+        assert (again["long"], again["pictures"]) == (first["long"], first["pictures"])
         assert "The books worker stopped (exit status -9): started again" in log.read_text()
         polls = wait_for(
             lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
@@ -403,6 +406,35 @@ def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
     assert "System check identified no issues" in result.stdout
 
 
+def test_a_killed_serve_takes_every_child_with_it_and_frees_the_port(server_env, tmp_path):
+    """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker and the polls'
+    own process) ends by the kernel's parent-death signal, and the port is free for a new
+    serve (orphans used to keep it, and a new serve bound it beside them). The task workers
+    die the same way (tests/test_workers.py, with quicker stand-ins)."""
+    server = start_server(server_env, tmp_path / "serve.log")
+    children: list[psutil.Process] = []
+    try:
+        wait_for(lambda: poll_process(server.process.pid), "the poll process")
+        children = psutil.Process(server.process.pid).children(recursive=True)
+        commands = [" ".join(c.cmdline()) for c in children]
+        assert sum("granian" in c for c in commands) == 2, commands  # Granian and its worker
+        assert any("amnesia_site.pollserver" in c for c in commands), commands
+        server.process.kill()
+        server.process.wait(timeout=10)
+        wait_for(
+            lambda: not any(running_still(c) for c in children),
+            "every child of the killed serve gone",
+            timeout=20,
+            log=server.output,
+        )
+        wait_for(lambda: not lifeline.port_in_use("127.0.0.1", server.port), "the port free")
+    finally:
+        server.stop()
+        for child in children:  # on the code as it was: the orphans, stopped here
+            if running_still(child):
+                child.kill()
+
+
 # -- the command's own checks (in this process) ------------------------------------------
 def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
     demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
@@ -465,3 +497,36 @@ def test_the_server_command_is_granian_running_the_two_lanes():
     assert command[command.index("--interface") + 1] == "asgi"
     assert command[-1] == "amnesia_site.served:application"
     assert "--port" in command and "8123" in command and "runserver" not in command
+
+
+def _listener(port: int) -> subprocess.Popen:
+    """Another program listening on ``port`` (once it does)."""
+    code = (
+        "import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))"
+        "; s.listen(); print('up', flush=True); time.sleep(60)"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code, str(port)], stdout=subprocess.PIPE)
+    assert holder.stdout is not None and holder.stdout.readline() == b"up\n"
+    return holder
+
+
+@pytest.mark.parametrize("command", ["serve", "devserver"])
+def test_a_server_refuses_a_port_held_and_says_by_whom(command):
+    port = free_port()
+    holder = _listener(port)
+    try:
+        with pytest.raises(CommandError) as refused:
+            if command == "serve":
+                call_command(
+                    "serve", host="127.0.0.1", port=port, no_setup=True, addresses="10.0.0.2"
+                )
+            else:
+                call_command("devserver", f"127.0.0.1:{port}", no_workers=True)
+        said = str(refused.value)
+        assert f"Port {port} is already in use, by process {holder.pid} (" in said
+        assert "socket.socket()" in said  # its command line
+    finally:
+        holder.kill()
+        holder.wait()
+    # Free again: no refusal (the check alone: nothing is started here).
+    assert lifeline.refuse_if_held("127.0.0.1", port) is None

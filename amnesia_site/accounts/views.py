@@ -3,6 +3,7 @@ own views (django.contrib.auth.urls)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from axes.handlers.proxy import AxesProxyHandler
@@ -26,6 +27,7 @@ from amnesia_site.accounts.models import Profile, display_name
 from amnesia_site.clients import client_key
 from amnesia_site.errors import too_many_requests
 from amnesia_site.logins import locked_out
+from amnesia_site.throttle import SIGNUPS
 from games.management.commands.demo import DEMO_USER
 
 
@@ -39,10 +41,29 @@ class SignupView(RedirectURLMixin, FormView):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
             return HttpResponseRedirect(self.get_success_url())
+        # As many accounts from one address as a table of players needs, not a crowd of them.
+        wait = SIGNUPS.wait(request)
+        if wait:
+            minutes = math.ceil(wait / 60)
+            return too_many_requests(
+                request,
+                code="signup_paused",
+                title=_("Too many new accounts"),
+                message=ngettext(
+                    "Too many accounts were made from your address: wait %(minutes)s minute, "
+                    "then try again.",
+                    "Too many accounts were made from your address: wait %(minutes)s minutes, "
+                    "then try again.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                retry_after=wait,
+            )
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form: UserCreationForm) -> HttpResponse:
         user = form.save()
+        SIGNUPS.done(self.request)
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(self.request, _("Welcome, %(name)s.") % {"name": user.get_username()})
         return super().form_valid(form)

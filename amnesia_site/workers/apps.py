@@ -13,3 +13,10 @@ class WorkersConfig(AppConfig):
     name = "amnesia_site.workers"
     label = "workers"
     verbose_name = _("Workers")
+
+    def ready(self) -> None:
+        # A process a supervised child started (Granian's worker, runserver's reloaded child)
+        # ends when its parent does, as the supervisor's own children do.
+        from amnesia_site.workers import lifeline
+
+        lifeline.when_started()

@@ -2,9 +2,10 @@
 
 A small supervisor, in the process that ``make`` started: it starts the site's server
 (runserver or Granian) and the workers (``work.worker_commands``) as child processes, each in
-a process group of its own; it forwards Ctrl-C and SIGTERM to every one of them, and stops the
-workers when the server stops; a worker that dies is started again (after a pause that grows
-while it keeps dying at once, so a broken set-up does not spin).
+a process group of its own and each ending when the supervisor does, killed or not
+(``lifeline.py``); it forwards Ctrl-C and SIGTERM to every one of them, and stops the workers
+when the server stops; a worker that dies is started again (after a pause that grows while it
+keeps dying at once, so a broken set-up does not spin).
 
 POSIX (Linux, macOS): signals to each child's process group (runserver's reloader and its
 child, Granian and its workers). Windows: ``terminate()`` on each child (a console's Ctrl-C
@@ -21,6 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
+
+from amnesia_site.workers import lifeline
 
 POSIX = os.name == "posix"
 # How long children get to stop after the signal before they are killed.
@@ -66,10 +69,16 @@ class Supervisor:
         self.log.flush()
 
     def start(self, child: Child) -> None:
-        extra = {"process_group": 0} if POSIX else {}
+        extra: dict = {"process_group": 0} if POSIX else {}
         if not POSIX:
             extra["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-        child.process = subprocess.Popen(child.command, env=self.env, cwd=self.cwd, **extra)
+        # Killed itself (kill -9), the supervisor stops nobody: each child dies with it, and
+        # the processes the children start die with theirs (lifeline.py).
+        preexec = lifeline.preexec_die_with_parent()
+        if preexec is not None:
+            extra["preexec_fn"] = preexec
+        env = {**(os.environ if self.env is None else self.env), lifeline.DIE_WITH_PARENT: "1"}
+        child.process = subprocess.Popen(child.command, env=env, cwd=self.cwd, **extra)
         child.started = self.clock()
         child.starts += 1
 

@@ -5,6 +5,8 @@ The queues (settings.TASKS, ``QUEUES``):
 
 - ``books`` (:data:`BOOKS`): the books people wait for (``stories.printing.build_book``);
   quick, a page follows each one.
+- ``pictures`` (:data:`PICTURES`): the pictures of an uploaded deck, cleaned (decoded,
+  stripped, resized) in chunks (``games.amnesia_stories.deck_queue``); a page follows each deck.
 - ``long`` (:data:`LONG`): long runs (the simulations of many games), on workers of their
   own, so that a book never waits behind one. A long task is an ordinary task on this queue::
 
@@ -20,7 +22,8 @@ The queues (settings.TASKS, ``QUEUES``):
       simulate.enqueue(run.pk)  # inside the transaction that made the row, if any
 
 ``make run`` and ``make serve`` start one worker for each queue beside the site
-(:func:`worker_commands`); more are ``manage.py worker --queues books`` (or ``long``) on this
+(:func:`worker_commands`); more are ``manage.py worker --queues books`` (or ``long``,
+``pictures``) on this
 machine or another one that reaches the same PostgreSQL.
 
 What django-tasks-db does not do, done here: a task whose worker died (killed, the machine
@@ -53,7 +56,8 @@ from amnesia_site.workers.models import WorkerBeat
 
 BOOKS = "books"
 LONG = "long"
-QUEUES = (BOOKS, LONG)
+PICTURES = "pictures"
+QUEUES = (BOOKS, LONG, PICTURES)
 
 HOST = socket.gethostname()
 
@@ -189,9 +193,11 @@ def pause_at(name: str) -> None:
 
 def worker_commands(python: str | None = None) -> dict[str, list[str]]:
     """The workers ``make run`` and ``make serve`` keep running beside the site: one for the
-    books, one for the long runs (so a book never waits behind a run)."""
+    books, one for the long runs, one for the uploaded pictures (so a book never waits behind a
+    run or a deck, and a deck never behind a run)."""
     manage = [python or sys.executable, "manage.py", "worker"]
     return {
         "books worker": [*manage, "--queues", BOOKS],
         "long-run worker": [*manage, "--queues", LONG],
+        "pictures worker": [*manage, "--queues", PICTURES],
     }

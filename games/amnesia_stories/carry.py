@@ -71,7 +71,8 @@ def check(part, files: dict[str, bytes], people: set[str]) -> None:
 
 def _same_deck(owner, name: str, cards: list[dict[str, Any]]) -> CustomDeck | None:
     wanted = [(c["card_id"], c["text"]) for c in cards]
-    for deck in CustomDeck.objects.filter(owner=owner, name=name).prefetch_related("cards"):
+    ready = CustomDeck.objects.filter(owner=owner, name=name, status=CustomDeck.Status.READY)
+    for deck in ready.prefetch_related("cards"):
         if [(c.card_id, c.text) for c in deck.cards.all()] == wanted:
             return deck
     return None

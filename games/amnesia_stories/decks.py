@@ -1,15 +1,18 @@
 """Custom decks of area cards for Amnesia Stories: a ZIP of images plus a CSV of ids and texts.
 
-An upload is untrusted input, so :func:`import_deck` reads it in two passes:
+An upload is untrusted input, read in two steps:
 
-1. **Check everything in memory.** The archive's members are listed (no path traversal, a
-   bounded number of members and of uncompressed bytes, every read capped whatever the header
-   claims), the CSV is parsed, and every image the CSV names goes through Pillow: allow-listed
-   formats only, a pixel limit, decompression bombs (Pillow's warning included) refused,
-   ``verify()`` and then a full ``load()`` of a fresh copy (a truncated file fails there).
-   Each good picture is re-encoded from its bare pixels, so EXIF (GPS included), ICC and any
-   other metadata are gone, and cropped to the card's 3:2 landscape at two sizes.
-2. **Write.** Only then the deck and its cards are created, in one transaction; if anything
+1. **Check what is cheap** (:class:`Upload`, in the request). The archive's members are
+   listed (no path traversal, a bounded number of members and of uncompressed bytes, every
+   read capped whatever the header claims), the CSV is parsed, and every picture the CSV names
+   has its header read, nothing decoded: allow-listed formats only, the pixel cap
+   (DECK_MAX_PIXELS), decompression bombs (Pillow's warning included) refused.
+2. **Clean each picture** (:func:`clean_image`): ``verify()`` and then a full ``load()`` of a
+   fresh copy (a truncated file fails there), re-encoded from its bare pixels, so EXIF (GPS
+   included), ICC and any other metadata are gone, and cropped to the card's 3:2 landscape at
+   two sizes. The upload page leaves this to the ``pictures`` worker (``deck_queue``), about
+   half a second of CPU for a 40-megapixel picture; :func:`import_deck` (a bundle's deck, the
+   tests) does it here, then writes the deck and its cards in one transaction, and if anything
    fails on the way, the files already written are deleted and nothing remains.
 
 Every refusal is a :class:`DeckError` whose message names the file at fault.
@@ -21,10 +24,12 @@ import csv
 import io
 import posixpath
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import QuerySet
@@ -42,7 +47,6 @@ MAX_MEMBERS = 400
 MAX_TOTAL_BYTES = 300 * 1024 * 1024  # uncompressed, over the whole archive
 MAX_IMAGE_BYTES = 12 * 1024 * 1024  # one image file
 MAX_CSV_BYTES = 1024 * 1024
-MAX_PIXELS = 40_000_000  # width × height of one image (about 8000 × 5000)
 MAX_CARDS = 300
 MAX_ID = 40
 MAX_TEXT = 600
@@ -53,6 +57,11 @@ CARD_BACKGROUND = (30, 26, 22)  # under a transparent picture's see-through part
 # The smallest deck any game plays (3 choices: the first selection and journey); the
 # discard refills the deck after that.
 MIN_CARDS = cards_needed({"choices": GAME.options["choices"].min})
+
+
+def max_pixels() -> int:
+    """The most pixels (width × height) one picture may have (DECK_MAX_PIXELS)."""
+    return int(getattr(settings, "DECK_MAX_PIXELS", 40_000_000))
 
 
 class DeckError(Exception):
@@ -211,7 +220,7 @@ def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
     """The picture re-encoded at the two card sizes, or DeckError naming ``name``."""
     fmt, _ext, save = images.web_format()
     try:
-        image = images.decode(data, max_pixels=MAX_PIXELS)
+        image = images.decode(data, max_pixels=max_pixels())
     except images.ImageRefused as refused:
         raise DeckError(_refusal(refused, name)) from refused
     rgb = images.bare_rgb(image, CARD_BACKGROUND)
@@ -221,41 +230,76 @@ def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
 
 
 def _refusal(refused: images.ImageRefused, name: str) -> str:
-    if refused.reason == "too_many_pixels":
-        width, height = refused.size
+    return refusal_text(refused.reason, name, refused.size, refused.error)
+
+
+def refusal_text(reason: str, name: str, size=None, error: object = "") -> str:
+    """Why the picture ``name`` was refused (an ``ImageRefused``'s reason), in words."""
+    if reason == "too_many_pixels" and size:
+        width, height = size
         return _("“%(name)s” is %(w)s × %(h)s pixels; the limit is %(max)s pixels.") % {
             "name": name,
             "w": width,
             "h": height,
-            "max": f"{MAX_PIXELS:,}",
+            "max": f"{max_pixels():,}",
         }
-    if refused.reason == "bomb":
+    if reason == "bomb":
         return _("“%(name)s” looks like a decompression bomb (%(error)s).") % {
             "name": name,
-            "error": refused.error,
+            "error": error,
         }
-    if refused.reason == "not_an_image":
+    if reason == "not_an_image":
         return _("“%(name)s” is not a JPEG, PNG or WebP image.") % {"name": name}
-    return _("“%(name)s” is damaged or truncated (%(error)s).") % {
-        "name": name,
-        "error": refused.error,
-    }
+    if reason == "damaged":
+        return _("“%(name)s” is damaged or truncated (%(error)s).") % {
+            "name": name,
+            "error": error,
+        }
+    return _("“%(name)s” could not be prepared (%(error)s).") % {"name": name, "error": error}
 
 
 # -- the whole upload ------------------------------------------------------------------------
-def read_deck(archive_file, csv_file=None) -> list[CardData]:
-    """Check an upload and prepare its cards in memory; DeckError on the first problem."""
-    size = getattr(archive_file, "size", None)
-    if size is not None and size > MAX_ARCHIVE_BYTES:
-        raise DeckError(
-            _("The archive is larger than %(mb)s MB.") % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)}
-        )
-    try:
-        archive = zipfile.ZipFile(archive_file)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        name = getattr(archive_file, "name", "") or _("the upload")
-        raise DeckError(_("“%(name)s” is not a ZIP archive.") % {"name": name}) from exc
-    with archive:
+@dataclass
+class RawCard:
+    """A card as uploaded: its picture's bytes checked only as far as its header goes."""
+
+    card_id: str
+    text: str
+    source: str
+    data: bytes
+
+
+class Upload:
+    """An uploaded archive, checked as far as it can be without decoding a picture: opening
+    it lists its members and reads its CSV (``rows``); :meth:`cards` reads each card's picture
+    and checks its format and size from its header. Use it as a context manager."""
+
+    def __init__(self, archive_file, csv_file=None) -> None:
+        size = getattr(archive_file, "size", None)
+        if size is not None and size > MAX_ARCHIVE_BYTES:
+            raise DeckError(
+                _("The archive is larger than %(mb)s MB.")
+                % {"mb": MAX_ARCHIVE_BYTES // (1024 * 1024)}
+            )
+        try:
+            self.archive = zipfile.ZipFile(archive_file)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+            name = getattr(archive_file, "name", "") or _("the upload")
+            raise DeckError(_("“%(name)s” is not a ZIP archive.") % {"name": name}) from exc
+        try:
+            self._list(csv_file)
+        except BaseException:
+            self.archive.close()
+            raise
+
+    def __enter__(self) -> Upload:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.archive.close()
+
+    def _list(self, csv_file) -> None:
+        archive = self.archive
         files = _members(archive)
         if csv_file is not None:
             csv_name = getattr(csv_file, "name", "") or "cards.csv"
@@ -277,22 +321,45 @@ def read_deck(archive_file, csv_file=None) -> list[CardData]:
                 )
             csv_name = csvs[0].filename
             csv_data = _read(archive, csvs[0], MAX_CSV_BYTES)
-        rows = parse_csv(csv_data, csv_name)
-
-        by_name: dict[str, zipfile.ZipInfo] = {}
-        by_stem: dict[str, list[zipfile.ZipInfo]] = {}
+        self.csv_name = csv_name
+        self.rows = parse_csv(csv_data, csv_name)
+        self.by_name: dict[str, zipfile.ZipInfo] = {}
+        self.by_stem: dict[str, list[zipfile.ZipInfo]] = {}
         for info in files:
             base = posixpath.basename(info.filename)
-            by_name.setdefault(base, info)
+            self.by_name.setdefault(base, info)
             stem, ext = posixpath.splitext(base)
             if ext.lower() in IMAGE_EXTENSIONS:
-                by_stem.setdefault(stem, []).append(info)
+                self.by_stem.setdefault(stem, []).append(info)
+        # Every card has its picture before any is read.
+        self.infos = [_image_for(r, self.by_name, self.by_stem, csv_name) for r in self.rows]
+
+    def cards(self) -> Iterator[RawCard]:
+        """Each card with its picture's bytes, one at a time (a refused header: DeckError)."""
+        for row, info in zip(self.rows, self.infos, strict=True):
+            data = _read(self.archive, info, MAX_IMAGE_BYTES)
+            check_header(data, info.filename)
+            yield RawCard(row["id"], row["text"], info.filename, data)
+
+
+def check_header(data: bytes, name: str) -> None:
+    """The picture's format and size as its header gives them, nothing decoded: DeckError
+    naming ``name`` when it is not an allowed format or has too many pixels."""
+    try:
+        images.header_size(data, max_pixels=max_pixels())
+    except images.ImageRefused as refused:
+        raise DeckError(_refusal(refused, name)) from refused
+
+
+def read_deck(archive_file, csv_file=None) -> list[CardData]:
+    """Check an upload and prepare its cards in memory, in this process (a bundle's deck, the
+    tests); DeckError on the first problem. The upload page leaves this to a worker
+    (``deck_queue``)."""
+    with Upload(archive_file, csv_file) as upload:
         cards = []
-        for row in rows:
-            info = _image_for(row, by_name, by_stem, csv_name)
-            data = _read(archive, info, MAX_IMAGE_BYTES)
-            large, thumb = clean_image(data, info.filename)
-            cards.append(CardData(row["id"], row["text"], info.filename, large, thumb))
+        for raw in upload.cards():
+            large, thumb = clean_image(raw.data, raw.source)
+            cards.append(CardData(raw.card_id, raw.text, raw.source, large, thumb))
     return cards
 
 
@@ -365,7 +432,7 @@ def delete_deck(deck: CustomDeck) -> None:
     """The deck, its cards and their files (tables that used it keep their ids and texts)."""
     files = []
     for card in deck.cards.all():
-        files += [card.image, card.thumb]
+        files += [card.image, card.thumb, card.raw]
     deck.delete()
     for field_file in files:
         if field_file.name:

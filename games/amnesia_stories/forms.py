@@ -43,7 +43,7 @@ class NewTable(NoNewTableHooks):
             return
         form.fields["custom_deck"] = forms.ModelChoiceField(
             label=_("Area cards"),
-            queryset=CustomDeck.objects.filter(owner=user),
+            queryset=CustomDeck.objects.filter(owner=user, status=CustomDeck.Status.READY),
             required=False,
             empty_label=_("The built-in deck (48 illustrated cards)"),
             help_text=format_html(

@@ -16,8 +16,23 @@ def card_picture_path(card: CustomCard, filename: str) -> str:
     return f"decks/{uuid.uuid4().hex}{PurePath(filename).suffix.lower() or '.webp'}"
 
 
+def raw_picture_path(card: CustomCard, filename: str) -> str:
+    """An uploaded picture as it came, until a worker has cleaned it: a random name with no
+    picture's extension, so nothing would ever serve it (``games.uploads.SERVED_TYPES``)."""
+    return f"decks/raw/{uuid.uuid4().hex}.upload"
+
+
 class CustomDeck(models.Model):
-    """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV)."""
+    """A designer's own deck of area cards for Amnesia Stories (uploaded as ZIP + CSV).
+
+    Its pictures are cleaned by a worker after the upload (``deck_queue``): until then it is
+    ``cleaning`` and no table may play with it; a picture the worker refuses makes it
+    ``failed``, ``problem`` saying which and why (put in words in the reader's language)."""
+
+    class Status(models.TextChoices):
+        CLEANING = "cleaning", _("Pictures being prepared")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Could not be prepared")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -27,6 +42,11 @@ class CustomDeck(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.READY
+    )
+    # Why a picture was refused by the worker: reason, name, size, error (deck_queue.problem_text).
+    problem = models.JSONField(_("problem"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("custom deck")
@@ -47,6 +67,10 @@ class CustomCard(models.Model):
     image = models.ImageField(_("image"), upload_to=card_picture_path)
     thumb = models.ImageField(_("thumbnail"), upload_to=card_picture_path)
     position = models.PositiveIntegerField(_("position"), default=0)
+    # The uploaded picture until a worker has cleaned it into image and thumb (then emptied),
+    # and its name in the archive (for the sentence that says what was wrong with it).
+    raw = models.FileField(_("uploaded picture"), upload_to=raw_picture_path, blank=True)
+    source = models.CharField(_("file in the archive"), max_length=255, blank=True, default="")
 
     class Meta:
         verbose_name = _("custom card")

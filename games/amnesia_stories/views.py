@@ -14,7 +14,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
@@ -22,8 +21,9 @@ from django_htmx.http import replace_url
 
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import number_or_text, whole_number
+from amnesia_site.workers import work
 from games import services, uploads
-from games.amnesia_stories import area_store
+from games.amnesia_stories import area_store, deck_queue
 from games.amnesia_stories import page as page
 from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
@@ -33,7 +33,6 @@ from games.amnesia_stories.decks import (
     DeckUploadForm,
     card_picture,
     delete_deck,
-    import_deck,
 )
 from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.answers import answer_move, render_table, table_page, write_url
@@ -352,13 +351,15 @@ def deck_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def deck_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The upload checks only what is cheap and queues the pictures' cleaning for the
+    ``pictures`` worker (``deck_queue``); the deck's page follows it."""
     form = DeckUploadForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             try:
-                deck = import_deck(
+                deck = deck_queue.receive(
                     request.user,
                     form.cleaned_data["name"],
                     form.cleaned_data["archive"],
@@ -369,25 +370,34 @@ def deck_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    ngettext(
-                        "Deck “%(name)s” imported: %(n)s card.",
-                        "Deck “%(name)s” imported: %(n)s cards.",
-                        deck.cards.count(),
-                    )
-                    % {"name": deck.name, "n": deck.cards.count()},
+                    _("Deck “%(name)s” received: its pictures are being prepared.")
+                    % {"name": deck.name},
                 )
                 return redirect("amnesia_stories:deck", deck.pk)
     return render(request, "amnesia_stories/deck_upload.html", {"form": form}, status=status)
 
 
 @login_required
+@never_cache  # Back shows where the preparation is now
 def deck_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The deck's cards; while its pictures are being prepared, how far that is (the page
+    polls its own status part until the deck is ready or failed)."""
     deck = get_object_or_404(CustomDeck, pk=pk, owner=request.user)
-    return render(
-        request,
-        "amnesia_stories/deck.html",
-        {"deck": deck, "cards": deck.cards.order_by("position")},
-    )
+    done, total = deck_queue.progress(deck)
+    cleaning = deck.status == CustomDeck.Status.CLEANING
+    context = {
+        "deck": deck,
+        "cards": deck.cards.order_by("position"),
+        "cleaning": cleaning,
+        "done": done,
+        "total": total,
+        "problem": deck_queue.problem_text(deck) if deck.status == CustomDeck.Status.FAILED else "",
+        "answering": work.answering(work.PICTURES) if cleaning else True,
+    }
+    template = "amnesia_stories/deck.html"
+    if request.htmx:
+        template += "#deck-status"
+    return render(request, template, context)
 
 
 @login_required

@@ -274,6 +274,9 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     virtual = public["deck_mode"] == "virtual"
     # The narrator's countdown, the laptop's own (counted from the moves' stored times).
     control = page.control_info(public, services.story_facts(table))
+    # Who tells the story, while there is one to tell: the referee keeps the last narrator in
+    # an ended game's state, and the winner's phone kept saying "you control the story".
+    controller = None if public.get("finished") else public.get("controller")
     return {
         "control": control,
         "strict_minute": minute.is_strict(table),
@@ -294,7 +297,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
             "lost": [page.card(c) for c in me["lost"]],
             "out": me["out"],
             "hand_limit": me["hand_limit"],
-            "controller": public.get("controller") == seat.name,
+            "controller": controller is not None and controller == seat.name,
         },
         "hand": [
             dict(
@@ -318,7 +321,7 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "decide": contest_seat.decisions(seat.name, legal, attrs, words, virtual),
         "owed": (public.get("owed") or {}).get(seat.name, 0),
         "words": words,
-        "controller_who": names.get(public.get("controller") or "", ""),
+        "controller_who": names.get(controller or "", ""),
         "phase_label": page.PHASES.get(public["phase"], public["phase"]),
         "winner_who": names.get(public["winners"][0]) if public.get("winners") else "",
         "last_events": page.describe_events(public.get("events") or [], names, mode),

@@ -120,9 +120,9 @@ class ImpressionForm(forms.ModelForm):
         for key, _label in RATINGS:
             field = self.fields[key]
             field.widget.choices = RATING_CHOICES
-            # The column may be empty (the public form's ratings are optional); here, a
-            # player answering on their seat's page rates all six, as the page asks.
-            field.required = True
+            # Each rating is optional, as on the public form: a player who has no view on
+            # one (or no time for six) still gives the others and says what stayed with them.
+            field.required = False
             field.help_text = _("1 (poor) to 5 (great)")
         for key, _label in FREE_TEXTS:
             self.fields[key].required = False

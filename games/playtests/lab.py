@@ -8,9 +8,14 @@ workers share a run. Game ``i`` is seeded from the run's seed and ``i`` (the eng
 run), and the figures are always computed from all stored records in index order: so a run
 split over two workers gives the same figures as one worker.
 
-Cancel: a flag on the run; a chunk that has not started does nothing, a chunk in play
-finishes and its games are kept; the run is marked partial (cancelled if nothing was played).
-A run past its time budget stops the same way, partial.
+Cancel: a flag on the run, and its chunks not yet taken by a worker are taken off the queue
+at once (their task rows deleted); a chunk in play finishes and its games are kept; the run is
+marked partial (cancelled if nothing was played). A run past its time budget stops the same
+way, partial. The budget counts the run's own working time (the seconds its chunks took on the
+workers, all the values of a sweep together), never the time it waited in the queue.
+
+Bounds: a run holds at most LAB_MAX_RUN_GAMES games (a sweep's values together), a person has
+at most LAB_MAX_QUEUED_GAMES simulated games queued or running, and one run at a time.
 
 Yielding to tables in play: before each game a chunk looks (at most once a second) for a move
 made at any table in the last ``LAB_YIELD_SECONDS`` (the newest row of the move log, by its
@@ -34,10 +39,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.tasks import task
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from amnesia_site.workers import work
 from games import registry
@@ -55,7 +63,7 @@ from games.simulate.engine import Spec, play_game, seat_names
 
 Status = SimulationRun.Status
 ACTIVE = (Status.QUEUED, Status.RUNNING)
-MAX_GAMES = 20_000
+MAX_GAMES = 20_000  # of one value of a run; LAB_MAX_RUN_GAMES bounds a run's values together
 MAX_SWEEP_VALUES = 9
 
 
@@ -73,6 +81,33 @@ def default_budget() -> int:
 
 def chunk_games() -> int:
     return int(setting("LAB_CHUNK_GAMES", 50))
+
+
+def grouped(n: int) -> str:
+    """A count with the reader's thousands separator (20,000; 20.000)."""
+    return number_format(n, force_grouping=True)
+
+
+def max_run_games() -> int:
+    """The most games one run may hold, a sweep's values together (0: no bound but
+    MAX_GAMES a value)."""
+    return int(setting("LAB_MAX_RUN_GAMES", 20_000))
+
+
+def max_queued_games() -> int:
+    """The most simulated games one person may have queued or running (0: no bound)."""
+    return int(setting("LAB_MAX_QUEUED_GAMES", 20_000))
+
+
+def games_queued(user) -> int:
+    """The simulated games the person's runs still have to play (queued or running)."""
+    left = 0
+    runs = SimulationRun.objects.filter(owner=user, status__in=ACTIVE).exclude(
+        sweep__has_key="kind"
+    )
+    for asked, done in runs.values_list("games_asked", "games_done"):
+        left += max(0, asked - done)
+    return left
 
 
 def simulable_games() -> list[str]:
@@ -184,11 +219,31 @@ def start(
                 child_params = check_bots_and_params(game, bots, {**params, sweep["name"]: value})
                 children.append({"params": child_params, "changed": changed, "options": options})
         sweep = {**sweep, "values": values}
+    total = games * max(1, len(children))
+    most = max_run_games()
+    if most and total > most:
+        raise LabError(
+            _(
+                "A run plays at most %(most)s games, all the values of a sweep together: "
+                "this one asks for %(total)s."
+            )
+            % {"most": grouped(most), "total": grouped(total)}
+        )
     with transaction.atomic():
         # One running run per designer: the owner's row is locked while deciding.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
         if running_run(owner) is not None:
             raise LabError(_("You already have a run going: wait for it or cancel it."))
+        most = max_queued_games()
+        queued = games_queued(owner)
+        if most and queued + total > most:
+            raise LabError(
+                _(
+                    "At most %(most)s simulated games may wait for you at once: you have "
+                    "%(queued)s queued or running, and this run asks for %(total)s."
+                )
+                % {"most": grouped(most), "queued": grouped(queued), "total": grouped(total)}
+            )
         run = SimulationRun.objects.create(
             **base,
             games_asked=games,
@@ -255,10 +310,24 @@ class _Yield:
         self.checked = time.monotonic()
 
 
+def _drop_queued_chunks(run_ids: list[int]) -> int:
+    """Delete the runs' chunk tasks no worker has taken yet (a worker that takes one meanwhile
+    keeps it: only rows still ready go); how many were deleted."""
+    deleted, _kinds = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY,
+        queue_name=work.LONG,
+        task_path=simulate_chunk.module_path,
+        args_kwargs__args__0__in=run_ids,
+    ).delete()
+    return deleted
+
+
 def _stop(run: SimulationRun, why: str = "") -> None:
-    """Mark an active run stopped: partial with games kept, cancelled without."""
+    """Mark an active run stopped: partial with games kept, cancelled without; its chunks
+    still queued are taken off the queue."""
     with transaction.atomic():
         row = SimulationRun.objects.select_for_update().get(pk=run.pk)
+        _drop_queued_chunks([row.pk])
         if row.status not in ACTIVE:
             return
         row.status = Status.PARTIAL if row.games_done else Status.CANCELLED
@@ -271,15 +340,32 @@ def _stop(run: SimulationRun, why: str = "") -> None:
         _sweep_settled(row.parent_id)
 
 
+def working_seconds(run: SimulationRun) -> float:
+    """The seconds the run's kept chunks took on the workers (a sweep's: all its values'),
+    the time the run waited in the queue not counted."""
+    top = run.parent_id or run.pk
+    chunks = SimulationChunk.objects.filter(Q(run_id=top) | Q(run__parent_id=top))
+    return float(chunks.aggregate(s=Sum("seconds"))["s"] or 0.0)
+
+
 def past_budget(run: SimulationRun) -> bool:
-    began = run.started_at or run.created_at
-    return timezone.now() > began + timedelta(seconds=run.budget_seconds)
+    return working_seconds(run) >= run.budget_seconds
+
+
+def place_in_line(run: SimulationRun) -> int:
+    """Where a queued run is in the long queue: 1 when no other run is ahead of it (the runs
+    queued or running before it, whoever's; a chunk is taken in the order queued)."""
+    ahead = SimulationRun.objects.filter(parent__isnull=True, status__in=ACTIVE, pk__lt=run.pk)
+    return ahead.count() + 1
 
 
 def play_chunk(run_id: int, index: int) -> None:
     """Play chunk ``index`` of the run and keep its records once; the run's figures merged."""
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None or run.status not in ACTIVE:
+        # Chunks left queued by a run gone or stopped (deleted meanwhile, or cancelled before
+        # cancels took them off the queue): the first one taken takes the rest off.
+        _drop_queued_chunks([run_id])
         return
     if run.cancel_requested:
         _stop(run)
@@ -416,11 +502,14 @@ def _sweep_settled(parent_id: int) -> None:
 
 
 def cancel(run: SimulationRun) -> None:
-    """Stop the run between chunks: the chunks not started do nothing, the games played are
-    kept (partial; cancelled if none)."""
+    """Stop the run between chunks: the chunks not started are taken off the queue at once,
+    a chunk in play finishes, the games played are kept (partial; cancelled if none)."""
     runs = [run, *run.children.all()]
-    for each in runs:
-        SimulationRun.objects.filter(pk=each.pk).update(cancel_requested=True)
+    with transaction.atomic():
+        SimulationRun.objects.filter(pk__in=[each.pk for each in runs]).update(
+            cancel_requested=True
+        )
+        _drop_queued_chunks([each.pk for each in runs])
     for each in runs:
         each.refresh_from_db()
         if each.sweep:

@@ -24,14 +24,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site import numbers
 from amnesia_site.htmx import AuthenticatedHttpRequest
+from amnesia_site.numbers import WholeNumberField, whole_number
 from amnesia_site.workers import work
 from games import registry
 from games.forms import game_choices
+from games.messages import referee_message
 from games.models import Ruleset
 from games.playtests import charts, lab, service
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
+from games.rules.base import BadScript
+from games.rules.script import NotJSON, load_json
 
 
 def _designer(request, game: str) -> None:
@@ -53,6 +58,18 @@ def _run(request, pk: int, own: bool = False) -> SimulationRun:
     return run
 
 
+def _value(raw: str):
+    """A value typed in the lab's form: JSON (within ``load_json``'s bounds of depth,
+    numbers and text) when it is written as JSON, the text as typed when it is no JSON at
+    all (a bot's name, a word); JSON past those bounds is refused in a sentence."""
+    try:
+        return load_json(raw)
+    except NotJSON:
+        return raw
+    except BadScript as exc:
+        raise forms.ValidationError(referee_message(exc)) from None
+
+
 def _pairs(text: str) -> dict:
     out = {}
     for line in (text or "").replace(",", "\n").splitlines():
@@ -61,22 +78,18 @@ def _pairs(text: str) -> dict:
             continue
         if not sep or not name.strip():
             raise forms.ValidationError(_("Write one NAME=VALUE a line."))
-        try:
-            out[name.strip()] = json.loads(raw.strip())
-        except ValueError:
-            out[name.strip()] = raw.strip()
+        out[name.strip()] = _value(raw.strip())
     return out
 
 
 def _values(text: str) -> list:
-    out = []
-    for raw in (text or "").split(","):
-        if raw.strip():
-            try:
-                out.append(json.loads(raw.strip()))
-            except ValueError:
-                out.append(raw.strip())
-    return out
+    return [_value(raw.strip()) for raw in (text or "").split(",") if raw.strip()]
+
+
+# What a designer types in a field is a few names and values: a bound on its size, as on its
+# JSON's depth (``load_json``), keeps a pasted megabyte from reaching the parser.
+MAX_PAIRS_TEXT = 2000
+MAX_VALUES_TEXT = 1000
 
 
 class RunForm(forms.Form):
@@ -86,8 +99,8 @@ class RunForm(forms.Form):
         required=False,
         empty_label=gettext_lazy("The game's defaults"),
     )
-    players = forms.IntegerField(label=gettext_lazy("Players"), initial=4)
-    games = forms.IntegerField(
+    players = WholeNumberField(label=gettext_lazy("Players"), initial=4)
+    games = WholeNumberField(
         label=gettext_lazy("Games"), initial=200, min_value=1, max_value=lab.MAX_GAMES
     )
     bots = forms.CharField(
@@ -98,22 +111,27 @@ class RunForm(forms.Form):
     params = forms.CharField(
         label=gettext_lazy("Bot parameters"),
         required=False,
+        max_length=MAX_PAIRS_TEXT,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=gettext_lazy("NAME=VALUE, one a line (the players, not the rules)."),
     )
     changed = forms.CharField(
         label=gettext_lazy("Changed options"),
         required=False,
+        max_length=MAX_PAIRS_TEXT,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=gettext_lazy("OPTION=VALUE, one a line, over the ruleset's."),
     )
-    seed = forms.IntegerField(label=gettext_lazy("Seed"), initial=1, min_value=0)
+    seed = WholeNumberField(
+        label=gettext_lazy("Seed"), initial=1, min_value=0, max_value=numbers.MAX_WHOLE
+    )
     sweep_name = forms.CharField(
         label=gettext_lazy("What-if: sweep this option or parameter"), required=False
     )
     sweep_values = forms.CharField(
         label=gettext_lazy("over these values"),
         required=False,
+        max_length=MAX_VALUES_TEXT,
         help_text=gettext_lazy("Separated by commas, e.g. 6,8,10,12,14."),
     )
 
@@ -133,6 +151,7 @@ class RunForm(forms.Form):
         try:
             data["params_dict"] = _pairs(data.get("params", ""))
             data["changed_dict"] = _pairs(data.get("changed", ""))
+            values = _values(data.get("sweep_values", ""))
         except forms.ValidationError as exc:
             raise forms.ValidationError(exc.messages) from None
         data["bot_list"] = [b.strip() for b in data.get("bots", "").split(",") if b.strip()]
@@ -141,7 +160,7 @@ class RunForm(forms.Form):
         if name:
             referee = registry.kit(self.game).referee
             kind = "option" if name in referee.options else "param"
-            data["sweep"] = {"kind": kind, "name": name, "values": _values(data["sweep_values"])}
+            data["sweep"] = {"kind": kind, "name": name, "values": values}
         return data
 
 
@@ -220,6 +239,7 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "others": lab.visible_runs(request.user).filter(game=run.game).exclude(pk=run.pk)[:50],
         "chart": None,
         "worker_answers": work.answering(work.LONG) if run.active else True,
+        "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
         "predicted": lab.predicted(run, service.entries_for(request.user, run.game))
         if run.ruleset_id and run.figures
         else None,
@@ -321,11 +341,10 @@ def run_export(request: AuthenticatedHttpRequest, pk: int, fmt: str) -> HttpResp
 @require_GET
 def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
-    try:
-        other_pk = int(request.GET.get("other") or "")
-    except ValueError:
-        other_pk = None
-    other = lab.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
+    other_pk = whole_number(request.GET.get("other"), low=1)
+    other = None
+    if other_pk is not None:
+        other = lab.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
     if other is None:
         raise Http404("No such run to compare.")
     return render(

@@ -15,6 +15,11 @@ urlpatterns = [
         views.gm_impression,
         name="gm_impression",
     ),
+    path(
+        "tables/<int:pk>/impressions/<int:position>/qr.svg",
+        views.seat_impression_qr,
+        name="seat_impression_qr",
+    ),
     path("seat/<token:token>/impression/", views.seat_impression, name="seat_impression"),
     path("rulesets/<slug:game>/", views.rulesets, name="rulesets"),
     path("rulesets/version/<int:pk>/edit/", views.ruleset_edit, name="ruleset_edit"),

@@ -36,9 +36,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
+from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.aliases import Aliases
 from games.forms import game_choices
+from games.languages import use_table_language
+from games.live import qr_svg
 from games.models import Ruleset, Seat, Table
 from games.playtests import lab, present, service, stats
 from games.playtests.forms import (
@@ -155,11 +158,26 @@ def table_report(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return redirect("playtests:table_report", pk=table.pk)
     context["place_form"] = form
     context["is_owner"] = table.owner_id == request.user.pk
-    context["seat_links"] = [
-        phone_url(request, reverse("playtests:seat_impression", args=[s.token]))
-        for s in table.seats.all()
-    ]
+    if context["is_owner"]:
+        for row in context["seats"]:
+            seat = row["seat"]
+            row["link"] = phone_url(request, _impression_path(seat))
+            row["qr"] = reverse("playtests:seat_impression_qr", args=[table.pk, seat.position])
     return render(request, "playtests/table_report.html", context)
+
+
+def _impression_path(seat: Seat) -> str:
+    return reverse("playtests:seat_impression", args=[seat.token])
+
+
+@login_required
+@require_GET
+def seat_impression_qr(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpResponse:
+    """The QR code of a seat's impressions link, made here as the join screen's are (the
+    table's owner only: the code is the seat's secret link)."""
+    table = get_object_or_404(Table.objects.filter(owner=request.user), pk=pk)
+    seat = get_object_or_404(Seat, table=table, position=position)
+    return qr_svg(phone_url(request, _impression_path(seat)))
 
 
 @login_required
@@ -249,6 +267,7 @@ def seat_impression(request: HtmxHttpRequest, token: str) -> HttpResponse:
     the link is throttled like at every seat link)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     table = seat.table
+    use_table_language(request, table)  # as on the seat's page the player comes from
     if table.status != Table.Status.FINISHED:
         return render(request, "playtests/impression_wait.html", {"seat": seat, "table": table})
     return _impression_page(
@@ -336,11 +355,15 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         e for e in service.entries_for(request.user, ruleset.game) if e["ruleset_id"] == ruleset.pk
     ]
     summary = stats.summarize(ruleset.game, entries)
-    # A simulated run the user may see goes in too when asked for (the lab's run page).
+    # A simulated run the user may see goes in too when asked for (the lab's run page); a
+    # run that is no number is no page (one the user may not see is left out, as before).
     run = None
     raw_run = request.GET.get("run", "")
-    if raw_run.isdigit():
-        run = lab.visible_runs(request.user).filter(pk=int(raw_run), game=ruleset.game).first()
+    if raw_run:
+        run_pk = whole_number(raw_run, low=1)
+        if run_pk is None:
+            raise Http404("No such run.")
+        run = lab.visible_runs(request.user).filter(pk=run_pk, game=ruleset.game).first()
     data = render_pdf(
         {
             "run": run,
@@ -485,10 +508,7 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 
 
 def _pick(raw: str | None, by_pk: dict) -> int | None:
-    try:
-        pk = int(raw or "")
-    except ValueError:
-        return None
+    pk = whole_number(raw)
     return pk if pk in by_pk else None
 
 

@@ -19,12 +19,23 @@ COMMON_FIELDS = ("by", "do", *META_FIELDS)
 # No script or move is nested deeper than a few levels (script, moves, a move, a list).
 MAX_JSON_DEPTH = 32
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# The mark of an export of a table in play that leaves out its virtual deck (the seed and any
+# stacked deck: they would show every hand and every card to come). Such a script cannot
+# replay to the state the table shows, so nothing replays or imports it.
+DECK_LEFT_OUT = "deck_left_out"
 
 
 def parse_setup(script: Any) -> Setup:
     """Validate everything but the moves; raise BadScript with index None."""
     if not isinstance(script, dict):
         raise BadScript(N_("A script must be a JSON object."))
+    if script.get(DECK_LEFT_OUT, False) is not False:
+        raise BadScript(
+            N_(
+                "This export of a table in play leaves out its deck; export it again when the "
+                "game is over, or as the server's operator with `referee export --with-secrets`."
+            )
+        )
     name = script.get("game")
     try:
         game = get_game(name) if isinstance(name, str) else None
@@ -262,6 +273,12 @@ def _inspect(value: Any) -> tuple[int, bool]:
     return deepest, False
 
 
+class NotJSON(BadScript):
+    """``load_json``'s refusal of text that is no JSON at all (bad syntax), apart from JSON
+    that is refused for its depth, its numbers or its text: a form that also takes plain
+    words (the lab's NAME=VALUE lines) keeps those, and refuses the rest."""
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON from someone we do not trust (a file, a form, a request body): its value, or
     BadScript with a sentence, never another exception. Refused besides bad syntax: text
@@ -277,7 +294,7 @@ def load_json(text: str | bytes) -> Any:
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise BadScript(
+        raise NotJSON(
             N_("This is not valid JSON: {msg} (line {lineno})."),
             msg=exc.msg,
             lineno=exc.lineno,

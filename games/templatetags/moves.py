@@ -21,6 +21,9 @@ out).
 ``{% movebutton verb key="c" class="primary" %}label{% endmovebutton %}`` draws the button
 that posts the verb (default: its form's) with its keyboard letter (``data-shortcut`` and
 ``<kbd>``); a ``name=``/``value=`` pair posts another field instead of the verb.
+
+``{% narration part… rows=… placeholder=… %}`` draws the table's narration box, the one the
+frame's scripts keep and carry across a live refresh (every game's box comes from it).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 from django import template
 from django.template.base import FilterExpression, NodeList, token_kwargs
 from django.template.defaulttags import CsrfTokenNode
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -149,3 +153,28 @@ def moveform(parser, token):
 def movebutton(parser, token):
     verb, kwargs, nodelist = _parse(parser, token, "endmovebutton")
     return MoveButtonNode(verb, kwargs, nodelist)
+
+
+@register.simple_tag(takes_context=True)
+def narration(context, *part: Any, value: Any = None, **attrs: Any) -> SafeString:
+    """``{% narration "scene" state.scenes rows=6 placeholder=_("…") %}``: the table's
+    narration box, the same for every game. The frame's scripts know it by what it carries:
+    its draft is kept in the browser and saved to the server as it is typed
+    (``static/js/table.js``), and a live refresh carries its text, caret and keyboard into
+    the new panel instead of waiting for the narrator to stop typing (``static/js/live.js``).
+
+    ``part`` names what the text narrates (a scene, a turn): a refresh that brings another
+    part's box leaves the text behind. ``value`` is the text it starts with (default: the
+    table's saved draft); any other keyword is an attribute of the box (``form``, ``rows``,
+    ``placeholder``)."""
+    table = context["table"]
+    key = "-".join(str(bit) for bit in (table.game, table.pk, *part))
+    box = {
+        "id": "narration",
+        "name": "text",
+        **attrs,
+        "data_draft_key": key,
+        "data_draft_url": reverse("games:draft", args=[table.pk]),
+    }
+    text = table.draft if value is None else value
+    return mark_safe(f"<textarea{_attrs(box)}>{conditional_escape(text)}</textarea>")

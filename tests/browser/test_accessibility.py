@@ -98,6 +98,7 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
     contest = contest_after_a_contest(gm)
     finished = services.import_script(sample_script("en"), gm, name="Room 714")
     page.goto(reverse("stories:for_table", args=[finished.pk]))
+    page.get_by_test_id("make-book").click()  # the draft is made by a POST, never a GET
     expect(page.locator(".book-title")).to_have_text("Room 714")
     story = page.url
     check(
@@ -116,6 +117,7 @@ def test_a_game_masters_pages(page, django_user_model) -> None:
             reverse("amnesia:seat", args=[amnesia.seats.get(name="Bruno").token]),
             reverse("amnesia_stories:seat", args=[told.seats.get(name="Bruno").token]),
             story,
+            reverse("stories:for_table", args=[amnesia.pk]),  # no draft yet: the button
         ],
     )
 

@@ -98,7 +98,8 @@ def test_replay_trace_and_player_view():
 def test_export_then_import_gives_the_same_table(gm, tmp_path):
     table = services.import_script(SCRIPT, gm)
     out = StringIO()
-    call_command("referee", "export", str(table.pk), stdout=out)
+    # The operator's whole script: the table is in play, its virtual deck a secret otherwise.
+    call_command("referee", "export", str(table.pk), "--with-secrets", stdout=out)
     exported = json.loads(out.getvalue())
     assert exported["moves"][0]["text"] == "Blood."
     assert exported["moves"][1]["at"].startswith("2026-01-02T20:03:00")

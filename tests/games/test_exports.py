@@ -9,13 +9,14 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games import exports, services
 from games.models import Table
 from games.rules import get_game
 from games.rules.script import parse_script, replay, replay_script, rules_part
+from tests.playtests.conftest import finished_table
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +36,14 @@ def answer(table: Table, name: str) -> None:
 
 @pytest.fixture
 def pending(make_table) -> Table:
-    """A turn told and answered by two of three players: their picks are secret."""
-    table = make_table("amnesia_stories")
+    """A turn told and answered by two of three players: their picks are secret. The area
+    cards are real ones on the table (a physical deck), so the export keeps its seed and
+    replays (a virtual deck in play is left out whole: the tests at the end)."""
+    table = make_table("amnesia_stories", deck_mode="physical")
+    areas = [f"A{n:02}" for n in range(1, 11)]
+    services.play(
+        table, {"by": "Ana", "do": "deal", "slots": areas[:5], "journey": areas[5:]}, None
+    )
     told(table)
     answer(table, "Ana")
     answer(table, "Bruno")
@@ -186,3 +193,126 @@ def test_a_language_this_site_does_not_speak_leaves_the_default(pending, gm, sai
 def test_a_language_given_as_a_locale_name_is_understood(pending, gm):
     copy = services.import_script({**services.script_of(pending), "language": "pt_BR"}, gm)
     assert copy.language == "pt-br"
+
+
+# -- the deck of a table in play (ruling of the issue "Bounded by design", item 1) -----------
+# A virtual deck's seed (and stacked deck) would show every hand and every card to come: while
+# the table is in play its export leaves them out, and nothing replays or imports that script.
+DECK_SENTENCE = (
+    "This export of a table in play leaves out its deck; export it again when the game is "
+    "over, or as the server's operator with `referee export --with-secrets`."
+)
+
+
+@pytest.fixture
+def contest(make_table) -> Table:
+    """A contest in play at a virtual deck: the referee holds both hands and the deck."""
+    table = make_table("contest", ("Ana", "Bruno"))
+    for name, brains in (("Ana", 3), ("Bruno", 2)):
+        points = {"brains": brains, "muscle": 6 - brains, "moves": 3, "coolness": 3}
+        services.play(table, {"by": name, "do": "character", "name": name[0] * 3, **points}, None)
+    assert services.state_of(table)["players"]["Bruno"]["hand"]  # what Ana must not see
+    return table
+
+
+def web_export(client, table: Table) -> dict:
+    response = client.get(reverse("games:export", args=[table.pk]))
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def test_the_web_export_of_a_virtual_table_in_play_leaves_its_deck_out(contest, gm_client):
+    script = web_export(gm_client, contest)
+    assert next(iter(script)) == "deck_left_out" and script["deck_left_out"] is True
+    assert "seed" not in script and "deck" not in script
+    assert script == cli_export(contest)  # the operator's command without its flag: the same
+    # The referee's replay refuses it with the sentence (exit 2, as a malformed script).
+    code, out = replay_script(script)
+    assert code == 2 and out["error"] == {
+        "index": None,
+        "code": "bad_script",
+        "message": DECK_SENTENCE,
+    }
+
+
+def test_a_stacked_deck_in_play_is_left_out_too(make_table, gm_client):
+    table = make_table("amnesia", deck=["7H", "KS", "2C", "AD"])
+    script = web_export(gm_client, table)
+    assert script["deck_left_out"] is True and "deck" not in script and "seed" not in script
+
+
+def test_referee_replay_refuses_the_export_of_a_table_in_play(contest, gm_client, tmp_path):
+    path = tmp_path / "in-play.json"
+    path.write_text(json.dumps(web_export(gm_client, contest)), encoding="utf-8")
+    out = StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("referee", "replay", str(path), "--player", "Ana", stdout=out)
+    assert exited.value.code == 2
+    assert json.loads(out.getvalue())["error"]["message"] == DECK_SENTENCE
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "leaves out its deck; export it again when the game is over"),
+        ("pt-br", "deixa o baralho de fora"),
+        ("ja", "デッキが入っていません"),
+    ],
+)
+def test_the_import_page_refuses_the_export_of_a_table_in_play(contest, gm_client, language, says):
+    exported = gm_client.get(reverse("games:export", args=[contest.pk])).content.decode()
+    response = gm_client.post(
+        reverse("games:table_import"), {"script_text": exported}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert says in page and "referee export --with-secrets" in page
+    assert Table.objects.count() == 1  # no copy that deals itself other cards
+
+
+def test_referee_import_refuses_it_too(contest, gm_client, tmp_path):
+    path = tmp_path / "in-play.json"
+    path.write_text(json.dumps(web_export(gm_client, contest)), encoding="utf-8")
+    with pytest.raises(CommandError, match="leaves out its deck"):
+        call_command("referee", "import", str(path), "--owner", "gm", stdout=StringIO())
+    assert Table.objects.count() == 1
+
+
+def test_the_operators_export_with_secrets_is_the_whole_script(contest, tmp_path):
+    whole = cli_export(contest, "--with-secrets")
+    assert whole == services.script_of(contest) and whole["seed"] == contest.seed
+    assert "deck_left_out" not in whole
+    code, state = replay_script(whole)
+    assert code == 0 and state == services.state_of(contest)
+    path = tmp_path / "whole.json"
+    path.write_text(json.dumps(whole), encoding="utf-8")
+    out = StringIO()
+    call_command("referee", "import", str(path), "--owner", "gm", stdout=out)
+    copy = Table.objects.get(pk=int(out.getvalue()))
+    assert services.state_of(copy) == services.state_of(contest)
+
+
+def test_with_secrets_writes_the_pending_answers_too(pending, make_table):
+    """--with-secrets is the whole script: a virtual table's deck and a turn's answers."""
+    assert cli_export(pending, "--with-secrets") == services.script_of(pending)
+    stories = make_table("amnesia_stories")
+    told(stories)
+    answer(stories, "Ana")
+    partial = cli_export(stories, "--with-pending")  # the answers, not the deck
+    assert partial["deck_left_out"] is True and "pending_left_out" not in partial
+    assert cli_export(stories, "--with-secrets") == services.script_of(stories)
+
+
+def test_a_finished_table_carries_its_seed_and_deck(gm, gm_client):
+    finished = finished_table(gm, "contest/last_card_and_winner")
+    script = web_export(gm_client, finished)
+    assert "deck_left_out" not in script
+    assert script == services.script_of(finished) and script["deck"] and "seed" in script
+    code, state = replay_script(script)
+    assert code == 0 and state == services.state_of(finished)
+
+
+def test_a_physical_deck_in_play_keeps_its_seed(pending, gm_client):
+    """Its cards are entered by people: the seed shows nothing, and the export replays."""
+    script = web_export(gm_client, pending)
+    assert "deck_left_out" not in script and script["seed"] == pending.seed

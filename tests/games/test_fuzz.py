@@ -186,9 +186,18 @@ def make_world(gm, gm_client: Client) -> World:
     )
     services.play(phones, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
     finished = finished_table(gm, "contest/last_card_and_winner")
-    with tempfile.TemporaryDirectory() as folder:  # the command, as another site exports
+    # The command, as another site's operator exports: whole, so that the tables in play are
+    # not refused for their deck before the broken parts are read.
+    with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "tables.zip"
-        call_command("bundle", "export", str(out), user=gm.username, stdout=io.StringIO())
+        call_command(
+            "bundle",
+            "export",
+            str(out),
+            user=gm.username,
+            with_secrets=True,
+            stdout=io.StringIO(),
+        )
         bundle = out.read_bytes()
     return World(gm, gm_client, Client(), amnesia, stories, contest, zed, phones, finished, bundle)
 
@@ -383,13 +392,13 @@ def names(rng, w):
 
 def impression(rng, w):
     """A player's impressions through their seat's link: a rating out of 1-5 or a text no
-    answer may hold."""
+    answer may hold. (An empty rating is an answer left out, which the form takes.)"""
     token = w.finished.seats.get(name="Ana").token
     data = {key: "4" for key, _label in RATINGS} | {key: "" for key, _label in FREE_TEXTS}
     keys = [key for key, _label in RATINGS + FREE_TEXTS]
     for key in rng.sample(keys, rng.randint(1, 3)):
         if key in data and data[key] == "4":
-            data[key] = rng.choice(["0", "6", "-1", HUGE_NUMBER, "²", "4.5", "", "\x00", "[]"])
+            data[key] = rng.choice(["0", "6", "-1", HUGE_NUMBER, "²", "4.5", "five", "\x00", "[]"])
         else:
             data[key] = rng.choice(["\x00", "a\x00b", "x" * 2001, "y" * 25_000])
     if rng.random() < 0.2:

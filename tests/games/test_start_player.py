@@ -200,7 +200,7 @@ def test_a_physical_table_enters_the_draw_it_made(gm_client):
 
 def test_the_draw_travels_in_the_export_and_back_in_an_import(gm, gm_client):
     table = create(gm_client, CONTEST, start_method="high_card")
-    script = exports.export_script(table)
+    script = exports.export_script(table, with_deck=True)  # in play: its deck too
     assert script["start_draw"] == table.extra["start_draw"]
     assert script["start"] == table.start_player
     copy = exports.import_script(script, gm).table
@@ -215,7 +215,7 @@ def test_the_draw_travels_in_the_export_and_back_in_an_import(gm, gm_client):
 
 def test_an_imported_draw_that_makes_no_sense_is_not_shown(gm, gm_client):
     table = create(gm_client, STORIES)
-    script = exports.export_script(table)
+    script = exports.export_script(table, with_deck=True)  # in play: its deck too
     script["start_draw"] = {"method": "score_cards", "mode": "virtual", "start": 3}
     copy = exports.import_script(script, gm).table
     page = gm_client.get(copy.get_absolute_url())

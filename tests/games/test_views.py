@@ -258,7 +258,9 @@ def test_draft_autosave_survives_a_reload(gm_client):
 
 
 def test_export_and_import_pages(gm_client):
-    table = new_table(gm_client)
+    # A physical deck: its export in play is whole (a virtual deck's is refused on import,
+    # tests/games/test_exports.py).
+    table = new_table(gm_client, deck_mode="physical")
     post_move(gm_client, table, by="Ana", do="continue", text="Sirens.")
     response = gm_client.get(reverse("games:export", args=[table.pk]))
     assert response.status_code == 200

@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import services
 from games.models import Table
 from games.playtests import service as playtest_service
+from games.playtests.models import RATINGS as RATING_FIELDS
 from games.playtests.models import Impression, PlaytestReport
 
 from .conftest import finished_table, golden, with_times
@@ -137,7 +138,7 @@ def test_player_answers_through_the_seat_link_without_an_account(gm, client):
     assert client.get(reverse("playtests:seat_impression", args=["not-a-token"])).status_code == 404
 
 
-@pytest.mark.parametrize("refused", [{"fun": 6}, {"fun": "9" * 5000}, {"fun": ""}])
+@pytest.mark.parametrize("refused", [{"fun": 6}, {"fun": "9" * 5000}, {"fun": 0}])
 def test_a_refused_impression_writes_nothing(gm, gm_client, client, refused):
     """Not the impression, and not the table's report either: nothing before it is valid."""
     table = finished_table(gm, "contest/last_card_and_winner")
@@ -150,6 +151,52 @@ def test_a_refused_impression_writes_nothing(gm, gm_client, client, refused):
     assert not PlaytestReport.objects.exists() and not Impression.objects.exists()
     assert client.post(seat_url, RATINGS).status_code == 302
     assert PlaytestReport.objects.get().impressions.get().player == "Ana"
+
+
+def test_a_player_may_leave_any_rating_out_on_the_phone(gm, client):
+    """The six ratings are optional on the seat's form, as on the public form: a player who
+    only says what they would change is heard, and no rating is made up for them."""
+    table = finished_table(gm, "contest/last_card_and_winner")
+    url = reverse("playtests:seat_impression", args=[table.seats.get(name="Ana").token])
+    form = client.get(url).content.decode()
+    assert " required" not in form
+    assert client.post(url, {"fun": "4", "change": "More pretzels"}).status_code == 302
+    impression = Impression.objects.get()
+    assert impression.ratings() == dict.fromkeys(dict(RATING_FIELDS), None) | {"fun": 4}
+    assert impression.change == "More pretzels"
+
+
+def test_a_players_impressions_page_has_no_site_navigation(gm, gm_client, client):
+    """Reached from the seat's page, in the table's language; the game master's own form
+    for a player keeps the site's menu."""
+    table = finished_table(gm, "contest/last_card_and_winner", language="pt-br")
+    url = reverse("playtests:seat_impression", args=[table.seats.get(name="Ana").token])
+    page = client.get(url).content.decode()
+    assert "Suas impressões" in page and "site-nav" not in page
+    assert reverse("login") not in page
+    gm_form = gm_client.get(reverse("playtests:gm_impression", args=[table.pk, 1]))
+    assert "site-nav" in gm_form.content.decode()
+
+
+def test_the_report_shows_each_seats_impression_link_as_a_qr_code(
+    gm, gm_client, other_client, client
+):
+    """Made here, as the join screen's codes are (no outside service sees a seat's secret
+    link), for the table's owner only."""
+    table = finished_table(gm, "contest/last_card_and_winner")
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk])).content.decode()
+    for seat in table.seats.all():
+        qr = reverse("playtests:seat_impression_qr", args=[table.pk, seat.position])
+        assert f'<img src="{qr}"' in page
+        link = "http://testserver" + reverse("playtests:seat_impression", args=[seat.token])
+        assert f'href="{link}"' in page
+        response = gm_client.get(qr)
+        assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+        assert b"<svg" in response.content and seat.token.encode() not in response.content
+        assert other_client.get(qr).status_code == 404
+        assert client.get(qr).status_code == 302  # to the login page
+    missing = reverse("playtests:seat_impression_qr", args=[table.pk, 99])
+    assert gm_client.get(missing).status_code == 404
 
 
 def test_seat_link_waits_for_the_end_of_the_game(gm, client):

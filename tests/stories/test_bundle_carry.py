@@ -96,7 +96,7 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
     before = seen()
     assert len(before["Forest one"]["deck"]) == laptop.cards.count() > 0
     assert len(before["Fair"]["characters"]) == 2
-    data = bundles.export_bundle(Table.objects.all())
+    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     pictures = [n for n in archive.namelist() if n.startswith("files/")]
     assert len(pictures) == laptop.cards.count()  # two tables, one deck: each picture once
@@ -148,7 +148,7 @@ def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
     """The script names its deck by this site's id; elsewhere that id is another deck (here,
     one the same owner has), whose pictures the table must never show."""
     table = Table.objects.get(name="Forest one")
-    data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    data = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     entries = {n: archive.read(n) for n in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])
@@ -163,7 +163,7 @@ def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
 
 
 def bundle_with(laptop, change) -> bytes:
-    data = bundles.export_bundle(Table.objects.filter(name="Forest one"))
+    data = bundles.export_bundle(Table.objects.filter(name="Forest one"), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     entries = {n: archive.read(n) for n in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])

@@ -240,13 +240,15 @@ def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds
     table = answering(gm, 6)
     story = story_for(table)
     story_services.edit_narration(story, 1, "Edited before the first bundle.", gm)
-    early = bundles.build_bundle(Table.objects.filter(pk=table.pk))
+    early = bundles.build_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     assert early.left_out == 1
     play_on(table, stories_script()["moves"][6:9])
     # After the first bundle: an edit of an old move and one of a move it did not have.
     story_services.edit_narration(story, 1, "Edited again, later.", other)
     story_services.edit_narration(story, 9, "The third bard, edited.", gm)
-    later = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
+    later = bundles.export_bundle(
+        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
+    )
     home = (game_services.script_of(table)["moves"], game_services.rebuild_state(table))
     history = [(e.move_seq, e.text) for e in NarrationEdit.objects.order_by("pk")]
     Table.objects.all().delete()
@@ -296,20 +298,24 @@ def refused_after(kept: bytes, later: bytes, says: str) -> None:
 
 def test_a_bundle_whose_log_disagrees_is_refused_and_nothing_is_written(gm):
     table = answering(gm, 4)
-    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     # At home the judged turn's last answer was taken back and given otherwise.
     game_services.undo(table, table.last_seq)
     play_on(table, [{"by": "Caio", "do": "answer", "picks": [5, 4, 3]}])
     play_on(table, stories_script()["moves"][4:6])
-    other_log = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
+    other_log = bundles.export_bundle(
+        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
+    )
     refused_after(kept, other_log, "moves that differ from the bundle's")
 
 
 def test_a_later_bundle_with_a_move_at_no_such_time_is_refused_and_nothing_is_written(gm):
     table = answering(gm, 4)
-    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     play_on(table, stories_script()["moves"][4:6])
-    archive = zipfile.ZipFile(io.BytesIO(bundles.export_bundle(Table.objects.filter(pk=table.pk))))
+    archive = zipfile.ZipFile(
+        io.BytesIO(bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True))
+    )
     entries = {name: archive.read(name) for name in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])
     manifest["tables"][0]["script"]["moves"][-1]["at"] = "2026-13-45T00:00:00"  # a 13th month
@@ -320,9 +326,11 @@ def test_a_later_bundle_with_a_move_at_no_such_time_is_refused_and_nothing_is_wr
 
 def test_a_table_someone_else_has_is_left_alone_and_named(gm, other):
     table = answering(gm, 4)
-    data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
+    data = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     play_on(table, stories_script()["moves"][4:6])
-    longer = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
+    longer = bundles.export_bundle(
+        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
+    )
     Table.objects.all().delete()
     bundles.import_bundle(data, gm)  # gm brought it in first
     before = game_services.script_of(Table.objects.get())
@@ -353,6 +361,40 @@ def test_the_export_leaves_a_turns_secret_answers_out_unless_asked(gm, tmp_path)
     call_command("bundle", "export", str(out), stdout=io.StringIO())
     script = json.loads(zipfile.ZipFile(out).read("bundle.json"))["tables"][0]["script"]
     assert "pending_left_out" not in script and len(script["moves"]) == 8
+
+
+def test_a_table_in_play_leaves_its_deck_out_and_no_site_takes_that_bundle(
+    gm, designer, client, tmp_path
+):
+    """A virtual deck in play: its seed and stacked deck would deal the copy the same hands,
+    shown to anyone. The bundle leaves them out, and is refused on the page and by the
+    command; the operator's ``--with-secrets`` carries the whole table."""
+    script = contest_script()
+    table = game_services.import_script({**script, "moves": script["moves"][:2]}, gm)
+    assert table.status == Table.Status.ACTIVE
+    home = game_services.state_of(table)
+    partial, whole = tmp_path / "partial.zip", tmp_path / "whole.zip"
+    said = io.StringIO()
+    call_command("bundle", "export", str(partial), stdout=said)
+    call_command("bundle", "export", str(whole), "--with-secrets", stdout=io.StringIO())
+    carried = json.loads(zipfile.ZipFile(partial).read("bundle.json"))["tables"][0]["script"]
+    assert next(iter(carried)) == "deck_left_out" and carried["deck_left_out"] is True
+    assert "seed" not in carried and "deck" not in carried
+    assert "Left out the deck of 1 table(s) in play" in said.getvalue()
+    Table.objects.all().delete()  # the other site
+
+    client.force_login(designer)
+    upload = ContentFile(partial.read_bytes(), name="partial.zip")
+    response = client.post(reverse("stories:bundle_import"), {"bundle": upload})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "is in play and its deck was left out" in page and "--with-secrets" in page
+    with pytest.raises(CommandError, match="its deck was left out"):
+        call_command("bundle", "import", str(partial), "--owner", designer.username)
+    assert not Table.objects.exists()
+
+    call_command("bundle", "import", str(whole), "--owner", designer.username, stdout=io.StringIO())
+    assert game_services.state_of(Table.objects.get()) == home
 
 
 # -- a zip bomb -------------------------------------------------------------------------------

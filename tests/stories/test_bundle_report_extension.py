@@ -24,7 +24,9 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts/amnesia_stories/01_judgi
 def test_an_extension_that_ends_the_game_brings_the_report(gm):
     script = json.loads(SCRIPT.read_text())["script"]
     table = game_services.import_script({**script, "moves": script["moves"][:6]}, gm)
-    early = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
+    early = bundles.export_bundle(
+        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
+    )
     for move in script["moves"][6:]:
         game_services.play(table, move, table.last_seq)
     table.refresh_from_db()
@@ -35,7 +37,9 @@ def test_an_extension_that_ends_the_game_brings_the_report(gm):
     seat = table.seats.get(position=0)
     ratings = {"fun": 5, "length": 4, "clarity": 3, "downtime": 4, "decisions": 5, "again": 4}
     Impression.objects.create(report=report, seat=seat, player=seat.name, **ratings)
-    later = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_pending=True)
+    later = bundles.export_bundle(
+        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
+    )
     Table.objects.all().delete()
 
     mover = importer()

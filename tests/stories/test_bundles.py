@@ -158,7 +158,7 @@ def as_imported(seen: dict, owner: str) -> dict:
 def test_a_round_trip_brings_everything_and_a_second_import_changes_nothing(laptop):
     before = snapshot()
     # The whole log (the answers of the turn being answered included: see the secrets below).
-    data = bundles.export_bundle(Table.objects.all(), with_pending=True)
+    data = bundles.export_bundle(Table.objects.all(), with_pending=True, with_deck=True)
     mover = empty_the_site()
     assert Table.objects.count() == 0
     summary = bundles.import_bundle(data, mover)
@@ -215,7 +215,7 @@ def refused(data: bytes, settings=None) -> str:
 
 @pytest.fixture
 def bundle(laptop) -> bytes:
-    data = bundles.export_bundle(Table.objects.all())
+    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
     Table.objects.all().delete()  # the same site, without the tables: a good import would add them
     return data
 
@@ -371,7 +371,7 @@ def test_the_command_refuses_with_a_message(bundle, tmp_path):
 def test_designers_upload_a_bundle_and_read_what_came_in(client, laptop, gm, other):
     from django.contrib.auth.models import Group
 
-    data = bundles.export_bundle(Table.objects.all())
+    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
     Table.objects.all().delete()
     url = reverse("stories:bundle_import")
     client.force_login(other)
@@ -427,7 +427,7 @@ def test_a_bundle_from_sqlite_comes_into_postgresql(laptop, tmp_path):
     admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
     admin.execute(f'CREATE DATABASE "{name}"')
     path = tmp_path / "laptop.zip"
-    path.write_bytes(bundles.export_bundle(Table.objects.all(), with_pending=True))
+    path.write_bytes(bundles.export_bundle(Table.objects.all(), with_pending=True, with_deck=True))
     env = {
         **os.environ,
         "DATABASE_URL": _other_url(server, name),
@@ -503,7 +503,7 @@ def test_a_cover_arrives_as_its_pixels_alone(laptop, settings):
     marked = out.getvalue() + b"<script>after the picture</script>"
     story = Story.objects.get(table__in=laptop)
     story.cover.save("c.jpg", ContentFile(marked))
-    data = bundles.export_bundle(Table.objects.all())
+    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     tables = json.loads(archive.read("bundle.json"))["tables"]
     (name,) = [t["story"]["cover"] for t in tables if t["story"]]

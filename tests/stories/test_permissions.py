@@ -203,8 +203,10 @@ def test_the_table_link_makes_the_draft_for_authors_only(gm, gm_client, other_cl
     table = game_services.create_table(gm, "amnesia", ["Ana", "Bruno"], name="Room 9")
     url = reverse("stories:for_table", args=[table.pk])
     assert other_client.get(url).status_code == 404
+    assert other_client.post(url).status_code == 404
+    assert gm_client.get(url).status_code == 200  # the button that makes it, nothing made
     assert not Story.objects.filter(table=table).exists()
-    response = gm_client.get(url)
+    response = gm_client.post(url)
     story = Story.objects.get(table=table)
     assert response.status_code == 302 and response["Location"] == story.get_absolute_url()
     assert story.title == "Room 9" and story.visibility == Story.Visibility.PRIVATE

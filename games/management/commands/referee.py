@@ -2,8 +2,11 @@
 
 ``replay`` touches no database: it prints one JSON object and exits 0 (legal), 1 (an
 illegal move) or 2 (a malformed script), exactly as shared/referee/README.md says.
-``export`` leaves secret moves out as the web page's export does (``games.exports``) unless
-given ``--with-pending``; ``import`` says, on standard error, how many it did not restore.
+``export`` leaves secrets out as the web page's export does (``games.exports``): the secret
+answers of a turn not judged yet unless given ``--with-pending``, and, while a table with a
+virtual deck is in play, its seed and stacked deck; ``--with-secrets`` (the server's operator)
+writes the whole script. ``replay`` and ``import`` refuse a script that left its deck out;
+``import`` says, on standard error, how many answers it did not restore.
 """
 
 from __future__ import annotations
@@ -57,6 +60,12 @@ class Command(BaseCommand):
             help="write the whole log, the secret answers of a turn not judged yet included",
         )
         ex.add_argument(
+            "--with-secrets",
+            action="store_true",
+            help="write the whole script: the seed and stacked deck of a table in play with a "
+            "virtual deck, and the secret answers of a turn not judged yet",
+        )
+        ex.add_argument(
             "--real-names",
             action="store_true",
             help="write every player's name as seated, even of players shown as a label",
@@ -72,7 +81,7 @@ class Command(BaseCommand):
         if action == "replay":
             self._replay(opts)
         elif action == "export":
-            self._export(opts["table_id"], opts["with_pending"], opts["real_names"])
+            self._export(opts["table_id"], opts)
         else:
             self._import(opts)
 
@@ -105,12 +114,17 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def _export(self, table_id: int, with_pending: bool, real_names: bool) -> None:
+    def _export(self, table_id: int, opts) -> None:
         try:
             table = Table.objects.get(pk=table_id)
         except Table.DoesNotExist as exc:
             raise CommandError(f"No table with id {table_id}.") from exc
-        script = export_script(table, with_pending=with_pending, real_names=real_names)
+        script = export_script(
+            table,
+            with_pending=opts["with_pending"] or opts["with_secrets"],
+            with_deck=opts["with_secrets"],
+            real_names=opts["real_names"],
+        )
         self.stdout.write(json.dumps(script, ensure_ascii=False, indent=2))
 
     def _import(self, opts) -> None:

@@ -7,6 +7,7 @@ terminal. Plain HTTP on a local network is the normal case for a table, so the H
 settings (secure cookies, redirect, HSTS) are off unless asked for (README: "make serve").
 
 The steps, each testable alone:
+0. the refusal of a port another process listens on already, naming it (``lifeline.py``);
 1. the set-up ``make run`` does too (migrate, the area cards, the demo), unless ``--no-setup``;
 2. the refusal to listen beyond this machine while the demo account keeps its published
    password;
@@ -16,8 +17,9 @@ The steps, each testable alone:
 5. ``collectstatic`` under the server's settings, then Granian (running the site in two pools
    of threads, one for the polls alone: amnesia_site/lanes.py; each of its worker processes
    answers the polls in a child of its own, amnesia_site/pollserver.py, unless POLL_PROCESS=0)
-   and the workers (books, long runs), children of this process, which stops them together and
-   starts again a worker that died (``amnesia_site.workers.supervise``).
+   and the workers (books, long runs, pictures), children of this process, which stops them
+   together and starts again a worker that died (``amnesia_site.workers.supervise``); each of
+   them ends when this process ends, killed or not (``amnesia_site.workers.lifeline``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from amnesia_site.addresses import is_loopback, is_private_ipv4, private_addresses
+from amnesia_site.workers import lifeline
 from amnesia_site.workers.supervise import Supervisor
 from amnesia_site.workers.work import worker_commands
 from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
@@ -195,6 +198,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         host: str = opts["host"]
         port: int = opts["port"]
+        # A port held already (an orphan server, another program): said before anything starts.
+        if not opts["dry_run"] and (held := lifeline.refuse_if_held(host, port)):
+            raise CommandError(held)
         if not opts["no_setup"]:
             call_command("migrate", interactive=False, verbosity=0)
             call_command("generate_area_cards")

@@ -1,4 +1,5 @@
-"""``bundle export OUT.zip [--user NAME] [--game GAME] [--with-pending]`` and ``bundle import
+"""``bundle export OUT.zip [--user NAME] [--game GAME] [--with-pending] [--with-secrets]`` and
+``bundle import
 FILE.zip --owner NAME [--link-accounts]``: carry tables, their stories and playtest reports from
 one site to another (``stories.bundles``)."""
 
@@ -31,6 +32,12 @@ class Command(BaseCommand):
             action="store_true",
             help="write the whole log, the secret answers of a turn not judged yet included",
         )
+        export.add_argument(
+            "--with-secrets",
+            action="store_true",
+            help="write the whole script of every table: the seed and stacked deck of a table "
+            "in play with a virtual deck, and the secret answers of a turn not judged yet",
+        )
         load = sub.add_parser("import", help="Bring a bundle's tables into this site.")
         load.add_argument("file", type=Path)
         load.add_argument(
@@ -46,11 +53,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if options["action"] == "export":
-            self.export(options["out"], options["user"], options["game"], options["with_pending"])
+            self.export(options["out"], options["user"], options["game"], options)
         else:
             self.load(options["file"], options["owner"], options["link_accounts"])
 
-    def export(self, out: Path, username: str | None, game: str | None, pending: bool) -> None:
+    def export(self, out: Path, username: str | None, game: str | None, options) -> None:
         tables = Table.objects.order_by("created_at", "pk")
         if username:
             user = get_user_model().objects.filter(username=username).first()
@@ -61,13 +68,21 @@ class Command(BaseCommand):
             if not registry.is_game(game):
                 raise CommandError(f"There is no game {game!r}.")
             tables = tables.filter(game=game)
-        exported = build_bundle(tables, with_pending=pending)
+        secrets = options["with_secrets"]
+        exported = build_bundle(
+            tables, with_pending=options["with_pending"] or secrets, with_deck=secrets
+        )
         out.write_bytes(exported.data)
         self.stdout.write(f"{out}: {exported.tables} tables, {len(exported.data):,} bytes.")
         if exported.left_out:
             self.stdout.write(
                 f"Left out {exported.left_out} secret answer(s) of a turn not judged yet "
                 '("pending_left_out"); --with-pending writes them.'
+            )
+        if exported.decks_left_out:
+            self.stdout.write(
+                f"Left out the deck of {exported.decks_left_out} table(s) in play "
+                '("deck_left_out"): no site imports such a bundle; --with-secrets writes them.'
             )
 
     def load(self, path: Path, owner_name: str | None, link_accounts: bool) -> None:

@@ -16,6 +16,7 @@ from PIL import Image
 from games import images
 from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard, CustomDeck
+from tests.workers import run_queued
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +130,9 @@ def test_upload_page_imports_and_lists_the_deck(gm_client, media):
     )
     assert response.status_code == 302
     assert CustomDeck.objects.get().name == "Through the page"
+    run_queued(
+        ("pictures",)
+    )  # the pictures worker (tests/games/amnesia_stories/test_deck_queue.py)
     page = gm_client.get(response["Location"]).content.decode()
     assert "Through the page" in page and "F12" in page
     assert "Through the page" in gm_client.get(reverse("amnesia_stories:decks")).content.decode()
@@ -166,8 +170,8 @@ def test_pillows_bomb_warning_counts_as_a_refusal(gm, media, monkeypatch):
     assert "F07.png" in message and "decompression bomb" in message
 
 
-def test_too_many_pixels_is_refused(gm, media, monkeypatch):
-    monkeypatch.setattr(decks, "MAX_PIXELS", 6000)
+def test_too_many_pixels_is_refused(gm, media, settings):
+    settings.DECK_MAX_PIXELS = 6000
     message = refused(gm, media, good_files(**{"F08.png": png(size=(100, 100))}))
     assert "F08.png" in message and "100 × 100 pixels" in message and "6,000" in message
 

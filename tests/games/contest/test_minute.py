@@ -60,7 +60,7 @@ def test_a_strict_table_refuses_an_early_take_whoever_sends_it(gm) -> None:
 
 def test_the_setting_is_an_informational_key_of_the_export_and_comes_back(gm) -> None:
     table = table_at(gm, 5, extra={minute.KEY: minute.STRICT})
-    script = exports.export_script(table)
+    script = exports.export_script(table, with_deck=True)  # in play: its deck too
     assert script[minute.KEY] == minute.STRICT
     assert minute.KEY not in script["options"]  # the referee's options are closed
     again = services.import_script(script, gm, name="Again")

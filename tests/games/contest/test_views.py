@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import registry, services
 from games.contest import characters
 from games.contest.models import Character, SeatCharacter
 from games.models import Table
@@ -613,3 +614,17 @@ def test_points_won_before_come_from_the_saved_character_not_from_a_box(gm_clien
         == 302
     )
     assert state(table)["players"]["Bo"]["extra_points"] == 2
+
+
+def test_the_winners_phone_no_longer_says_it_controls_the_story(gm):
+    """The referee keeps the last narrator in an ended game; the winner's phone showed them
+    "you control the story" after the end (the demo's winner, Bo, held control at the last
+    card)."""
+    script = registry.kit("contest").demos(datetime(2026, 1, 2, tzinfo=UTC))[0][1]
+    table = services.import_script(script, gm)
+    s = state(table)
+    assert s["finished"] and s["winners"] == ["Bo"] and s["controller"] == "Bo"
+    page = Client().get(reverse("contest:seat", args=[table.seats.get(name="Bo").token]))
+    body = page.content.decode()
+    assert "wins the game!" in body
+    assert "you control the story" not in body and "narrates</span>" not in body

@@ -148,7 +148,7 @@ def test_the_demo_command_loads_the_toy_demos(toy_game, db):
 
 def test_the_story_reading_page_and_cover(table, gm, gm_client):
     services.play(table, {"by": "Ana", "do": "say", "text": "Read me aloud."}, 0, gm)
-    response = gm_client.get(reverse("stories:for_table", args=[table.pk]), follow=True)
+    response = gm_client.post(reverse("stories:for_table", args=[table.pk]), follow=True)
     assert response.status_code == 200
     assert "Read me aloud." in response.content.decode()
     story = story_for(table)

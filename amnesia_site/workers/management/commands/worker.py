@@ -112,7 +112,7 @@ class Worker(DatabaseWorker):
 
 
 class Command(BaseCommand):
-    help = "Run the queued tasks of some queues (books, long), until stopped."
+    help = "Run the queued tasks of some queues (books, long, pictures), until stopped."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(

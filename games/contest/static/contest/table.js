@@ -1,6 +1,7 @@
 // The contest table: the narrator's countdown (after which others may take control, unless
 // the game master opens it early; it stands still while a contest is played), narration that rides along with the next move, and
-// polling that never replaces the page while someone is typing or tapping in a card.
+// polling that never replaces the page while someone is tapping in a card or typing in a field
+// other than the narration box (the box is the frame's: games/templatetags/moves.py).
 (function () {
   "use strict";
 
@@ -74,7 +75,7 @@
     }
     sentText = box.value;
     kept = "";
-  });
+  }, true);  // before the frame's draft keeper (static/js/table.js) looks for the text sent
 
   var sentText = "";
   document.addEventListener("htmx:afterSwap", function (ev) {
@@ -87,48 +88,15 @@
     sentText = "";
   });
 
-  // The draft is saved a moment after typing stops. A move sent meanwhile cancels that save
-  // (and one on its way): late, it would put the narration the move just stored back into
-  // the box, to go out again with the next move. Each save names the move its page showed,
-  // so the server drops one that a narrated move overtook all the same.
-  var timer = null;
-  var saving = null;
-  function cancelDraft() {
-    window.clearTimeout(timer);
-    timer = null;
-    if (saving) saving.abort();
-    saving = null;
-  }
-  document.addEventListener("htmx:configRequest", function (ev) {
-    if (ev.detail.verb !== "get") cancelDraft();
-  }, true);
-  document.addEventListener("input", function (ev) {
-    if (ev.target.id !== "narration" || !ev.target.dataset.draftUrl) return;
-    var box = ev.target;
-    var panel = box.closest(".table-panel");
-    var seq = panel ? panel.dataset.seq || "" : "";
-    cancelDraft();
-    timer = window.setTimeout(function () {
-      if (!box.isConnected) return;
-      var token = document.querySelector("[name=csrfmiddlewaretoken]");
-      var body = new FormData();
-      body.append("text", box.value);
-      body.append("seq", seq);
-      saving = window.AbortController ? new AbortController() : null;
-      fetch(box.dataset.draftUrl, {
-        method: "POST", body: body, credentials: "same-origin",
-        headers: { "X-CSRFToken": token ? token.value : "" },
-        signal: saving ? saving.signal : undefined,
-      }).catch(function () { /* offline: the box keeps it */ });
-    }, 700);
-  });
-
   // -- polling: only when nothing is being typed or tapped in --------------------------------
   // (A veto here, not an hx-trigger filter: htmx compiles those with Function(), which the
   // Content Security Policy refuses.)
   function mayRefresh() {
+    // The narration box never holds the table back: the frame carries its text and keyboard
+    // into the new panel (static/js/live.js).
     var active = document.activeElement;
-    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return false;
+    var typing = active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
+    if (typing && !active.hasAttribute("data-draft-key")) return false;
     if (document.querySelector("#table-panel .pending")) return false;
     return !document.querySelector("details[open].vote-off, details[open].extra-points");
   }

@@ -1,0 +1,63 @@
+"""A phone after the last move, for every game with seat pages (from the registry), on a
+phone-sized screen in the table's language (Japanese): its seat page follows the last move to
+the way to the player's impressions, shows no way into the rest of the site, and the
+impressions go in with no rating given."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from games import registry, services
+from games.models import Table
+from games.playtests.models import RATINGS, Impression
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits() if kit.seat_page])
+def test_a_phone_goes_from_the_last_move_to_its_impressions(
+    slug, browser, transactional_db, live_server, django_user_model
+) -> None:
+    gm = django_user_model.objects.create_user(username="gm", password="unused-here-1")
+    script = next(
+        script
+        for _name, script in registry.kit(slug).demos(datetime.now(UTC))
+        if services.import_script(script, gm).status == Table.Status.FINISHED
+    )
+    *moves, last = [{k: v for k, v in m.items() if k != "at"} for m in script["moves"]]
+    table = services.import_script({**script, "moves": moves}, gm)
+    table.language = "ja"
+    table.save(update_fields=["language"])
+    seat = table.seats.order_by("position").first()
+
+    phone = browser.new_context(
+        base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    phone.set_default_timeout(10_000)
+    try:
+        page = phone.new_page()
+        page.goto(reverse(registry.kit(slug).seat_page, args=[seat.token]))
+        header = page.locator(".site-header")
+        expect(header).to_contain_text("Amnesia Table")  # the site's name, in every language
+        expect(header.get_by_role("link")).to_have_count(0)
+        expect(header).not_to_contain_text("ログイン")
+        impressions = page.get_by_role("link", name="あなたの感想")
+        expect(impressions).to_have_count(0)
+
+        services.play(table, last, None, gm)  # the game's last move, made at the laptop
+        impressions.click(timeout=10_000)  # once the page has followed it by itself
+
+        expect(page.get_by_role("heading", level=1)).to_contain_text("ゲームはいかがでしたか")
+        expect(header.get_by_role("link")).to_have_count(0)
+        page.locator("textarea[name=change]").fill("もっと長く遊びたい")
+        page.get_by_role("button", name="感想を送信").click()
+        expect(page.locator(".flash").first).to_contain_text("感想を保存しました")
+        impression = Impression.objects.get(report__table=table)
+        assert impression.player == seat.name and impression.change == "もっと長く遊びたい"
+        assert impression.ratings() == dict.fromkeys(dict(RATINGS))
+    finally:
+        phone.close()
