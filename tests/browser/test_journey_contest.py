@@ -243,7 +243,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
 
         # The book, in English, tells the evening.
         laptop.goto(table_path)
-        laptop.get_by_role("link", name="Make the book").click()
+        laptop.get_by_role("button", name="Make the book").click()
         text = " ".join(download_book(laptop).split())
         for said in (
             TOLD,
