@@ -110,7 +110,6 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
 
         # Zed controls the story: the laptop tells it and challenges Yum.
         expect(panel.locator(".control-panel h2")).to_have_text("Zed (Ana) controls the story")
-        expect(ana.locator(".seat-head")).to_contain_text("you control the story")
         panel.locator("#narration").fill(TOLD)
         challenge = panel.locator("#challenge-form")
         challenge.locator(".pill", has_text="Yum").click()
@@ -192,7 +191,6 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         intact(refused, TITLE)
         expect(refused.get_by_role("alert")).to_contain_text("The table has moved on")
         who = {name: f"{CHARACTERS[name]} ({name})" for name in PLAYERS}
-        expect(panel.locator(".control-panel h2")).to_have_text(f"{who[holder]} controls the story")
 
         # Every device reloads and shows the table as it is.
         laptop.reload()
