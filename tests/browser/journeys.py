@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -58,8 +59,7 @@ def download_book(page) -> str:
     ask = page.get_by_test_id(re.compile(r"^book-ask-")).first
     with page.expect_download() as download:
         ask.click()
-    path = download.value.path()
-    data = open(path, "rb").read()
+    data = Path(download.value.path()).read_bytes()
     assert data.startswith(b"%PDF"), data[:20]
     return all_text(data, "\n")
 
