@@ -5,6 +5,8 @@ plays; the outcome becomes the response the same way everywhere:
 
 - the table moved on since the page was drawn (StaleMove): 409, the page again with the reason;
 - the referee (or the write path) refused: 400, the page again with the referee's sentence;
+  either way the form that sent the move holds again what was typed or chosen in it
+  (``games.refill``);
 - it worked: the page's ``panel`` partial for htmx, a redirect for a plain form post;
 - a JSON request gets JSON: ``{"error": {"code", "message"}}`` or ``{"seq", "state"}``.
 
@@ -31,6 +33,7 @@ from django_htmx.http import replace_url
 from games import presenters, registry, services
 from games.messages import referee_message, service_message
 from games.models import Table
+from games.refill import keep_sent
 from games.rules import IllegalMove
 from games.snapshot import Snapshot
 
@@ -44,7 +47,10 @@ PANEL_ONLY = "games/_panel_only.html"
 
 
 def render_page(request, template: str, context: dict[str, Any], status: int = 200):
-    """A page drawn in a frame: the whole page, or only its panel for htmx."""
+    """A page drawn in a frame: the whole page, or only its panel for htmx. A refusal
+    (``status`` 400 or more) of a post keeps in its form what was sent (``games.refill``)."""
+    if status >= 400:
+        keep_sent(request)
     if request.htmx:
         context["frame_page"] = PANEL_ONLY
     return render(request, template, context, status=status)
@@ -178,4 +184,5 @@ def _refused(
     # the same transaction) may have moved this copy of the table on: read it again.
     # Every field, those the view left unread too (one query).
     table.refresh_from_db(fields=[f.attname for f in table._meta.concrete_fields])
+    keep_sent(request)  # the page drawn again keeps what was typed or chosen (games.refill)
     return render(error=message, status=status)

@@ -83,10 +83,11 @@ class AmnesiaGame(Game):
                 max_length=MAX_ABILITY_LENGTH,
                 max_items=MAX_ABILITIES,
                 separator=",",
+                label=N_("The abilities it awakens"),
             )
         },
-        "pass": {"take": Field("int", min=0)},
-        "end_story": {"agreed": Field("str_list", max_items=max_players)},
+        "pass": {"take": Field("int", min=0, label=N_("The tokens to take from the bank"))},
+        "end_story": {"agreed": Field("str_list", max_items=max_players, label=N_("Who agrees"))},
         "open": {"card": _card},
         "higher": {"card": _card},
         "lower": {"card": _card},
@@ -210,7 +211,9 @@ class AmnesiaGame(Game):
         if abilities is None:
             abilities = []
         if not isinstance(abilities, list) or not all(isinstance(a, str) for a in abilities):
-            raise IllegalMove("bad_argument", N_("'abilities' must be a list of short texts."))
+            raise IllegalMove(
+                "bad_argument", N_("The abilities a memory awakens must be short texts.")
+            )
         abilities = [a.strip() for a in abilities]
         if any(not a or len(a) > MAX_ABILITY_LENGTH for a in abilities):
             raise IllegalMove(
@@ -268,7 +271,7 @@ class AmnesiaGame(Game):
     def _do_pass(self, state, move):
         by = move["by"]
         self._require_turn(state, by)
-        take = require_int(move, "take", 0)
+        take = require_int(move, "take", 0, what=N_("The tokens to take from the bank"))
         if take > state["bank"]:
             raise IllegalMove(
                 "bad_argument",
@@ -309,11 +312,11 @@ class AmnesiaGame(Game):
     def _do_end_story(self, state, move):
         agreed = move.get("agreed")
         if not isinstance(agreed, list) or not all(isinstance(a, str) for a in agreed):
-            raise IllegalMove("bad_argument", N_("'agreed' must list the players who agree."))
+            raise IllegalMove("bad_argument", N_("Tick every player who agrees to end the story."))
         for name in agreed:
             if name not in state["seats"]:
                 raise IllegalMove(
-                    "unknown_player", N_("There is no player called {name!r}."), name=name
+                    "unknown_player", N_("There is no player called “{name}”."), name=name
                 )
         if not state["room_flashback_told"]:
             raise IllegalMove(
@@ -550,7 +553,9 @@ class AmnesiaGame(Game):
             return None
         if not cards.is_playing_card(card):
             raise IllegalMove(
-                "bad_argument", N_("{card!r} is not a playing card (e.g. 7H, QS, 10D)."), card=card
+                "bad_argument",
+                N_("“{card}” is not a playing card (e.g. 7H, QS, 10D)."),
+                card=card,
             )
         if card in state["challenge"]["drawn"]:
             raise IllegalMove(

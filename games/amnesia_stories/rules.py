@@ -374,7 +374,7 @@ class AmnesiaStoriesGame(Game):
         if not isinstance(picks, list) or len(picks) != questions:
             raise IllegalMove(
                 "bad_argument",
-                N_("'picks' must be a list of {questions} slot numbers."),
+                N_("Choose a slot number for each of the {questions} steps."),
                 questions=questions,
             )
         for pick in picks:
@@ -492,6 +492,14 @@ class AmnesiaStoriesGame(Game):
         return StoriesNarrator(self, setup).tell(moves)
 
 
+# How a reader names the card lists a move reads: a refusal says these, never a key.
+CARD_LISTS = {
+    "journey": N_("Journey (text side up)"),
+    "slots": N_("Selection slots (face up)"),
+    "story": N_("The story, in order"),
+}
+
+
 def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:
     value = move.get(key)
     if (
@@ -500,7 +508,10 @@ def _card_list(move: dict[str, Any], key: str, count: int) -> list[str]:
         or not all(isinstance(c, str) for c in value)
     ):
         raise IllegalMove(
-            "bad_argument", N_("'{key}' must be a list of {count} card ids."), key=key, count=count
+            "bad_argument",
+            N_("{what}: choose a card for each of the {count} places."),
+            what=CARD_LISTS[key],
+            count=count,
         )
     return list(value)
 

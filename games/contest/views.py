@@ -14,7 +14,7 @@ from typing import Any
 import qrcode
 import qrcode.image.svg
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -115,8 +115,10 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     move = _pending_move(data)
     if move is None and request.method != "POST":
         return redirect(table)  # an address without its move (cut short): the table
-    if move is None:
-        return HttpResponseBadRequest(_("That is not a move this page can build."))
+    if move is None:  # answered in the page, as any refusal (games.answers)
+        return _render(
+            request, table, error=_("That is not a move this page can build."), status=400
+        )
     if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
         # The move was played and its answer lost: the stored answer, not a new build.
         sent = move

@@ -173,6 +173,9 @@ class Field:
     nullable: bool = False  # null is a value of its own ("no reward")
     separator: str | None = None  # a list a form may type in one box, split on this
     blank: str = "keep"
+    # How a reader names it, marked with N_ ("The tokens to take"): a refusal of its value
+    # says this, never the field's key.
+    label: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in FIELD_KINDS:
@@ -646,7 +649,7 @@ class Game:
         by = move.get("by")
         if not isinstance(by, str) or by not in state["seats"]:
             raise IllegalMove(
-                "unknown_player", N_("There is no player called {by!r} at this table."), by=by
+                "unknown_player", N_("There is no player called “{by}” at this table."), by=by
             )
         if not self.is_active(state, by):
             raise IllegalMove("unknown_player", N_("{by} is out of the game."), by=by)
@@ -660,10 +663,7 @@ class Game:
             )
         if state["phase"] not in self.moves[verb]:
             raise IllegalMove(
-                "wrong_phase",
-                N_("'{verb}' cannot be played now (phase: {phase})."),
-                verb=verb,
-                phase=state["phase"],
+                "wrong_phase", N_("That move cannot be made at this point of the game.")
             )
 
     def copy_state(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -687,15 +687,28 @@ class Game:
 
 
 def require_int(
-    move: dict[str, Any], key: str, lo: int | None = None, hi: int | None = None
+    move: dict[str, Any],
+    key: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    what: str | None = None,
 ) -> int:
+    """``move[key]``, a whole number from ``lo`` to ``hi``. ``what`` names the value for a
+    reader (marked with ``N_``: "The tokens to take"); the sentence never names the key,
+    which is a program's word, not a player's."""
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove("bad_argument", N_("'{key}' must be a whole number."), key=key)
+        if what is None:
+            raise IllegalMove("bad_argument", N_("A whole number is needed here."))
+        raise IllegalMove("bad_argument", N_("{what} must be a whole number."), what=what)
     if lo is not None and value < lo:
-        raise IllegalMove("bad_argument", N_("'{key}' must be at least {lo}."), key=key, lo=lo)
+        if what is None:
+            raise IllegalMove("bad_argument", N_("The number must be at least {lo}."), lo=lo)
+        raise IllegalMove("bad_argument", N_("{what} must be at least {lo}."), what=what, lo=lo)
     if hi is not None and value > hi:
-        raise IllegalMove("bad_argument", N_("'{key}' must be at most {hi}."), key=key, hi=hi)
+        if what is None:
+            raise IllegalMove("bad_argument", N_("The number must be at most {hi}."), hi=hi)
+        raise IllegalMove("bad_argument", N_("{what} must be at most {hi}."), what=what, hi=hi)
     return value
 
 
@@ -710,5 +723,5 @@ def optional_text(move: dict[str, Any], key: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise IllegalMove("bad_argument", N_("'{key}' must be text."), key=key)
+        raise IllegalMove("bad_argument", N_("Text is needed here."))
     return value

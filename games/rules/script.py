@@ -115,7 +115,7 @@ def check_move_shape(setup: Setup, move: Any, index: int) -> None:
         codes = value if isinstance(value, list) else [value]
         for code in codes:
             if isinstance(code, str) and not game.is_card(code, setup):
-                raise BadScript(N_("Unknown card code {code!r}."), index, code=code)
+                raise BadScript(N_("There is no card “{code}” in this game."), index, code=code)
 
 
 def parse_script(script: Any) -> tuple[Setup, list[dict[str, Any]]]:

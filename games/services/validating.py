@@ -199,12 +199,14 @@ def judge(
             # A value of the wrong kind may trip the referee up (it reads declared values
             # only): the move is refused just below, whatever the referee made of it.
             pass
-        raise IllegalMove(
-            "bad_argument",
-            N_("'{key}' holds a value that '{verb}' cannot take."),
-            key=misfit,
-            verb=payload["do"],
-        )
+        declared = referee.field(payload["do"], misfit)
+        if declared is not None and declared.label:
+            raise IllegalMove(
+                "bad_argument",
+                N_("{what}: the value sent is not one this move can take."),
+                what=declared.label,
+            )
+        raise IllegalMove("bad_argument", N_("A value sent with this move is not one it can take."))
     after = referee.apply(state, payload)
     extra = undeclared_fields(referee, payload)
     if extra:

@@ -13,6 +13,10 @@ draws ``<form method="post">`` with the CSRF token and the hidden inputs every m
 - ``do`` when given as ``do=``: the verb rides in a hidden input and the buttons carry
   something else.
 
+``keep_sent=False`` draws the form empty even in the answer to a refused move it sent (a
+secret answer on the passed laptop, which the next player may see): by default it holds again
+what was sent (``games.refill``).
+
 ``legal`` is a legal move (``{"do": …}``, from ``legal_moves``): its verb is the one the form's
 ``movebutton`` posts. ``action`` defaults to the context's ``move_url``. Any other keyword is
 an attribute of the form (``data_narrate=True`` is ``data-narrate``; a false value leaves it
@@ -39,6 +43,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import registry
 from games.forms import new_client_id
+from games.refill import posted_here, refill, sends, sent_form
 
 register = template.Library()
 
@@ -46,6 +51,8 @@ register = template.Library()
 _VERB = "_moveform_verb"
 # The CSRF input of the render (with the token it was drawn from).
 _CSRF = "_moveform_csrf"
+# Set once the render has put a refused move's values back in the form that sent them.
+_REFILLED = "_moveform_refilled"
 
 
 def _parse(parser, token, end: str) -> tuple[FilterExpression | None, dict, NodeList]:
@@ -90,6 +97,7 @@ class MoveFormNode(template.Node):
         by = values.pop("by", None)
         action = values.pop("action", None) or context.get("move_url", "")
         turn = values.pop("turn", None)
+        keep_sent = values.pop("keep_sent", True)
         if turn is None and verb:
             game: Any = getattr(context.get("table"), "game", None)
             referee = registry.kit(game).referee if registry.is_game(game) else None
@@ -107,9 +115,29 @@ class MoveFormNode(template.Node):
         if do:
             parts.append(_hidden("do", do))
         with context.push({_VERB: verb}):
-            parts.append(self.nodelist.render(context))
+            inside = self.nodelist.render(context)
+        kept = self._kept(context, inside, action, by, do) if keep_sent else None
+        if kept is not None:
+            # Marked, so that the page opens the folded parts (<details>) that hold it.
+            parts[0] = parts[0][:-1] + " data-refused>"
+        parts.append(inside if kept is None else kept)
         parts.append("</form>")
         return mark_safe("".join(parts))
+
+    def _kept(self, context, inside: str, action: str, by: Any, do: Any) -> str | None:
+        """When the page answers a refused move that this form sent (``games.refill``), the
+        form's inside with what it sent put back (only the first such form); else None."""
+        sent = sent_form(context)
+        if sent is None or context.render_context.get(_REFILLED):
+            return None
+        if by is not None and sent.get("by") != str(by):
+            return None
+        if do is not None and sent.get("do") != str(do):
+            return None
+        if not posted_here(context, action) or not sends(inside, sent):
+            return None
+        context.render_context[_REFILLED] = True
+        return refill(inside, sent)
 
     def _csrf(self, context) -> str:
         """The CSRF input, drawn once per render for all the page's move forms (a page draws a
@@ -164,9 +192,9 @@ def narration(context, *part: Any, value: Any = None, **attrs: Any) -> SafeStrin
     the new panel instead of waiting for the narrator to stop typing (``static/js/live.js``).
 
     ``part`` names what the text narrates (a scene, a turn): a refresh that brings another
-    part's box leaves the text behind. ``value`` is the text it starts with (default: the
-    table's saved draft); any other keyword is an attribute of the box (``form``, ``rows``,
-    ``placeholder``)."""
+    part's box leaves the text behind. ``value`` is the text it starts with (default: what a
+    refused move just sent in it, else the table's saved draft); any other keyword is an
+    attribute of the box (``form``, ``rows``, ``placeholder``)."""
     table = context["table"]
     key = "-".join(str(bit) for bit in (table.game, table.pk, *part))
     box = {
@@ -176,5 +204,9 @@ def narration(context, *part: Any, value: Any = None, **attrs: Any) -> SafeStrin
         "data_draft_key": key,
         "data_draft_url": reverse("games:draft", args=[table.pk]),
     }
-    text = table.draft if value is None else value
+    if value is None:
+        # A refused move sent from this page: the text it carried, as typed.
+        sent = sent_form(context)
+        value = (sent or {}).get(box["name"]) or table.draft
+    text = value
     return mark_safe(f"<textarea{_attrs(box)}>{conditional_escape(text)}</textarea>")

@@ -132,3 +132,61 @@
 
   document.addEventListener("DOMContentLoaded", announcer);
 })();
+
+// A refused move is answered with the panel again, holding the reason and what was sent
+// (games.answers): the pages' htmx-config swaps 400 and 409 in. An answer of those codes that
+// holds no panel (the site refusing what it cannot read at all, a NUL in a text: the reason
+// alone, amnesia_site.errors) would swap an empty panel in, and the page would lose its moves
+// and what was typed. It is taken as the error it is instead: nothing is swapped, the form
+// keeps what was typed, and site.js says the server's reason above it.
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr;
+    var target = ev.detail.target;
+    if (!xhr || (xhr.status !== 400 && xhr.status !== 409) || !target || !target.id) return;
+    var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html"); // inert
+    if (doc.getElementById(target.id)) return;
+    ev.detail.shouldSwap = false;
+    ev.detail.isError = true;
+  });
+})();
+
+// The form that sent a refused move (data-refused, games.refill) may sit in a folded part of
+// the page (a <details>: "Make a new character", "Teams"): opened, with the folded parts
+// inside it that hold something chosen, so what was kept is in sight beside the reason.
+(function () {
+  "use strict";
+
+  function filled(details) {
+    var controls = details.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < controls.length; i++) {
+      var el = controls[i];
+      if (el.type === "checkbox" || el.type === "radio") {
+        if (el.checked) return true;
+      } else if ((el.tagName === "TEXTAREA" || el.type === "text") && el.value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function openRefused() {
+    document.querySelectorAll("form[data-refused]").forEach(function (form) {
+      for (var el = form.parentElement; el; el = el.parentElement) {
+        if (el.tagName === "DETAILS") el.open = true;
+      }
+      form.querySelectorAll("details").forEach(function (details) {
+        if (filled(details)) details.open = true;
+      });
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", openRefused);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", openRefused);
+  } else {
+    openRefused();
+  }
+})();

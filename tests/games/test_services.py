@@ -278,11 +278,13 @@ def test_a_declared_field_beyond_its_limits_is_refused_even_when_the_referee_tak
     ):
         with pytest.raises(IllegalMove) as exc:
             services.play(contest, {**move, **bad}, 0, gm)
-        assert exc.value.code == "bad_argument" and "cannot take" in exc.value.message
+        assert (
+            exc.value.code == "bad_argument" and "not one this move can take" in exc.value.message
+        )
     # a value of the wrong kind gets the referee's own sentence when it has one
     with pytest.raises(IllegalMove) as exc:
         services.play(contest, {**move, "name": "Zed", "brains": "three"}, 0, gm)
-    assert "'brains' must be a whole number" in exc.value.message
+    assert "Brains must be a whole number" in exc.value.message
     assert Move.objects.count() == 0
     services.play(contest, {**move, "name": "Z" * 60}, 0, gm)
 

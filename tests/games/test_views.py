@@ -182,7 +182,7 @@ def test_malformed_fields_get_400_with_the_referees_message(gm_client):
     post_move(gm_client, table, by="Ana", do="end_scene")
     response = post_move(gm_client, table, by="Bruno", do="pass", take="lots")
     assert response.status_code == 400
-    assert "&#x27;take&#x27; must be a whole number" in response.content.decode()
+    assert "The tokens to take from the bank must be a whole number" in response.content.decode()
     response = post_move(gm_client, table, htmx=True, by="Bruno", do="pass", take="-3")
     assert response.status_code == 400
     body = response.content.decode()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contest.rules import narrative as story
-from games.contest.rules.checks import _choice, _fail, _flag, _names, _text
+from games.contest.rules.checks import FIELD_WORDS, _choice, _fail, _flag, _names, _text
 from games.contest.rules.core import (
     ATTRIBUTES,
     State,
@@ -245,10 +245,14 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         name = _text(move, "name")
         extra = move.get("extra_points", 0)
         if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-            raise _fail("bad_argument", N_("'extra_points' must be a whole number, 0 or more."))
+            raise _fail(
+                "bad_argument", N_("The points won before must be a whole number, 0 or more.")
+            )
         attrs = {}
         for attr in ATTRIBUTES:
-            attrs[attr] = require_int(move, attr, o["attribute_min"], o["attribute_max"] + extra)
+            attrs[attr] = require_int(
+                move, attr, o["attribute_min"], o["attribute_max"] + extra, FIELD_WORDS[attr]
+            )
         bfa = _flag(move, "bfa", False)
         if sum(attrs.values()) != o["attribute_points"] + extra:
             raise _fail(
@@ -300,9 +304,9 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             )
         target = move.get("target")
         if not isinstance(target, str):
-            raise _fail("bad_argument", N_("'target' must be a player's name."))
+            raise _fail("bad_argument", N_("Choose whom to challenge."))
         kind = _text(move, "contest")
-        attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
+        attribute = _choice(move, "attribute", ATTRIBUTES)
         named = _flag(move, "named", True)
         extended = _flag(move, "extended", False)
         has_teams = "team" in move or "target_team" in move
@@ -380,9 +384,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
         by = move["by"]
         if by == state["controller"]:
             raise _fail("not_your_turn", N_("{by} already controls the story."), by=by)
-        how = _choice(
-            move, "with", ("face_card", "drinks", "plot_card"), "face_card, drinks or plot_card"
-        )
+        how = _choice(move, "with", ("face_card", "drinks", "plot_card"))
         p = state["players"][by]
         if how == "drinks":
             drink(state, by, 2)
@@ -390,12 +392,15 @@ class ContestGame(ContestPlay, ContestOptions, Game):
             return
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", N_("'card' must name the card you play."))
+            raise _fail("bad_argument", N_("Choose the card you play."))
         reward = None
         if how == "plot_card":
             reward = move.get("reward")
             if reward not in (None, "card", "pretzels"):
-                raise _fail("bad_argument", N_("'reward' must be card, pretzels or null."))
+                raise _fail(
+                    "bad_argument",
+                    N_("Choose the reward: a lost card back, two pretzels removed, or none."),
+                )
             self._require_option(state, "plot_cards", "plot cards")
             if card not in C.TAROT_MAJOR:
                 raise _fail("rule_violation", N_("{card} is not a major arcana."), card=label(card))
@@ -460,7 +465,7 @@ class ContestGame(ContestPlay, ContestOptions, Game):
 
     def _do_eat_pretzels(self, state: State, move: dict) -> None:
         by = move["by"]
-        count = require_int(move, "count", 1)
+        count = require_int(move, "count", 1, what=FIELD_WORDS["count"])
         p = state["players"][by]
         limit = state["options"]["eat_limit"]
         if p["bfa"]:

@@ -14,20 +14,39 @@ from games.rules.base import N_, IllegalMove
 # The contest modules raise ``_fail(code, N_(template), **params)``: IllegalMove by a short name.
 _fail = IllegalMove
 
+# How a reader names the fields a contest move reads: a refusal says these, never a key.
+FIELD_WORDS = {
+    "name": N_("The character's name"),
+    "contest": N_("What the contest is"),
+    "target": N_("Whom to challenge"),
+    "attribute": N_("The attribute the contest tests"),
+    "with": N_("How to take control"),
+    "penalty": N_("The penalty"),
+    "choice": N_("How to heal"),
+    "brains": N_("Brains"),
+    "muscle": N_("Muscle"),
+    "moves": N_("Moves"),
+    "coolness": N_("Coolness"),
+    "count": N_("The pretzels to eat"),
+    "ham": N_("Extra draws for a laugh"),
+}
+
 
 def _text(move: dict, key: str, required: bool = True) -> str | None:
     value = move.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise _fail("bad_argument", N_("'{key}' must be a non-empty text."), key=key)
+        if key in FIELD_WORDS:
+            raise _fail("bad_argument", N_("{what} cannot be left empty."), what=FIELD_WORDS[key])
+        raise _fail("bad_argument", N_("A box that must be filled in was left empty."))
     return value.strip()
 
 
 def _flag(move: dict, key: str, default: bool) -> bool:
     value = move.get(key, default)
     if not isinstance(value, bool):
-        raise _fail("bad_argument", N_("'{key}' must be true or false."), key=key)
+        raise _fail("bad_argument", N_("A yes-or-no choice was sent as something else."))
     return value
 
 
@@ -36,14 +55,20 @@ def _names(move: dict, key: str) -> list[str]:
     if value is None:
         value = []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail("bad_argument", N_("'{key}' must be a list of player names."), key=key)
+        raise _fail("bad_argument", N_("A list of players holds something that is no name."))
     return value
 
 
-def _choice(move: dict, key: str, allowed: tuple, what: str) -> Any:
+def _choice(move: dict, key: str, allowed: tuple) -> Any:
     value = move.get(key)
     if value not in allowed:
-        raise _fail("bad_argument", N_("'{key}' must be {what}."), key=key, what=what)
+        if key in FIELD_WORDS:
+            raise _fail(
+                "bad_argument",
+                N_("{what}: choose one of the choices offered."),
+                what=FIELD_WORDS[key],
+            )
+        raise _fail("bad_argument", N_("Choose one of the choices offered."))
     return value
 
 
@@ -52,7 +77,7 @@ def _penalty_list(move: dict, count: int) -> list[str]:
     if not isinstance(value, list) or len(value) != count or not all(v in PENALTIES for v in value):
         raise _fail(
             "bad_argument",
-            N_("'penalty' must list exactly {count} penalties, each drink or card."),
+            N_("Choose exactly {count} penalties, each a drink or a card."),
             count=count,
         )
     return value
@@ -66,7 +91,7 @@ class Checks:
     def _target(state: State, name: str, role: str = "target") -> str:
         if name not in state["seats"]:
             raise _fail(
-                "unknown_player", N_("There is no player called {name!r} at this table."), name=name
+                "unknown_player", N_("There is no player called “{name}” at this table."), name=name
             )
         if state["players"][name]["out"]:
             raise _fail(
@@ -84,11 +109,9 @@ class Checks:
             return []
         value = move.get("cards", [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _fail("bad_argument", N_("'cards' must be a list of card codes."))
+            raise _fail("bad_argument", N_("Name the lost cards by their codes (e.g. 7H, QS)."))
         if len(value) != count:
-            raise _fail(
-                "bad_argument", N_("Name the {count} lost card(s) in 'cards'."), count=count
-            )
+            raise _fail("bad_argument", N_("Name the {count} lost card(s)."), count=count)
         if len(set(value)) != len(value):
             raise _fail("rule_violation", N_("The same card cannot be lost twice."))
         for code in value:

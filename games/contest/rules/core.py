@@ -381,7 +381,7 @@ def lose_card(state: State, name: str, named: str | None = None) -> str:
                 "rule_violation", N_("{name} has no card in hand to lose."), name=name
             )
         if named is None:
-            raise IllegalMove("bad_argument", N_("Name the card that is lost ('card')."))
+            raise IllegalMove("bad_argument", N_("Name the card that is lost."))
         check_unseen(state, named)
         pick = named
         p["hand_count"] -= 1

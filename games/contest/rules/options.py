@@ -42,7 +42,7 @@ class ContestOptions(Checks):
             raise _fail("not_your_turn", N_("Only the narrator may call a vote."))
         target = move.get("target")
         if not isinstance(target, str):
-            raise _fail("bad_argument", N_("'target' must be a player's name."))
+            raise _fail("bad_argument", N_("Choose the player to vote off."))
         lists = self._voters(state, move, ("up", "down", "pretzels"), {by, target})
         self._target(state, target)
         self._require_option(state, "voting_off", "voting off")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.contest.rules.checks import Checks, _choice, _fail, _flag, _penalty_list
+from games.contest.rules.checks import FIELD_WORDS, Checks, _choice, _fail, _flag, _penalty_list
 from games.contest.rules.core import (
     ATTRIBUTES,
     PENALTIES,
@@ -50,7 +50,7 @@ class ContestPlay(Checks):
     def _do_accept(self, state: State, move: dict) -> None:
         by = move["by"]
         contest = self._answering(state, by)
-        attribute = _choice(move, "attribute", ATTRIBUTES, "brains, muscle, moves or coolness")
+        attribute = _choice(move, "attribute", ATTRIBUTES)
         contest["attributes"][by] = attribute
         event(
             state,
@@ -86,7 +86,7 @@ class ContestPlay(Checks):
             state["phase"] == "response" and by != contest["defender"]
         ):
             raise _fail("not_your_turn", N_("Only a contestant may forfeit this contest."))
-        penalty = _choice(move, "penalty", PENALTIES, "drink or card")
+        penalty = _choice(move, "penalty", PENALTIES)
         members = side(state, by)
         named = self._physical_cards(state, move, len(members) if penalty == "card" else 0)
         if state["phase"] == "contest":
@@ -123,7 +123,7 @@ class ContestPlay(Checks):
             raise _fail("not_your_turn", N_("{by} has no card to play now."), by=by)
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", N_("'card' must name the card you play."))
+            raise _fail("bad_argument", N_("Choose the card you play."))
         virtual = state["deck_mode"] == "virtual"
         draws = None
         if "draws" in move:
@@ -131,10 +131,12 @@ class ContestPlay(Checks):
                 raise _fail("bad_argument", N_("The referee draws the cards in virtual mode."))
             draws = move["draws"]
             if not isinstance(draws, list) or not all(isinstance(d, str) for d in draws):
-                raise _fail("bad_argument", N_("'draws' must be a list of card codes."))
+                raise _fail(
+                    "bad_argument", N_("Name the cards drawn by their codes (e.g. 7H, QS).")
+                )
         elif not virtual:
             draws = []
-        ham = require_int(move, "ham", 0, 20) if "ham" in move else 0
+        ham = require_int(move, "ham", 0, 20, FIELD_WORDS["ham"]) if "ham" in move else 0
         word = _flag(move, "word", False)
         if ham:
             self._require_option(state, "hamming_it_up", "hamming it up")
@@ -190,9 +192,9 @@ class ContestPlay(Checks):
         self._owing(state, by)
         card = move.get("card")
         if card is not None and not isinstance(card, str):
-            raise _fail("bad_argument", N_("'card' must be a card code."))
+            raise _fail("bad_argument", N_("Name the card by its code (e.g. 7H, QS)."))
         if card is None and state["deck_mode"] == "physical":
-            raise _fail("bad_argument", N_("Name the card that is lost ('card')."))
+            raise _fail("bad_argument", N_("Name the card that is lost."))
         self._paid(state, by, [lose_card(state, by, card)])
 
     def _do_swap_joker(self, state: State, move: dict) -> None:
@@ -202,7 +204,7 @@ class ContestPlay(Checks):
             raise _fail("not_your_turn", N_("{by} has no joker to take."), by=by)
         card = move.get("card")
         if not isinstance(card, str):
-            raise _fail("bad_argument", N_("'card' must name the card you give up."))
+            raise _fail("bad_argument", N_("Choose the card you give up."))
         p = state["players"][by]
         contest = state["contest"]
         if p["hand"] is not None:
@@ -234,7 +236,7 @@ class ContestPlay(Checks):
                 N_("Only {winner}, the winner, may heal."),
                 winner=contest["winner"],
             )
-        choice = _choice(move, "choice", ("pretzel", "card", "none"), "pretzel, card or none")
+        choice = _choice(move, "choice", ("pretzel", "card", "none"))
         p = state["players"][by]
         if choice == "pretzel":
             if not p["pretzels"]:
