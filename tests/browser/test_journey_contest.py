@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Table
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, wait_for
 from tests.browser.journeys import at_once, download_book, intact, phone, seat_links
 
 PLAYERS = ["Ana", "Bo", "Cy"]
@@ -86,6 +86,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
             expect(seat.get_by_role("heading", level=1)).to_contain_text(name)
             # A seat's page is that player's alone: no site navigation on it.
             expect(seat.get_by_role("link", name="Log in")).to_have_count(0)
+            expect(seat.get_by_role("navigation", name="Main")).to_have_count(0)
         ana, bo, cy = (phones[name][1] for name in PLAYERS)
         laptop.goto(table_path)
 
@@ -190,6 +191,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         refused = phones[other][1]
         intact(refused, TITLE)
         expect(refused.get_by_role("alert")).to_contain_text("The table has moved on")
+        expect(refused.get_by_role("alert")).not_to_contain_text("take_control")
         who = {name: f"{CHARACTERS[name]} ({name})" for name in PLAYERS}
 
         # Every device reloads and shows the table as it is.
@@ -237,7 +239,15 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         expect(impressions).not_to_contain_text("not answered yet")
         for saying in sayings.values():
             expect(laptop.locator("body")).to_contain_text(saying)
-        expect(impressions.locator("img")).to_have_count(3)
+        impressions.get_by_text("The players’ private links").click()
+        for name in PLAYERS:
+            code = impressions.get_by_role("img", name=f"QR code of {name}’s impressions form")
+            expect(code).to_be_visible()
+        wait_for(
+            laptop,
+            "() => [...document.querySelectorAll('.pt-seat-links img')]"
+            ".every(i => i.complete && i.naturalWidth > 0)",
+        )
 
         # The book, in English, tells the evening.
         laptop.goto(table_path)
@@ -253,6 +263,8 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         ):
             assert said in text, (said, text)
         assert text.count("takes 2 drinks") == 1, text
+        for part in range(1, 5):  # every part has a title in the contents
+            assert re.search(rf"Part {part} [^.\s]", text), (part, text)
         # What the laptop typed while the phones played is Zed's telling, in Zed's part.
         part = re.search(r"part 1 told by Ana(.*?)part 2 told by Cy", text, re.IGNORECASE)
         assert part and WHILE_PHONES_MOVE in part.group(1), text
