@@ -86,3 +86,27 @@
     if (ev.detail.successful) clearNotices();
   });
 })();
+
+// A refused move or form is answered 400 or 409 with the part of the page it came from, the
+// reason and what was sent in it (games.answers), for htmx to swap in. Under DEBUG (make run
+// serves with DEBUG=1) django-htmx's {% htmx_script %} adds its debug script, which replaces
+// the whole document with any 400 answer, to show Django's error pages: the page lost its
+// stylesheet, its title and what was typed. Such an answer is held back from that script: it
+// goes on to htmx, which swaps it as on a site without DEBUG. (An answer that does not hold
+// its target, a real error page, is left to the debug script.) The window's capture phase
+// runs before the document's listener, whichever script was loaded first.
+(function () {
+  "use strict";
+
+  window.addEventListener(
+    "htmx:beforeOnLoad",
+    function (ev) {
+      var xhr = ev.detail && ev.detail.xhr;
+      var target = ev.detail && ev.detail.target;
+      if (!xhr || (xhr.status !== 400 && xhr.status !== 409) || !target || !target.id) return;
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html"); // inert
+      if (doc.getElementById(target.id)) ev.stopPropagation();
+    },
+    true,
+  );
+})();

@@ -4,6 +4,7 @@ language (Portuguese here) above the form."""
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
@@ -66,9 +67,15 @@ def test_a_refusal_on_a_phone_keeps_the_page_and_what_was_typed(
         context.close()
 
 
-def test_a_character_with_a_wrong_total_keeps_the_form_open_and_filled(page, django_user_model):
+@pytest.mark.parametrize("debug", [False, True], ids=["site", "make-run-debug"])
+def test_a_character_with_a_wrong_total_keeps_the_form_open_and_filled(
+    page, django_user_model, settings, debug
+):
     """The contest's character form, folded away when saved characters may be brought: a
-    wrong total is refused in the table page with the form open and every box as typed."""
+    wrong total is refused in the table page with the form open and every box as typed.
+    Under DEBUG too, as `make run` serves: django-htmx's debug script, which shows a 400 as
+    a whole page, must leave a refusal to the panel it belongs to."""
+    settings.DEBUG = debug
     user = log_in(page, django_user_model)
     Character.objects.create(owner=user, name="Grim")
     table = services.create_table(user, "contest", ["Ana", "Bo"], seed=7)
@@ -88,3 +95,8 @@ def test_a_character_with_a_wrong_total_keeps_the_form_open_and_filled(page, dja
     expect(form.locator('input[name="brains"]')).to_have_value("5")
     expect(form.get_by_label("Big appetite", exact=False)).to_be_checked()
     expect(form.get_by_label("Keep for later games")).not_to_be_checked()
+    # Still the table page, styled and titled.
+    assert page.title() == table.name
+    assert page.evaluate(
+        "() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/app.css'))"
+    )
