@@ -51,6 +51,9 @@ def test_an_evening_of_amnesia_in_portuguese(
 ) -> None:
     # The phones reach the site at the address the site is told it has (PUBLIC_URL).
     settings.PUBLIC_URL = live_server.url
+    # Served as `make run` serves it (DEBUG=1): django-htmx adds its debug script to every
+    # page, which must leave the refusals to the pages they belong to.
+    settings.DEBUG = True
     contexts = []
     try:
         context, gm_page, gm = laptop(browser, live_server, django_user_model, LOCALE)

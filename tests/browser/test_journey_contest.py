@@ -58,6 +58,9 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
     browser, page, django_user_model, live_server, settings
 ) -> None:
     settings.PUBLIC_URL = live_server.url
+    # Served as `make run` serves it (DEBUG=1): django-htmx adds its debug script to every
+    # page, which must leave the refusals to the pages they belong to.
+    settings.DEBUG = True
     settings.LAN_ADDRESSES = []
     laptop = page
     laptop.on("dialog", lambda dialog: dialog.accept())  # the undo asks first
