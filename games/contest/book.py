@@ -54,8 +54,10 @@ def _contest_box(record: dict[str, Any], names: dict[str, str], mode: str) -> di
         chain = set((record.get("draws") or {}).get(name, []))
         sides.append(
             {
-                "name": names.get(name, name),
-                "attribute": _attribute((record.get("attributes") or {}).get(name)),
+                "name": name,
+                "who": names.get(name, name),
+                "attribute": (record.get("attributes") or {}).get(name, ""),
+                "attribute_label": _attribute((record.get("attributes") or {}).get(name)),
                 "cards": [dict(_card(c), chain=c in chain) for c in played],
                 "total": (record.get("totals") or {}).get(name),
                 "penalties": [
@@ -68,8 +70,9 @@ def _contest_box(record: dict[str, Any], names: dict[str, str], mode: str) -> di
         "type": "contest",
         "kind": record.get("kind", ""),
         "sides": sides,
-        "winner": names.get(winner, winner) if winner else winner,
-        "loser": names.get(loser, loser) if loser else loser,
+        "winner": winner,
+        "loser": loser,
+        "winner_who": names.get(winner, winner) if winner else winner,
     }
 
 
