@@ -10,6 +10,7 @@ import re
 from html import unescape
 
 import pytest
+from django.urls import reverse
 
 from games import services
 from stories import pdf as story_pdf
@@ -131,7 +132,9 @@ def test_a_player_and_their_character_read_the_same_everywhere(gm, gm_client):
 
 
 @pytest.mark.parametrize("language", ["pt-br", "ja"])
-def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does(gm, language):
+def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does(
+    gm, gm_client, language
+):
     """The demo's finished evening, printed in Portuguese and Japanese: every event is the
     table page's translated sentence (not the referee's English summary), a lost card reads
     10♦ and an attribute its word, never a code."""
@@ -156,3 +159,10 @@ def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does
         assert english not in body, english
     assert not code_names(body), code_names(body)
     assert "10♦" in body  # the card Yum loses, drawn as the table page draws it
+    # The story page and the single-HTML download print the same chapters.
+    for name in ("stories:detail", "stories:single_html"):
+        response = gm_client.get(reverse(name, args=[story.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, name
+        page = _text(b"".join(response).decode() if response.streaming else response.text)
+        assert "10♦" in page, name
+        assert "throws a pretzel at" not in page and "loses 10♦" not in page, name
