@@ -90,6 +90,8 @@ class Credit:
 
     designer: str = ""  # the name the text is signed with; empty where it names nobody
     work: Any = ""  # which text the app follows (a lazy translation: "draft 4, in Japanese")
+    # The e-mail address the text gives for comments, as it gives it; empty where it gives none.
+    address: str = ""
 
     def line(self) -> str:
         """One sentence in the current language."""

@@ -200,6 +200,7 @@ def problems(
             found.append(f"English {msgid!r} in {part!r}")
         if language == "ja":
             rest = without_allowed(part, LATIN_ALLOWED | people)
+            rest = re.sub(r"\S+@\S+\.\w+", "", rest)  # an address a person types, as given
             latin = re.findall(r"[A-Za-z]{2,}", rest)
             if latin:
                 found.append(f"Latin {latin} in {part!r}")

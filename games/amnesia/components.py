@@ -1,5 +1,6 @@
-"""Amnesia to print and play: a reference card per player and a mat for the bank, the discard
-and the pot (the kit's ``components``; games.components lays them out for duplex)."""
+"""Amnesia to print and play: the opening card the first teller reads aloud, a reference card
+per player and a mat for the bank, the discard and the pot (the kit's ``components``;
+games.components lays them out for duplex)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,13 @@ def components(request: PrintRequest) -> Components:
         % {"n": players},
         cards=[card] * players,
     )
+    # The seed's opening situation, read aloud before the first turn: one card for the table.
+    opening = CardSheet(
+        title=_("The opening"),
+        size=REFERENCE_CARD,
+        note=_("One card for the table: read it aloud before the first turn."),
+        cards=[Card(face=_part("opening_face"), back=_part("opening_back"))],
+    )
     # The memory of the room may be told once the discard holds more than factor × players.
     thresholds = [
         (n, options["finale_factor"] * n + 1) for n in range(GAME.min_players, GAME.max_players + 1)
@@ -47,6 +55,6 @@ def components(request: PrintRequest) -> Components:
     )
     return Components(
         title=_("Amnesia: print and play"),
-        parts=[reference, mat],
+        parts=[opening, reference, mat],
         stylesheet="amnesia/print.css",
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils.translation import pgettext
+
 PLAYERS = ["Ana", "Bruno", "Caio"]
 
 
@@ -18,34 +20,57 @@ def finished(start: datetime) -> dict:
         {
             "by": "Ana",
             "do": "continue",
-            "text": "She opens her eyes on a carpet soaked dark. Two men lie by the bed, still. Her hands are red to the wrists. Someone hammers on the door: police, open up.",
+            "text": pgettext(
+                "demo",
+                "She opens her eyes on a carpet soaked dark. Two men lie by the bed, still. Her hands are red to the wrists. Someone hammers on the door: police, open up.",
+            ),
         },
-        {"by": "Bruno", "do": "suggest", "text": "There is a hotel key card in her pocket."},
+        {
+            "by": "Bruno",
+            "do": "suggest",
+            "text": pgettext("demo", "There is a hotel key card in her pocket."),
+        },
         {
             "by": "Ana",
             "do": "end_scene",
-            "text": "She finds a key card for room 714 in her jacket, steps over the bodies and slips out through the bathroom window onto the fire escape.",
+            "text": pgettext(
+                "demo",
+                "She finds a key card for room 714 in her jacket, steps over the bodies and slips out through the bathroom window onto the fire escape.",
+            ),
         },
         {
             "by": "Bruno",
             "do": "flashback",
-            "abilities": ["climbing"],
-            "text": "A gym at dawn, chalk on her palms, a coach shouting the next hold. She was good at this, once.",
+            "abilities": [pgettext("demo", "climbing")],
+            "text": pgettext(
+                "demo",
+                "A gym at dawn, chalk on her palms, a coach shouting the next hold. She was good at this, once.",
+            ),
         },
         {"by": "Bruno", "do": "end_scene"},
         {
             "by": "Caio",
             "do": "continue",
-            "text": "Down in the alley a taxi idles with its light off.",
+            "text": pgettext("demo", "Down in the alley a taxi idles with its light off."),
         },
-        {"by": "Ana", "do": "insist", "text": "The driver knows her name."},
+        {"by": "Ana", "do": "insist", "text": pgettext("demo", "The driver knows her name.")},
         {"by": "Caio", "do": "refuse"},
-        {"by": "Caio", "do": "stake", "text": "The driver is a stranger who wants cash."},
-        {"by": "Ana", "do": "stake", "text": "The driver was waiting for her all along."},
+        {
+            "by": "Caio",
+            "do": "stake",
+            "text": pgettext("demo", "The driver is a stranger who wants cash."),
+        },
+        {
+            "by": "Ana",
+            "do": "stake",
+            "text": pgettext("demo", "The driver was waiting for her all along."),
+        },
         {
             "by": "Bruno",
             "do": "join",
-            "text": "There is no driver: the taxi is empty and the keys are in it.",
+            "text": pgettext(
+                "demo", "There is no driver: the taxi is empty and the keys are in it."
+            ),
         },
         {"by": "Caio", "do": "open", "card": "8D"},
         {"by": "Ana", "do": "higher", "card": "QS"},
@@ -56,45 +81,68 @@ def finished(start: datetime) -> dict:
         {
             "by": "Caio",
             "do": "end_scene",
-            "text": "The driver turns around and says: Good evening, Doctor Lima. We are late.",
+            "text": pgettext(
+                "demo", "The driver turns around and says: Good evening, Doctor Lima. We are late."
+            ),
         },
         {
             "by": "Ana",
             "do": "flashback",
-            "abilities": ["surgery"],
-            "text": "An operating theatre, bright as noon. Her gloved hands close a wound in six neat stitches.",
+            "abilities": [pgettext("demo", "surgery")],
+            "text": pgettext(
+                "demo",
+                "An operating theatre, bright as noon. Her gloved hands close a wound in six neat stitches.",
+            ),
         },
         {"by": "Ana", "do": "end_scene"},
         {
             "by": "Bruno",
             "do": "flashback",
-            "abilities": ["speaks Russian"],
-            "text": "A kitchen in winter; her grandmother corrects her verbs in Russian.",
+            "abilities": [pgettext("demo", "speaks Russian")],
+            "text": pgettext(
+                "demo", "A kitchen in winter; her grandmother corrects her verbs in Russian."
+            ),
         },
         {"by": "Bruno", "do": "end_scene"},
         {
             "by": "Caio",
             "do": "flashback",
-            "text": "The two men from the room, alive, laughing at a table with her. One of them slides an envelope across.",
+            "text": pgettext(
+                "demo",
+                "The two men from the room, alive, laughing at a table with her. One of them slides an envelope across.",
+            ),
         },
         {"by": "Caio", "do": "end_scene"},
         {
             "by": "Ana",
             "do": "room_flashback",
-            "text": "The envelope held a list of patients who never existed. When she said she would go to the police, one man drew a gun; the other stepped in front of it. She fought for both of them and lost.",
+            "text": pgettext(
+                "demo",
+                "The envelope held a list of patients who never existed. When she said she would go to the police, one man drew a gun; the other stepped in front of it. She fought for both of them and lost.",
+            ),
         },
         {"by": "Ana", "do": "end_scene"},
         {
             "by": "Bruno",
             "do": "continue",
-            "text": "At the station she asks for the detective who knocked on the door, and hands over the key card to room 714, where the files are.",
+            "text": pgettext(
+                "demo",
+                "At the station she asks for the detective who knocked on the door, and hands over the key card to room 714, where the files are.",
+            ),
         },
         {
             "by": "Bruno",
             "do": "end_scene",
-            "text": "She does not remember her own name yet. She remembers enough.",
+            "text": pgettext(
+                "demo", "She does not remember her own name yet. She remembers enough."
+            ),
         },
-        {"by": "Caio", "do": "end_story", "agreed": PLAYERS, "text": "The end of the first night."},
+        {
+            "by": "Caio",
+            "do": "end_story",
+            "agreed": PLAYERS,
+            "text": pgettext("demo", "The end of the first night."),
+        },
     ]
     return {
         "game": "amnesia",
@@ -111,31 +159,43 @@ def in_progress(start: datetime) -> dict:
         {
             "by": "Dora",
             "do": "continue",
-            "text": "Blood on her sleeves, a stranger's wedding ring on her finger, and a voice through the door: police!",
+            "text": pgettext(
+                "demo",
+                "Blood on her sleeves, a stranger's wedding ring on her finger, and a voice through the door: police!",
+            ),
         },
-        {"by": "Elio", "do": "suggest", "text": "The window is painted shut."},
+        {"by": "Elio", "do": "suggest", "text": pgettext("demo", "The window is painted shut.")},
         {
             "by": "Dora",
             "do": "end_scene",
-            "text": "She hides the ring in her mouth and opens the door with her hands raised.",
+            "text": pgettext(
+                "demo", "She hides the ring in her mouth and opens the door with her hands raised."
+            ),
         },
         {
             "by": "Elio",
             "do": "flashback",
-            "abilities": ["lying to police"],
-            "text": "Years ago, a traffic stop; she talked her way out of it with a smile and a fake name.",
+            "abilities": [pgettext("demo", "lying to police")],
+            "text": pgettext(
+                "demo",
+                "Years ago, a traffic stop; she talked her way out of it with a smile and a fake name.",
+            ),
         },
         {"by": "Elio", "do": "end_scene"},
         {
             "by": "Fern",
             "do": "continue",
-            "text": "Footsteps on the stairs: a second officer, older, who knows her name.",
+            "text": pgettext(
+                "demo", "Footsteps on the stairs: a second officer, older, who knows her name."
+            ),
         },
         {"by": "Fern", "do": "end_scene"},
         {
             "by": "Dora",
             "do": "continue",
-            "text": "The officer is young and frightened. He has not seen the bodies yet.",
+            "text": pgettext(
+                "demo", "The officer is young and frightened. He has not seen the bodies yet."
+            ),
         },
     ]
     return {
@@ -149,6 +209,6 @@ def in_progress(start: datetime) -> dict:
 def demos(now: datetime) -> list[tuple[str, dict]]:
     """(table name, script) for each demo table of this game."""
     return [
-        ("The night of room 714", finished(now - timedelta(days=2))),
-        ("The stranger's ring", in_progress(now - timedelta(hours=1))),
+        (pgettext("demo", "The night of room 714"), finished(now - timedelta(days=2))),
+        (pgettext("demo", "The stranger's ring"), in_progress(now - timedelta(hours=1))),
     ]

@@ -35,7 +35,10 @@ MAX_SCORE_ROWS = 24  # turns on one score sheet
 # The seed's box is for four players: 5 sets of number cards (25), 4 red cards, 4 score cards
 # (one marked S) and a score cube each. A print for more (or fewer) players scales these.
 SEED_PLAYERS = 4
-SCORE_TRACK = 30  # the VP a score card counts up to (a second lap past it)
+SEED_RED_CARDS = 4  # the box's red cards, whatever the player count (more players, more)
+# The VP a score card's track shows: below zero too, since the red-card penalty at the end can
+# take a player under it; past the top, a second lap.
+SCORE_TRACK = range(-5, 25)
 
 
 def _part(name: str, **context: Any) -> SafeString:
@@ -75,7 +78,7 @@ def _area_cards(request: PrintRequest) -> tuple[list[dict[str, Any]], dict, str]
 
 def counts(options: dict[str, Any], players: int) -> dict[str, int]:
     """How many of each part a print holds for ``players`` players (the area cards aside)."""
-    reds = players if options["red_card_on_all_wrong"] else 0
+    reds = max(players, SEED_RED_CARDS) if options["red_card_on_all_wrong"] else 0
     return {
         "number_sets": players + 1,  # each player's, and the table's selection slots
         "number_cards": (players + 1) * options["choices"],
@@ -172,7 +175,7 @@ def components(request: PrintRequest) -> Components:
         cards=small,
     )
     # The seed's start: deal the score cards at random; whoever gets the one marked S starts.
-    track = range(0, SCORE_TRACK)
+    track = SCORE_TRACK
     score_cards = CardSheet(
         title=_("Score cards"),
         size=SMALL_CARD,

@@ -2,8 +2,10 @@
 story changes hands), each contest in a card-by-card box, pretzels and drinks in the margin,
 and the winner.
 
-Everything comes from ``games.contest.rules.narrative`` (moves and the events they caused);
-the referee's one-line summaries are used for what the book does not lay out itself.
+Everything comes from ``games.contest.rules.narrative`` (moves and the events they caused).
+The referee's one-line summaries are English: the book tells each event with the table page's
+own sentence (``games.contest.story.describe``) and names cards and attributes as the table
+does, so a book reads in its story's language.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.amnesia.book import card
-from games.contest.characters import drinks_as
+from games.contest.cards import card, card_label
+from games.contest.characters import ATTRIBUTE_LABELS, drinks_as
 from games.contest.rules.core import player_and_character
 from games.contest.rules.narrative import said_once, teller
-from games.contest.story import describe
+from games.contest.story import count_drinks, describe
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
@@ -24,13 +26,26 @@ MARGIN = {"pretzel", "penalty", "out"}
 
 
 def _card(code: str) -> dict[str, Any]:
+    """A card as the table page draws it (10♥, a joker's star), never its code."""
     try:
-        return card(code) or {"code": code, "rank": code, "suit": "", "red": False}
-    except (ValueError, IndexError):
-        return {"code": code, "rank": code, "suit": "", "red": False}
+        shown = card(code)
+    except (ValueError, IndexError, KeyError):
+        return {"code": code, "rank": "?", "suit": "", "red": False}
+    return dict(shown, red=shown["colour"] == "red")
 
 
-def _contest_box(record: dict[str, Any]) -> dict[str, Any]:
+def _attribute(key: str | None) -> str:
+    return str(ATTRIBUTE_LABELS.get(key or "", key or ""))
+
+
+def _penalty(paid: str, mode: str) -> str:
+    """A penalty as the table page says it: a drink in this table's words, or the lost card."""
+    if paid == "drink":
+        return count_drinks(mode, 1)
+    return _("lost %(card)s") % {"card": card_label(paid)}
+
+
+def _contest_box(record: dict[str, Any], names: dict[str, str], mode: str) -> dict[str, Any]:
     sides = []
     for name in (record.get("challenger"), record.get("defender")):
         if not name:
@@ -40,18 +55,24 @@ def _contest_box(record: dict[str, Any]) -> dict[str, Any]:
         sides.append(
             {
                 "name": name,
+                "who": names.get(name, name),
                 "attribute": (record.get("attributes") or {}).get(name, ""),
+                "attribute_label": _attribute((record.get("attributes") or {}).get(name)),
                 "cards": [dict(_card(c), chain=c in chain) for c in played],
                 "total": (record.get("totals") or {}).get(name),
-                "penalties": (record.get("penalties") or {}).get(name, []),
+                "penalties": [
+                    _penalty(p, mode) for p in (record.get("penalties") or {}).get(name, [])
+                ],
             }
         )
+    winner, loser = record.get("winner"), record.get("loser")
     return {
         "type": "contest",
         "kind": record.get("kind", ""),
         "sides": sides,
-        "winner": record.get("winner"),
-        "loser": record.get("loser"),
+        "winner": winner,
+        "loser": loser,
+        "winner_who": names.get(winner, winner) if winner else winner,
     }
 
 
@@ -70,7 +91,10 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
                         {
                             "player": e.get("player"),
                             "character": e.get("character"),
-                            "attributes": e.get("attributes") or {},
+                            "attributes": {
+                                _attribute(key): value
+                                for key, value in (e.get("attributes") or {}).items()
+                            },
                         }
                         for e in cast
                     ]
@@ -104,8 +128,9 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
     for entry in said_once(entries):
         kind, index = entry.get("type"), entry.get("index", 0)
         if kind == "control":
-            part = new_part(entry.get("controller", ""), entry.get("summary", ""), index)
-            began[part.anchor] = describe(entry, names, mode)
+            how = describe(entry, names, mode)
+            part = new_part(entry.get("controller", ""), how, index)
+            began[part.anchor] = how
             continue
         if kind == "end":
             chapters.append(
@@ -114,7 +139,10 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
                     title=_("The winner"),
                     kind="winner",
                     template=TEMPLATE,
-                    data={"winner": entry.get("winner"), "summary": entry.get("summary", "")},
+                    data={
+                        "winner": entry.get("winner"),
+                        "summary": describe(entry, names, mode),
+                    },
                 )
             )
             continue
@@ -134,10 +162,10 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
                 if not part.incipit:
                     part.incipit = incipit(passage.text)
         elif kind == "contest" and entry.get("contest"):
-            part.data["items"].append(_contest_box(entry["contest"]))
+            part.data["items"].append(_contest_box(entry["contest"], names, mode))
         elif kind in MARGIN:
             part.data["items"].append(
-                {"type": "margin", "kind": kind, "summary": entry.get("summary", "")}
+                {"type": "margin", "kind": kind, "summary": describe(entry, names, mode)}
             )
     for chapter in chapters:
         if chapter.kind == "part" and not chapter.incipit:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from games.contest.rules import GAME
 from games.rules.script import parse_setup
 
@@ -50,15 +52,18 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Ana",
             "do": "challenge",
             "target": "Bo",
-            "contest": "a pie-eating contest",
+            "contest": pgettext("demo", "a pie-eating contest"),
             "attribute": "muscle",
-            "text": "The county fair smells of burnt sugar. Zed slams a fist on the long table and points at Yum: the blueberry pies are waiting.",
+            "text": pgettext(
+                "demo",
+                "The county fair smells of burnt sugar. Zed slams a fist on the long table and points at Yum: the blueberry pies are waiting.",
+            ),
         },
         {
             "by": "Bo",
             "do": "accept",
             "attribute": "coolness",
-            "text": "Yum tucks in a napkin: one eats with style, or not at all.",
+            "text": pgettext("demo", "Yum tucks in a napkin: one eats with style, or not at all."),
         },
         {"by": "Ana", "do": "play", "card": "7C", "draws": ["2C", "9H"]},
         {"by": "Bo", "do": "play", "card": "6H", "draws": ["JH", "4S"]},
@@ -66,20 +71,25 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Bo",
             "do": "lose_card",
             "card": "10D",
-            "text": "Zed finishes the ninth pie while Yum is still dabbing at the first.",
+            "text": pgettext(
+                "demo", "Zed finishes the ninth pie while Yum is still dabbing at the first."
+            ),
         },
         {"by": "Cy", "do": "throw_pretzel"},
         {
             "by": "Bo",
             "do": "take_control",
             "with": "drinks",
-            "text": "The crowd cheers, the judges argue, and nobody notices the prize ribbon is gone.",
+            "text": pgettext(
+                "demo",
+                "The crowd cheers, the judges argue, and nobody notices the prize ribbon is gone.",
+            ),
         },
         {
             "by": "Bo",
             "do": "challenge",
             "target": "Cy",
-            "contest": "a staring contest",
+            "contest": pgettext("demo", "a staring contest"),
             "attribute": "brains",
             "named": False,
         },
@@ -88,9 +98,12 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Bo",
             "do": "challenge",
             "target": "Cy",
-            "contest": "a riddle duel on the rope bridge",
+            "contest": pgettext("demo", "a riddle duel on the rope bridge"),
             "attribute": "brains",
-            "text": "Yum blocks the rope bridge: Kit, answer three riddles or go round by the swamp.",
+            "text": pgettext(
+                "demo",
+                "Yum blocks the rope bridge: Kit, answer three riddles or go round by the swamp.",
+            ),
         },
         {"by": "Cy", "do": "refuse", "penalty": ["drink", "card"], "cards": ["8S"]},
         {"by": "Ana", "do": "throw_pretzel"},
@@ -101,13 +114,16 @@ def finished(start: datetime) -> dict[str, Any]:
             "do": "take_control",
             "with": "face_card",
             "card": "KC",
-            "text": "Kit takes the swamp path after all, and finds the ribbon in a heron's nest.",
+            "text": pgettext(
+                "demo",
+                "Kit takes the swamp path after all, and finds the ribbon in a heron's nest.",
+            ),
         },
         {
             "by": "Cy",
             "do": "challenge",
             "target": "Ana",
-            "contest": "a chase over the rooftops",
+            "contest": pgettext("demo", "a chase over the rooftops"),
             "attribute": "moves",
         },
         {"by": "Ana", "do": "accept", "attribute": "moves"},
@@ -116,7 +132,9 @@ def finished(start: datetime) -> dict[str, Any]:
         {
             "by": "Ana",
             "do": "drink",
-            "text": "Zed slips on a wet tile; Kit is three roofs away with the ribbon.",
+            "text": pgettext(
+                "demo", "Zed slips on a wet tile; Kit is three roofs away with the ribbon."
+            ),
         },
         {"by": "Ana", "do": "throw_pretzel"},
         {"by": "Bo", "do": "throw_pretzel"},
@@ -125,7 +143,7 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Ana",
             "do": "challenge",
             "target": "Cy",
-            "contest": "an arm-wrestling match",
+            "contest": pgettext("demo", "an arm-wrestling match"),
             "attribute": "muscle",
         },
         {"by": "Cy", "do": "forfeit", "penalty": "card", "cards": ["9C"]},
@@ -135,9 +153,11 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Bo",
             "do": "challenge",
             "target": "Cy",
-            "contest": "a fight over the last slice",
+            "contest": pgettext("demo", "a fight over the last slice"),
             "attribute": "muscle",
-            "text": "Only Yum and Kit are left at the fair, and one slice of pie.",
+            "text": pgettext(
+                "demo", "Only Yum and Kit are left at the fair, and one slice of pie."
+            ),
         },
         {"by": "Cy", "do": "accept", "attribute": "muscle"},
         {"by": "Bo", "do": "play", "card": "10C", "draws": ["4H"]},
@@ -147,9 +167,13 @@ def finished(start: datetime) -> dict[str, Any]:
             "by": "Cy",
             "do": "take_control",
             "with": "drinks",
-            "text": "Kit climbs on the table to make a speech about fairness.",
+            "text": pgettext("demo", "Kit climbs on the table to make a speech about fairness."),
         },
-        {"by": "Bo", "do": "throw_pretzel", "text": "The speech is not well received."},
+        {
+            "by": "Bo",
+            "do": "throw_pretzel",
+            "text": pgettext("demo", "The speech is not well received."),
+        },
     ]
     return {
         "game": "contest",
@@ -185,7 +209,7 @@ def in_progress(start: datetime) -> dict[str, Any]:
         {
             "by": "Dora",
             "do": "character",
-            "name": "Captain Vex",
+            "name": pgettext("demo", "Captain Vex"),
             "brains": 3,
             "muscle": 3,
             "moves": 4,
@@ -196,7 +220,7 @@ def in_progress(start: datetime) -> dict[str, Any]:
         {
             "by": "Elio",
             "do": "character",
-            "name": "Doc Mirabel",
+            "name": pgettext("demo", "Doc Mirabel"),
             "brains": 5,
             "muscle": 1,
             "moves": 3,
@@ -207,7 +231,7 @@ def in_progress(start: datetime) -> dict[str, Any]:
         {
             "by": "Fern",
             "do": "character",
-            "name": "Grub",
+            "name": pgettext("demo", "Grub"),
             "brains": 1,
             "muscle": 5,
             "moves": 2,
@@ -219,9 +243,12 @@ def in_progress(start: datetime) -> dict[str, Any]:
             "by": "Dora",
             "do": "challenge",
             "target": "Elio",
-            "contest": "a race to the escape pod",
+            "contest": pgettext("demo", "a race to the escape pod"),
             "attribute": "moves",
-            "text": "Alarms howl through the station. Captain Vex kicks open the hatch: last one to the escape pod stays behind, Doc.",
+            "text": pgettext(
+                "demo",
+                "Alarms howl through the station. Captain Vex kicks open the hatch: last one to the escape pod stays behind, Doc.",
+            ),
         }
     )
     add(
@@ -229,7 +256,7 @@ def in_progress(start: datetime) -> dict[str, Any]:
             "by": "Elio",
             "do": "accept",
             "attribute": "brains",
-            "text": "Doc Mirabel reroutes the corridor doors instead of running.",
+            "text": pgettext("demo", "Doc Mirabel reroutes the corridor doors instead of running."),
         }
     )
     play("Dora")
@@ -243,7 +270,9 @@ def in_progress(start: datetime) -> dict[str, Any]:
             "by": "Fern",
             "do": "take_control",
             "with": "drinks",
-            "text": "Grub has been in the escape pod all along, eating the emergency rations.",
+            "text": pgettext(
+                "demo", "Grub has been in the escape pod all along, eating the emergency rations."
+            ),
         }
     )
     add(
@@ -251,9 +280,11 @@ def in_progress(start: datetime) -> dict[str, Any]:
             "by": "Fern",
             "do": "challenge",
             "target": "Dora",
-            "contest": "an argument over the last ration bar",
+            "contest": pgettext("demo", "an argument over the last ration bar"),
             "attribute": "coolness",
-            "text": "Grub waves the last ration bar: it goes to whoever tells the better story.",
+            "text": pgettext(
+                "demo", "Grub waves the last ration bar: it goes to whoever tells the better story."
+            ),
         }
     )
     add({"by": "Dora", "do": "accept", "attribute": "coolness"})
@@ -265,6 +296,6 @@ def in_progress(start: datetime) -> dict[str, Any]:
 def demos(now: datetime) -> list[tuple[str, dict]]:
     """(table name, script) for each demo table of this game."""
     return [
-        ("The pie-eating championship", finished(now - timedelta(days=1))),
-        ("Escape from station Nine", in_progress(now - timedelta(minutes=30))),
+        (pgettext("demo", "The pie-eating championship"), finished(now - timedelta(days=1))),
+        (pgettext("demo", "Escape from station Nine"), in_progress(now - timedelta(minutes=30))),
     ]

@@ -42,8 +42,9 @@ KIT = GameKit(
     start_method=START,
     urls="games.contest.urls",
     nav=(("contest:characters", _("Characters")),),
-    # The rules text is signed: its author gives his name in its opening lines.
-    credit=Credit(designer="Phillip Foster"),
+    # The rules text is signed: its author gives his name in its opening lines, and the
+    # address he asks comments to be sent to.
+    credit=Credit(designer="Phillip Foster", address="phillipfallon@yahoo.com"),
     emblem="contest/emblem.svg",
     seat_page="contest:seat",
     bots=bots.BOTS,

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.playtests import charts as svg
 from games.playtests.present import duration_text, join_values
@@ -17,6 +17,8 @@ from games.playtests.stats import mean, quartiles, row, share
 
 ATTRIBUTES = ("brains", "muscle", "moves", "coolness")
 
+# Lazy, and defined once: said in the language of the page, the PDF or the dashboard that
+# reads them, never in the language the module happened to be imported in.
 
 CONTEST_ATTRIBUTES = [
     ("brains", _lazy("Contests on brains")),
@@ -123,20 +125,6 @@ def balance(entries, figs) -> list[dict[str, Any]]:
             row(f"attr_{attribute}", label, share(attributes[attribute], contests), "percent")
         )
     return rows
-
-
-CONTEST_ATTRIBUTES = [
-    ("brains", _("Contests on brains")),
-    ("muscle", _("Contests on muscle")),
-    ("moves", _("Contests on moves")),
-    ("coolness", _("Contests on coolness")),
-]
-ATTRIBUTE_NAMES = {
-    "brains": _("brains"),
-    "muscle": _("muscle"),
-    "moves": pgettext("contest attribute", "moves"),
-    "coolness": _("coolness"),
-}
 
 
 def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:

@@ -91,7 +91,7 @@ def test_the_contest_book(gm):
     assert [c["chain"] for c in ana["cards"]] == [False, True, True, True]
     assert ana["total"] == 10 and ana["attribute"] == "muscle"
     margin = [i["summary"] for i in second.data["items"] if i["type"] == "margin"]
-    assert margin == ["Zed (Ana) takes a drink."]
+    assert margin == ["Zed (Ana) takes 1 drink."]  # the table page's own sentence
     assert [p.text for p in second.passages] == ["I dig my heels in."]
 
 

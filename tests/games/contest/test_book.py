@@ -10,6 +10,7 @@ import re
 from html import unescape
 
 import pytest
+from django.urls import reverse
 
 from games import services
 from stories import pdf as story_pdf
@@ -128,3 +129,40 @@ def test_a_player_and_their_character_read_the_same_everywhere(gm, gm_client):
         assert f"{name} ({character})" not in book
     assert f"{shown(first)} starts the story." in book
     assert f"{shown(second)} takes" in book and f"{shown(second)} takes" in page
+
+
+@pytest.mark.parametrize("language", ["pt-br", "ja"])
+def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does(
+    gm, gm_client, language
+):
+    """The demo's finished evening, printed in Portuguese and Japanese: every event is the
+    table page's translated sentence (not the referee's English summary), a lost card reads
+    10♦ and an attribute its word, never a code."""
+    from django.utils import timezone
+
+    from games.contest.demo import finished
+    from games.services import import_script
+    from tests.codenames import code_names
+
+    table = import_script(finished(timezone.now()), gm, "A fair")
+    story = story_for(table, language)
+    body = _text(story_pdf.book_html(story_services.make_book(story)).split("book-body", 1)[1])
+    for english in (
+        "loses 10♦",
+        "throws a pretzel at",
+        "takes control",
+        "is the last one standing",
+        "brains",
+        "muscle",
+        "drink",
+    ):
+        assert english not in body, english
+    assert not code_names(body), code_names(body)
+    assert "10♦" in body  # the card Yum loses, drawn as the table page draws it
+    # The story page and the single-HTML download print the same chapters.
+    for name in ("stories:detail", "stories:single_html"):
+        response = gm_client.get(reverse(name, args=[story.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, name
+        page = _text(b"".join(response).decode() if response.streaming else response.text)
+        assert "10♦" in page, name
+        assert "throws a pretzel at" not in page and "loses 10♦" not in page, name
