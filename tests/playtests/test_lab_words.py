@@ -193,3 +193,15 @@ def test_a_settled_run_fills_its_bar(designer, designer_client):
     body = designer_client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
     bar = re.search(r"<progress[^>]*>", body).group(0)
     assert 'max="3"' in bar and 'value="3"' in bar
+
+
+def test_a_bot_parameter_out_of_range_is_said_by_its_label(designer):
+    with translation.override("pt-br"):
+        with pytest.raises(lab.LabError) as refused:
+            lab.start(
+                designer, GAME, None, players=3, games=3, bots=["sensible"], params={"clarity": 2}
+            )
+        text = str(refused.value)
+        label = lab_words.param_label(GAME, "clarity")
+    assert text == f"{label} vai de 0 a 1: 2 não é um dos seus valores.", text
+    assert not code_names(text), text
