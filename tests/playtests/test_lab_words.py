@@ -9,7 +9,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.playtests import figures as F
 from games.playtests import lab, lab_words
@@ -205,3 +205,13 @@ def test_a_bot_parameter_out_of_range_is_said_by_its_label(designer):
         label = lab_words.param_label(GAME, "clarity")
     assert text == f"{label} vai de 0 a 1: 2 não é um dos seus valores.", text
     assert not code_names(text), text
+
+
+@pytest.mark.parametrize(("language", "written"), [("pt-br", "%d/%m/%Y"), ("ja", "%Y/%m/%d")])
+def test_the_playtests_days_in_the_readers_form(designer, designer_client, language, written):
+    from tests.playtests.conftest import many_reports
+
+    table = many_reports(designer, 1, [builtin(GAME, "Amnesia Stories draft 4")])[0]
+    day = timezone.localdate(table.finished_at)
+    text = seen(designer_client, reverse("playtests:dashboard", args=[GAME]), language)
+    assert day.strftime(written) in text and day.isoformat() not in text
