@@ -19,6 +19,7 @@ Stable API (the studies build on it; add, do not rename):
 - ``show(game, key, value)``: one value in its unit and the reader's number form ("29%",
   "5,32 PV"); ``show_figure(game, key, fig)``: a figure with its interval; ``show_difference
   (game, key, diff)``: a difference, signed ("+2.3 points" for a share); ``number(x)``.
+- ``labelled(game, figures)``: each figure with its label and meaning beside (exports).
 - ``rows(game, figures)``: the figures in reading order (headline first, then as declared),
   each ``{"key", "label", "meaning", "unit", "headline", "text", "n", **fig}``.
 - ``ordered(game, keys)``: keys in the same reading order.
@@ -269,6 +270,14 @@ def sort_key(game: str, key: str) -> tuple[int, int, int, str]:
 
 def ordered(game: str, keys) -> list[str]:
     return sorted(keys, key=lambda k: sort_key(game, k))
+
+
+def labelled(game: str, figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each figure with its label and meaning beside its key and values (JSON exports)."""
+    return {
+        key: {"label": label(game, key), "meaning": meaning(game, key), **fig}
+        for key, fig in figures.items()
+    }
 
 
 def rows(game: str, figures: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

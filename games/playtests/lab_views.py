@@ -32,7 +32,7 @@ from games import registry
 from games.forms import game_choices
 from games.messages import referee_message
 from games.models import Ruleset
-from games.playtests import charts, lab, lab_words, service
+from games.playtests import charts, lab, lab_reading, lab_words, service
 from games.playtests import figures as F
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
@@ -306,8 +306,8 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "ruleset_words": lab_words.run_ruleset(run),
         "bots_words": lab_words.bots_words(run.bots),
         "settings_words": lab_words.settings_words(run.game, run.changed, run.params),
-        "sentences": lab.sentences(run),
-        "rows": lab.figure_rows(run),
+        "sentences": lab_reading.sentences(run),
+        "rows": lab_reading.figure_rows(run),
         # The bar's end is the games asked; a settled run's bar is full whatever it kept.
         "percent": 100 if not run.active else min(100, round(100 * run.games_done / max(1, asked))),
         "asked": asked,
@@ -462,7 +462,7 @@ def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "a_words": lab_words.run_words(run),
             "b_words": lab_words.run_words(other),
             "direction": lab_words.direction(run, other),
-            "sections": lab.compare_sections(run, other),
+            "sections": lab_reading.compare_sections(run, other),
         },
     )
 

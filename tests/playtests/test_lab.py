@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import services
 from games.models import Move, Ruleset
-from games.playtests import lab
+from games.playtests import lab, lab_reading
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from games.simulate import figures as F
@@ -138,12 +138,12 @@ def test_sentences_say_the_first_seat_share_with_its_interval(designer):
     run = start(designer, games=8)
     lab.run_everything(run)
     run.refresh_from_db()
-    text = " ".join(lab.sentences(run))
+    text = " ".join(lab_reading.sentences(run))
     share = run.figures["seat1.wins"]
     assert "Amnesia Stories draft 4, version 1 at 4 players, 8 simulated games." in text
     assert (
-        f"The first seat wins {lab.pct(share['value'])} "
-        f"({lab.pct(share['low'])} to {lab.pct(share['high'])}) of games" in text
+        f"The first seat wins {lab_reading.pct(share['value'])} "
+        f"({lab_reading.pct(share['low'])} to {lab_reading.pct(share['high'])}) of games" in text
     )
     assert "The bard earns" in text
 
@@ -211,7 +211,7 @@ def test_compare_and_export(designer, client):
     lab.run_everything(b)
     page = client.get(reverse("playtests:run_compare", args=[a.pk]), {"other": b.pk})
     assert page.status_code == 200
-    rows = lab.compare(a, b)
+    rows = lab_reading.compare(a, b)
     share = next(r for r in rows if r["key"] == "bard_share")
     assert share["diff"] in page.content.decode()
     data = client.get(reverse("playtests:run_export", args=[a.pk, "json"])).json()
@@ -373,9 +373,9 @@ def test_the_sentences_in_portuguese_and_japanese(designer):
     lab.run_everything(run)
     run.refresh_from_db()
     with translation.override("ja"):
-        ja = " ".join(lab.sentences(run))
+        ja = " ".join(lab_reading.sentences(run))
     with translation.override("pt-br"):
-        pt = " ".join(lab.sentences(run))
+        pt = " ".join(lab_reading.sentences(run))
     assert "4人、シミュレーション6ゲーム。" in ja and "最初の席が勝つのは全ゲームの" in ja
     assert "com 4 jogadores, 6 partidas simuladas." in pt and "O primeiro lugar vence" in pt
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.playtests import figures as F
-from games.playtests import lab, lab_words
+from games.playtests import lab, lab_reading, lab_words
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.pdfs import all_text
@@ -128,7 +128,7 @@ def test_compare_names_its_direction_and_two_sweeps_have_common_figures(designer
     assert f"Each difference is run #{three.pk} less run #{four.pk}" in text
     assert "No figure in common yet." not in text
     # One section a swept value, each with the figures in common.
-    sections = lab.compare_sections(four, three)
+    sections = lab_reading.compare_sections(four, three)
     assert len(sections) == 2 and all(s["rows"] for s in sections)
     assert "The bard’s clarity: 0.3" in sections[0]["title"]
     body = designer_client.get(url, {"other": three.pk}).content.decode()
