@@ -141,6 +141,8 @@ def compare_sections(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]
             {
                 "a": part_a,
                 "b": part_b,
+                "a_words": _side(a, part_a),
+                "b_words": _side(b, part_b),
                 "title": _("%(b)s against %(a)s") % {"a": _side(a, part_a), "b": _side(b, part_b)},
                 "rows": compare(part_a, part_b),
             }
@@ -149,7 +151,7 @@ def compare_sections(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]
 
 
 def _side(top: SimulationRun, part: SimulationRun) -> str:
-    text = _("run %(n)s") % {"n": top.pk}
+    text = _("Run #%(pk)s") % {"pk": top.pk}
     if top.sweep:
         text += " · " + _("%(what)s: %(value)s") % {
             "what": words.sweep_words(top.game, top.sweep),

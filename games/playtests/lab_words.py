@@ -74,7 +74,11 @@ def value_words(game: str, kind: str, name: str, value: Any) -> str:
     if isinstance(value, bool):
         return str(_kit(game).value_label(name, value))
     if isinstance(value, int | float):
-        return F.number(value, 0 if float(value).is_integer() else None)
+        # As many places as the value was given with (0.2, not 0.20), at most three.
+        places = (
+            0 if float(value).is_integer() else min(3, len(repr(float(value)).partition(".")[2]))
+        )
+        return F.number(value, places)
     return str(value)
 
 
