@@ -52,6 +52,8 @@ from games import registry
 from games.management.commands.simulate import app_version
 from games.messages import referee_message
 from games.models import Move, Ruleset
+from games.playtests import figures as N
+from games.playtests import lab_words as words
 from games.playtests import service
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules.base import BadScript
@@ -152,8 +154,28 @@ def check_bots_and_params(game: str, bots: list[str], params: dict) -> dict:
     for name in bots:
         if name not in kit.bots:
             raise LabError(_("Unknown bot: %(name)s.") % {"name": name})
+    classes = [kit.bots[n] for n in dict.fromkeys(bots)]
+    known: dict = {}
+    for cls in classes:
+        known.update(cls.params)
+    for name, value in params.items():
+        # Said in the designer's language, by the parameter's label (BadParam is English).
+        if name not in known:
+            raise LabError(words.unknown_setting(game, name, "param"))
+        spec = known[name]
+        number_ = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number_ or not spec.min <= value <= spec.max:
+            raise LabError(
+                _("%(what)s goes from %(low)s to %(high)s: %(value)s is not one of its values.")
+                % {
+                    "what": words.param_label(game, name),
+                    "low": N.number(spec.min, None),
+                    "high": N.number(spec.max, None),
+                    "value": words.value_words(game, "param", name, value),
+                }
+            )
     try:
-        return check_params([kit.bots[n] for n in dict.fromkeys(bots)], params)
+        return check_params(classes, params)
     except BadParam as exc:
         raise LabError(str(exc)) from None
 
@@ -527,107 +549,6 @@ def run_everything(run: SimulationRun) -> None:
             play_chunk(each.pk, index)
 
 
-# -- reading a run ----------------------------------------------------------------------------
-def pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
-
-
-def _range(fig: dict, as_pct: bool) -> str:
-    show = pct if as_pct else (lambda v: F._num(v))
-    if "low" not in fig:
-        return show(fig["value"])
-    return f"{show(fig['value'])} ({show(fig['low'])}–{show(fig['high'])})"
-
-
-def sentences(run: SimulationRun) -> list[str]:
-    """A few sentences a designer reads first, from the run's figures (whatever the game:
-    the figures it has say what can be said)."""
-    figs = run.figures
-    if not figs or not run.games_done:
-        return []
-    who = run.ruleset_label.replace("@", " v") if run.ruleset_label else _("The game's defaults")
-    out = [
-        _("%(ruleset)s at %(players)s players, %(games)s simulated games.")
-        % {"ruleset": who, "players": run.players, "games": run.games_done}
-    ]
-    seat1 = figs.get("seat1.wins")
-    if seat1 and seat1.get("value") is not None:
-        fair = 1 / run.players
-        inside = "low" in seat1 and seat1["low"] <= fair <= seat1["high"]
-        words = {"share": _range(seat1, True), "fair": pct(fair)}
-        if "low" not in seat1:
-            text = _("The first seat wins %(share)s of games.") % words
-        elif inside:
-            text = (
-                _(
-                    "The first seat wins %(share)s of games, about what a fair seat would (%(fair)s)."
-                )
-                % words
-            )
-        else:
-            text = (
-                _("The first seat wins %(share)s of games, not what a fair seat would (%(fair)s).")
-                % words
-            )
-        out.append(text)
-    share = figs.get("bard_share")
-    if share and share.get("value") is not None:
-        out.append(_("The bard earns %(share)s of all points.") % {"share": _range(share, True)})
-    draw = figs.get("draw")
-    if draw and draw.get("value") is not None:
-        if draw["value"] > 0:
-            out.append(
-                _("1 game in %(k)s ends in a draw.") % {"k": max(1, round(1 / draw["value"]))}
-            )
-        else:
-            out.append(_("No game ends in a draw."))
-    moves = figs.get("moves")
-    if moves and moves.get("value") is not None:
-        out.append(_("A game lasts %(moves)s moves.") % {"moves": _range(moves, False)})
-    minutes = figs.get("minutes")
-    if minutes and minutes.get("value") is not None:
-        out.append(
-            _("At the pace of real tables that is %(minutes)s minutes.")
-            % {"minutes": _range(minutes, False)}
-        )
-    finished = figs.get("finished")
-    if finished and finished.get("value") is not None and finished["value"] < 1:
-        out.append(
-            _("%(share)s of games did not end within the move cap.")
-            % {"share": pct(1 - finished["value"])}
-        )
-    for finding in run.findings:
-        if finding.get("kind") == "dominant":
-            out.append(
-                _("The %(bot)s bot wins more than its share (%(wins)s of %(games)s games).")
-                % {"bot": finding["bot"], "wins": finding["wins"], "games": finding["games"]}
-            )
-    return out
-
-
-def figure_rows(figures: dict[str, dict]) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "text": F.fmt(fig), "n": fig["n"], **fig}
-        for name, fig in sorted(figures.items())
-    ]
-
-
-def compare(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]:
-    """Each figure's difference (b − a) with its interval, games paired by index (the same
-    seeds when both runs have the same seed)."""
-    diffs = F.compare(records_of(a), records_of(b), a.seed)
-    return [
-        {
-            "name": name,
-            "a": F.fmt(a.figures[name]) if name in a.figures else "–",
-            "b": F.fmt(b.figures[name]) if name in b.figures else "–",
-            "diff": F.fmt(diff),
-            "differs": "low" in diff and not diff["low"] <= 0 <= diff["high"],
-        }
-        for name, diff in diffs.items()
-    ]
-
-
 def as_json(run: SimulationRun) -> dict[str, Any]:
     return {
         "id": run.pk,
@@ -646,7 +567,8 @@ def as_json(run: SimulationRun) -> dict[str, Any]:
         "app_version": run.app_version,
         "created_at": run.created_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-        "figures": run.figures,
+        "ruleset_words": words.run_ruleset(run),
+        "figures": N.labelled(run.game, run.figures),
         "findings": run.findings,
         "children": [as_json(c) for c in run.children.order_by("pk")],
     }
@@ -655,21 +577,26 @@ def as_json(run: SimulationRun) -> dict[str, Any]:
 def as_csv(run: SimulationRun) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["run", "value", "figure", "n", "mean", "low", "high", "kind"])
+    writer.writerow(
+        ["run", "value", "figure", "label", "n", "mean", "low", "high", "kind", "shown"]
+    )
     rows = [(run, "")] if not run.sweep else []
     rows += [(c, json.dumps(_swept(run, c))) for c in run.children.order_by("pk")]
     for each, value in rows:
-        for name, fig in sorted(each.figures.items()):
+        for name in N.ordered(run.game, each.figures):
+            fig = each.figures[name]
             writer.writerow(
                 [
                     each.pk,
                     value,
                     name,
+                    N.label(run.game, name),
                     fig["n"],
                     fig.get("value"),
                     fig.get("low", ""),
                     fig.get("high", ""),
                     fig["kind"],
+                    N.show_figure(run.game, name, fig),
                 ]
             )
     return out.getvalue()
@@ -740,6 +667,9 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
         rows.append(
             {
                 "name": name,
+                "label": N.label(run.game, name),
+                "real_text": N.show(run.game, name, mean),
+                "sim_text": N.show_figure(run.game, name, sim),
                 "real": mean,
                 "n": len(values),
                 "sim": sim,
@@ -766,10 +696,10 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                         "against %(low)s–%(high)s, %(n)s plays): are scenes cut short?"
                     )
                     % {
-                        "pct": pct(-change),
-                        "real": F._num(row["real"]),
-                        "low": F._num(sim["low"]),
-                        "high": F._num(sim["high"]),
+                        "pct": N.show_share(-change),
+                        "real": N.number(row["real"]),
+                        "low": N.number(sim["low"]),
+                        "high": N.number(sim["high"]),
                         "n": row["n"],
                     }
                 )
@@ -780,10 +710,10 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                         "%(low)s–%(high)s (%(n)s plays)."
                     )
                     % {
-                        "figure": row["name"],
-                        "real": F._num(row["real"]),
-                        "low": F._num(sim["low"]),
-                        "high": F._num(sim["high"]),
+                        "figure": N.label(run.game, row["name"]),
+                        "real": N.show(run.game, row["name"], row["real"]),
+                        "low": N.show(run.game, row["name"], sim["low"]),
+                        "high": N.show(run.game, row["name"], sim["high"]),
                         "n": row["n"],
                     }
                 )
