@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, bots, components, cover, demo, page, playtest
+from games.amnesia import book, bots, components, cover, demo, lab_figures, page, playtest
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
 
@@ -41,5 +41,6 @@ KIT = GameKit(
     seat_page="amnesia:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    figures=lab_figures.FIGURES,
     bot_trace=bots.trace,
 )

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, bots, carry, components, cover, demo, minute, page, playtest
+from games.contest import (
+    book,
+    bots,
+    carry,
+    components,
+    cover,
+    demo,
+    lab_figures,
+    minute,
+    page,
+    playtest,
+)
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -48,6 +59,7 @@ KIT = GameKit(
     seat_page="contest:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    figures=lab_figures.FIGURES,
     bot_trace=bots.trace,
     table_guard=minute.guard,
     guarded=minute.is_strict,
