@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from games import registry
 from games.management.commands.simulate import app_version
 from games.models import Ruleset
+from games.playtests import figures as names
 from games.playtests import lab
 from games.playtests.models import SimulationRun
 from games.simulate import figures as F
@@ -43,32 +44,21 @@ LabError = lab.LabError
 
 # -- the figures' words -----------------------------------------------------------------------
 def figure(game: str, name: str) -> dict[str, Any]:
-    """What the study says of a figure: its label and meaning in the reader's language, whether
-    it is a share (shown as a percentage) and whether it is one of the game's headline figures.
-
-    The one place studies read figures' words, so that the kits' declarations replace it."""
-    declared = getattr(registry.kit(game), "figures", None)
-    entry = declared.get(name) if isinstance(declared, dict) else None
-    if entry is not None:
-        return {
-            "name": name,
-            "label": str(entry.get("label", name)),
-            "meaning": str(entry.get("meaning", "")),
-            "share": entry.get("unit") == "share",
-            "headline": bool(entry.get("headline")),
-        }
+    """What the study says of a figure, from the kit's declaration
+    (``games.playtests.figures``): its label and meaning in the reader's language, whether it
+    is a share (shown as a percentage) and whether it is a headline figure."""
     return {
         "name": name,
-        "label": name.replace("_", " ").replace(".", " "),
-        "meaning": "",
-        "share": name.endswith(("share", ".wins", "_matched")) or name in ("draw", "finished"),
-        "headline": name in ("seat1.wins", "moves", "bard_share"),
+        "label": names.label(game, name),
+        "meaning": names.meaning(game, name),
+        "share": names.unit(game, name) == names.SHARE,
+        "headline": names.headline(game, name),
     }
 
 
-def ordered(game: str, names: Iterable[str]) -> list[str]:
-    """Headline figures first, then the others, each group by name."""
-    return sorted(set(names), key=lambda n: (not figure(game, n)["headline"], n))
+def ordered(game: str, keys: Iterable[str]) -> list[str]:
+    """Headline figures first, then the others, in the kit's order."""
+    return names.ordered(game, set(keys))
 
 
 def num(value: float, places: int = 1) -> str:
@@ -77,17 +67,13 @@ def num(value: float, places: int = 1) -> str:
 
 
 def amount(game: str, name: str, value: float) -> str:
-    """A value of the figure as the reader reads it: a share as a percentage."""
-    if figure(game, name)["share"]:
-        return _("%(n)s%%") % {"n": num(value * 100)}
-    return num(value, 1 if abs(value) < 100 else 0)
+    """A value of the figure in its unit ("29%", "41.5 moves")."""
+    return names.show(game, name, value)
 
 
 def difference(game: str, name: str, value: float) -> str:
-    """A difference of the figure: a share's in percentage points."""
-    if figure(game, name)["share"]:
-        return _("%(n)s points") % {"n": num(value * 100)}
-    return num(value, 1 if abs(value) < 100 else 0)
+    """The size of a difference in its unit, a share's in percentage points."""
+    return names.size_of_difference(game, name, value)
 
 
 # -- what can be chosen -----------------------------------------------------------------------
@@ -479,8 +465,8 @@ def _said(view: View, name: str, where: str, other: int, diff: dict[str, Any]) -
             )
             % words
         )
-    words["low"] = difference(game, name, low)
-    words["high"] = difference(game, name, high)
+    words["low"] = ("−" if low < 0 else "") + difference(game, name, low)
+    words["high"] = ("−" if high < 0 else "") + difference(game, name, high)
     return (
         _(
             "%(a)s against %(b)s, %(where)s: %(figure)s is about the same (a difference of %(low)s to %(high)s)."
@@ -505,19 +491,19 @@ def _said_alone(view: View, name: str, where: str, fig: dict[str, Any]) -> str:
 
 
 def headline(view: View) -> list[str]:
-    names: set[str] = set()
+    keys: set[str] = set()
     for cell in view.cells:
-        names |= set(cell.run.figures)
-    chosen = [n for n in ordered(view.top.game, names) if figure(view.top.game, n)["headline"]]
-    return chosen or ordered(view.top.game, names)[:3]
+        keys |= set(cell.run.figures)
+    chosen = [n for n in ordered(view.top.game, keys) if figure(view.top.game, n)["headline"]]
+    return chosen or ordered(view.top.game, keys)[:3]
 
 
 def answer(view: View) -> list[str]:
     """The study's answer in sentences: at each player count, each ruleset against the first,
     each headline figure (all the swept values together, then each swept value for the first
     headline figure)."""
-    names = headline(view)
-    if not names:
+    keys = headline(view)
+    if not keys:
         return []
     seed = view.top.seed
     out: list[str] = []
@@ -527,29 +513,29 @@ def answer(view: View) -> list[str]:
         if len(view.rulesets) == 1:
             for cell in _cells(view, 0, players):
                 if not cell.values:
-                    for name in names:
+                    for name in keys:
                         fig = cell.run.figures.get(name)
                         if fig and fig.get("value") is not None:
                             out.append(_said_alone(view, name, where, fig))
             for values in combos:
                 cells = _cells(view, 0, players, values)
-                fig = cells[0].run.figures.get(names[0]) if cells else None
+                fig = cells[0].run.figures.get(keys[0]) if cells else None
                 if fig and fig.get("value") is not None:
-                    out.append(_said_alone(view, names[0], _where(view, players, values), fig))
+                    out.append(_said_alone(view, keys[0], _where(view, players, values), fig))
             continue
         base = _records(_cells(view, 0, players))
         if not base:
             continue
         for other in range(1, len(view.rulesets)):
             records = _records(_cells(view, other, players))
-            for name in names:
+            for name in keys:
                 diff = paired(base, records, name, seed)
                 if diff is not None:
                     out.append(_said(view, name, where, other, diff))
             for values in combos:
                 a = _records(_cells(view, 0, players, values))
                 b = _records(_cells(view, other, players, values))
-                diff = paired(a, b, names[0], seed) if a and b else None
+                diff = paired(a, b, keys[0], seed) if a and b else None
                 if diff is not None:
-                    out.append(_said(view, names[0], _where(view, players, values), other, diff))
+                    out.append(_said(view, keys[0], _where(view, players, values), other, diff))
     return out

@@ -22,6 +22,7 @@ from amnesia_site.workers import work
 from games import registry
 from games.forms import game_choices
 from games.models import Ruleset
+from games.playtests import figures as names
 from games.playtests import lab, studies, study_charts
 from games.playtests.lab_views import _designer, _run
 from games.playtests.models import SimulationRun
@@ -81,7 +82,7 @@ class StudyForm(forms.Form):
         self.fields["baseline"].queryset = rulesets
         self.fields["others"].queryset = rulesets
         kit = registry.kit(game)
-        self.fields["bots"].choices = [(name, name) for name in kit.bots or {}]
+        self.fields["bots"].choices = [(name, names.bot_label(name)) for name in kit.bots or {}]
         self.sweepables = studies.sweepables(game)
         choices = [("", _("Nothing"))] + [
             (s.key, f"{s.label} ({s.range})") for s in self.sweepables
