@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRefresh
 
 from amnesia_site import numbers
 from amnesia_site.htmx import AuthenticatedHttpRequest
@@ -178,7 +179,9 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             for a in view.grid
         ],
     }
-    if request.htmx and request.htmx.target == "study-progress" and run.active:
+    if request.htmx and request.htmx.target == "study-progress":
+        if not run.active:  # settled while followed: the whole page, with its answer
+            return HttpResponseClientRefresh()
         return render(request, "playtests/study.html#progress", context)
     if settled:
         names = set()
