@@ -246,7 +246,7 @@ def start(
             )
             % {"most": lab.grouped(most), "total": lab.grouped(total)}
         )
-    base = {
+    base: dict[str, Any] = {
         "owner": owner,
         "game": game,
         "bots": bots,
@@ -256,7 +256,7 @@ def start(
         "app_version": app_version(),
         "games_asked": games,
     }
-    definition = {
+    definition: dict[str, Any] = {
         "kind": STUDY,
         "rulesets": [r.pk for r in rulesets],
         "names": [f"{r.name}@{r.version}" for r in rulesets],
