@@ -203,3 +203,17 @@ def test_the_study_form_shows_no_code_name_in_japanese(client, designer):
     main = response.content.decode().split("<main", 1)[1].split(">", 1)[1]
     text = re.sub(r"<[^>]+>", " ", main.split("</main>")[0])
     assert not code_names(text), code_names(text)
+
+
+def test_a_cells_figures_are_worked_out_once_at_its_end(designer):
+    """A study's page shows no figures before its answer, so its cells skip the lab's progress
+    merges (each reads every kept game and bootstraps every figure): the games done move on,
+    the figures come with the cell's last chunk."""
+    top = study(designer, games=10, players=(4,))
+    cell = top.children.order_by("pk").first()
+    lab.play_chunk(cell.pk, 0)
+    cell.refresh_from_db()
+    assert cell.games_done == 5 and cell.figures == {}
+    lab.play_chunk(cell.pk, 1)
+    cell.refresh_from_db()
+    assert cell.status == "done" and cell.figures["moves"]["n"] == 10
