@@ -60,6 +60,7 @@ KIT = GameKit(
     bots=bots.BOTS,
     bot_figures=bots.figures,
     figures=lab_figures.FIGURES,
+    bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
     table_guard=minute.guard,
     guarded=minute.is_strict,

@@ -31,7 +31,7 @@ from games import registry
 from games.management.commands.simulate import app_version
 from games.models import Ruleset
 from games.playtests import figures as names
-from games.playtests import lab
+from games.playtests import lab, lab_words
 from games.playtests.models import SimulationRun
 from games.simulate import figures as F
 from games.simulate.engine import derive
@@ -77,14 +77,7 @@ def difference(game: str, name: str, value: float) -> str:
 
 
 # -- what can be chosen -----------------------------------------------------------------------
-def ruleset_words(ruleset: Ruleset | None) -> str:
-    """A ruleset as the rulesets page names it, its version in words."""
-    if ruleset is None:
-        return _("The game's defaults")
-    return _("%(name)s, version %(version)s") % {
-        "name": ruleset.shown_name,
-        "version": ruleset.version,
-    }
+ruleset_words = lab_words.ruleset_words
 
 
 @dataclass
@@ -93,6 +86,7 @@ class Sweepable:
     name: str
     label: str
     range: str
+    meaning: str = ""
     low: float | None = None
     high: float | None = None
     whole: bool = False
@@ -104,36 +98,30 @@ class Sweepable:
 
 
 def sweepables(game: str) -> list[Sweepable]:
-    """The options and bot parameters a study may sweep, each with its label and range."""
+    """The options and bot parameters a study may sweep, each with its label, meaning and
+    range in the lab's words (``games.playtests.lab_words``)."""
     kit = registry.kit(game)
-    out: list[Sweepable] = []
-    for name, option in kit.referee.options.items():
-        label = str(kit.option_labels.get(name) or _(option.help) or name)
-        if isinstance(option.default, bool):
-            values = [False, True]
-            words = _("on or off")
-            out.append(Sweepable("option", name, label, words, values=values))
-        elif option.choices is not None:
-            values = list(option.choices)
-            words = ", ".join(str(kit.value_label(name, v)) for v in values)
-            out.append(Sweepable("option", name, label, words, values=values))
-        elif isinstance(option.default, int) and option.min is not None and option.max is not None:
-            words = _("from %(low)s to %(high)s") % {"low": option.min, "high": option.max}
-            out.append(Sweepable("option", name, label, words, option.min, option.max, whole=True))
-    seen: set[str] = set()
+    params: dict[str, Any] = {}
     for bot in (kit.bots or {}).values():
-        for name, param in bot.params.items():
-            if name in seen:
-                continue
-            seen.add(name)
-            words = _("from %(low)s to %(high)s") % {
-                "low": num(param.min, 0 if param.whole or param.min == int(param.min) else 2),
-                "high": num(param.max, 0 if param.whole or param.max == int(param.max) else 2),
-            }
-            label = _("Bots: %(what)s") % {"what": _(param.help)}
-            out.append(
-                Sweepable("param", name, label, words, param.min, param.max, whole=param.whole)
-            )
+        params.update(getattr(bot, "params", {}))
+    out: list[Sweepable] = []
+    for words in lab_words.sweepable(game):
+        kind, name = words["kind"], words["name"]
+        item = Sweepable(kind, name, words["label"], words["range"], meaning=words["meaning"])
+        if kind == "option":
+            option = kit.referee.options[name]
+            if isinstance(option.default, bool):
+                item.values = [False, True]
+            elif option.choices is not None:
+                item.values = list(option.choices)
+            elif isinstance(option.default, int) and None not in (option.min, option.max):
+                item.low, item.high, item.whole = option.min, option.max, True
+            else:
+                continue  # a text option: nothing to sweep over
+        else:
+            param = params[name]
+            item.low, item.high, item.whole = param.min, param.max, param.whole
+        out.append(item)
     return out
 
 
@@ -376,13 +364,7 @@ def axis_label(game: str, axis: dict[str, Any]) -> str:
 
 
 def value_words(game: str, axis: dict[str, Any], value: Any) -> str:
-    if axis.get("kind") == "option":
-        shown = registry.kit(game).value_label(axis["name"], value)
-        if shown is not value:
-            return str(shown)
-    if isinstance(value, float):
-        return num(value, 2)
-    return str(value)
+    return lab_words.swept_value_words(game, axis, value)
 
 
 def _records(cells: list[Cell]) -> list[dict[str, Any]]:

@@ -41,18 +41,16 @@ def test_draft_4_against_draft_3_at_3_and_4_players_read_in_japanese(
     expect(page.get_by_test_id("study-form")).to_be_visible()
     no_code_names(page)
     # What a study sweeps is listed with its words and range: the bard's clarity among them.
-    expect(page.get_by_test_id("sweepables")).to_contain_text("吟遊詩人が選ぶ物語のわかりやすさ")
+    expect(page.get_by_test_id("sweepables")).to_contain_text("吟遊詩人の明快さ")
 
     page.get_by_label("比べる基準のルールセット").select_option(
-        label="Amnesia Stories 草案3 バージョン2"
+        label="Amnesia Stories 草案3、バージョン2"
     )
-    page.get_by_label("Amnesia Stories 草案4 バージョン1").check()
+    page.get_by_label("Amnesia Stories 草案4、バージョン1").check()
     page.get_by_label("プレイヤー数（から）").fill("3")
     page.locator("[name=players_to]").fill("4")
     page.get_by_label("組み合わせごとのゲーム数").fill("16")
-    page.get_by_label("もしもこれを変えたら").select_option(
-        label="ボット：吟遊詩人が選ぶ物語のわかりやすさ（1：最もわかりやすい） (0〜1)"
-    )
+    page.get_by_label("もしもこれを変えたら").select_option(label="吟遊詩人の明快さ (0〜1)")
     page.locator("[name=values1]").fill("0.2, 0.8")
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.get_by_role("button", name="検証を始める").click()
@@ -71,12 +69,12 @@ def test_draft_4_against_draft_3_at_3_and_4_players_read_in_japanese(
 
     answer = page.get_by_test_id("study-answer")
     # The direction in words, draft 4 read against draft 3, at each player count.
-    lead = "Amnesia Stories 草案4 バージョン1はAmnesia Stories 草案3 バージョン2に比べて、"
+    lead = "Amnesia Stories 草案4、バージョン1はAmnesia Stories 草案3、バージョン2に比べて、"
     expect(answer).to_contain_text(lead + "3人、試した値すべてをまとめて：吟遊詩人の得点の割合")
     expect(answer).to_contain_text(lead + "4人、試した値すべてをまとめて：吟遊詩人の得点の割合")
     expect(answer).to_contain_text("ポイント")
     # And at each clarity of the bard.
-    expect(answer).to_contain_text("吟遊詩人が選ぶ物語のわかりやすさ（1：最もわかりやすい） 0.80")
+    expect(answer).to_contain_text("3人、吟遊詩人の明快さ 0.8")
     expect(page.get_by_test_id("study-charts").locator("svg").first).to_be_visible()
     expect(page.get_by_test_id("study-histograms")).to_contain_text("各席の最終VP")
     no_code_names(page)
