@@ -505,10 +505,9 @@ def merge(run_id: int, force: bool = False) -> None:
 
 
 def _in_study(run: SimulationRun) -> bool:
-    return (
-        bool(run.parent_id)
-        and SimulationRun.objects.filter(pk=run.parent_id, sweep__kind="study").exists()
-    )
+    if run.parent_id is None:
+        return False
+    return SimulationRun.objects.filter(pk=run.parent_id, sweep__kind="study").exists()
 
 
 def _sweep_settled(parent_id: int) -> None:
