@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, bots, components, cover, demo, page, playtest
+from games.amnesia import book, bots, components, cover, demo, page, playtest, questions
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
 
@@ -30,6 +30,7 @@ KIT = GameKit(
         balance=playtest.balance,
         figure_rows=playtest.figure_rows,
         charts=playtest.charts,
+        questions=questions.questions,
     ),
     option_labels=page.OPTION_LABELS,
     value_labels=page.VALUE_LABELS,

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, bots, carry, components, cover, demo, minute, page, playtest
+from games.contest import (
+    book,
+    bots,
+    carry,
+    components,
+    cover,
+    demo,
+    minute,
+    page,
+    playtest,
+    questions,
+)
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -33,6 +44,7 @@ KIT = GameKit(
         balance=playtest.balance,
         figure_rows=playtest.figure_rows,
         charts=playtest.charts,
+        questions=questions.questions,
     ),
     option_labels=page.OPTION_LABELS,
     value_labels=page.VALUE_LABELS,

@@ -1,0 +1,72 @@
+"""The contest's own design questions (``games.playtests.questions``): it ends by
+elimination, so it asks who goes out first and in what order, and who takes control of the
+story and how."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.playtests.questions import Question, ask, known, mean_text, share_text
+
+HOW = ("face_card", "drinks", "plot_card")
+
+
+def questions(figures: dict[str, Any], players: int) -> list[Question]:
+    out = []
+    first = figures.get("first_out_at")
+    places = [figures.get(f"seat{k}.out_place") for k in range(1, players + 1)]
+    if known(first):
+        assert first is not None
+        answer = _("The first player goes out %(share)s of the way into the game.") % {
+            "share": share_text(first)
+        }
+        if all(known(p) for p in places):
+            answer += " " + _("Average place in the order of elimination: %(places)s.") % {
+                "places": ", ".join(
+                    _("seat %(k)s %(share)s") % {"k": k, "share": mean_text(p)}  # type: ignore[arg-type]
+                    for k, p in enumerate(places, 1)
+                )
+            }
+        out.append(
+            ask(
+                "eliminations",
+                _("When do players go out, and in what order?"),
+                answer,
+                ["first_out_at", *[f"seat{k}.out_place" for k in range(1, players + 1)]],
+            )
+        )
+    take = figures.get("take_control")
+    if known(take):
+        assert take is not None
+        ways = {how: figures.get(f"take_control.{how}") for how in HOW}
+        labels = {
+            "face_card": _("with a face card"),
+            "drinks": _("with drinks"),
+            "plot_card": _("with a plot card"),
+        }
+        parts = [
+            _("%(times)s %(how)s") % {"times": mean_text(fig), "how": labels[how]}
+            for how, fig in ways.items()
+            if known(fig) and fig["value"]  # type: ignore[index]
+        ]
+        control = [figures.get(f"seat{k}.control") for k in range(1, players + 1)]
+        answer = _("Control is taken %(times)s times a game") % {"times": mean_text(take)}
+        answer += (": " + ", ".join(parts) + ".") if parts else "."
+        if all(known(c) for c in control):
+            answer += " " + _("Share of the game each seat controls the story: %(shares)s.") % {
+                "shares": ", ".join(
+                    _("seat %(k)s %(share)s") % {"k": k, "share": share_text(c)}  # type: ignore[arg-type]
+                    for k, c in enumerate(control, 1)
+                )
+            }
+        out.append(
+            ask(
+                "control",
+                _("Who takes control of the story, and how?"),
+                answer,
+                ["take_control", *[f"take_control.{how}" for how in HOW]],
+            )
+        )
+    return out
