@@ -40,6 +40,7 @@ from django.urls import NoReverseMatch, resolve, reverse
 
 from games import registry
 from games.models import Table
+from games.playtests import figures as lab_figures
 from games.playtests import reports
 from games.registry import GameKit
 from games.rules.base import (
@@ -52,6 +53,7 @@ from games.rules.base import (
     Option,
 )
 from games.rules.script import COMMON_FIELDS, misfit_field, parse_script, undeclared_fields
+from games.simulate import figures as simulated
 from games.simulate.bots import Bot, Param
 from games.start import StartMethod
 
@@ -75,6 +77,7 @@ IDS = {
     "games.E010": "a part raised an exception while it was checked",
     "games.E011": "the bots (or their figures) are malformed",
     "games.E012": "the table template does not extend the table frame",
+    "games.E013": "a figure the game's bots produce has no declaration (name, meaning, unit)",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
     "games.E022": "the state keeps a hand the referee does not declare secret",
@@ -753,6 +756,43 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
             )
 
 
+def _declared_figures(report: _Report, demos: list[Demo]) -> None:
+    """Every figure the bots' figures give on the demo tables (two kinds of bot seated in
+    turn, so the bots' edges are given too) and those the lab adds has its declaration."""
+    kit = report.kit
+    if kit.bot_figures is None or not kit.bots:
+        return
+    names = list(kit.bots)[:2]
+    for figure in kit.figures:
+        if not isinstance(figure, lab_figures.Figure) or figure.unit not in lab_figures.UNITS:
+            report.error(
+                "E013",
+                "figures",
+                f"{figure!r} is not a Figure with a unit of {', '.join(lab_figures.UNITS)}.",
+                "Declare each as games.playtests.figures.Figure(key, label, meaning, unit).",
+            )
+            return
+    for demo in demos[:1]:
+        seats = demo.setup.players
+        by_seat = {seat: names[i % len(names)] for i, seat in enumerate(seats)}
+        given = kit.bot_figures(demo.setup, demo.moves, demo.states[0], demo.states[1:], by_seat)
+        record = {
+            "index": 0,
+            "finished": bool(demo.states[-1].get("finished")),
+            "figures": given,
+            "winner_bots": [by_seat[seats[0]]],
+            "seat_bots": by_seat,
+        }
+        for key in lab_figures.undeclared(kit, simulated.collect([record])):
+            report.error(
+                "E013",
+                "figures",
+                f"the figure {key!r} its bots produce has no declaration.",
+                "Add a games.playtests.figures.Figure for it (name and one-line meaning, "
+                "translated; unit; headline or not) to the kit's figures.",
+            )
+
+
 # -- the secrets -----------------------------------------------------------------------------
 _MISSING = object()
 _HAND_KEYS = ("hand", "hands")
@@ -889,6 +929,7 @@ def check_kit(kit: GameKit) -> list[checks.CheckMessage]:
     if demos and not any(m.id == "games.E008" for m in report.messages):
         _guarded(report, "playtest", _figures, report, demos)
     if demos:
+        _guarded(report, "figures", _declared_figures, report, demos)
         _guarded(report, "referee.view", _secrets, report, demos)
     return report.messages
 

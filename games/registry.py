@@ -213,6 +213,11 @@ class GameKit:
     # simulated; one with bots has both (``games/checks.py`` checks their shape).
     bots: Mapping[str, Any] | None = None
     bot_figures: Callable[..., dict[str, Any]] | None = None
+    # The figures the game's simulated games produce, each with its name and one-line meaning
+    # in the reader's language, its unit and whether it is a headline figure: a tuple of
+    # ``games.playtests.figures.Figure``. Every page, sentence, chart and export reads them;
+    # the check refuses a figure ``bot_figures`` gives without its declaration.
+    figures: tuple[Any, ...] = ()
     # What ``bot_figures`` reads of each state but the last, as state -> a copy of those
     # parts: with it a simulation plays on one state in place (``Game.apply_in_place``) and
     # hands the figures these traces and the last state whole; without it, every state is

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, bots, components, cover, demo, page, playtest, questions
+from games.amnesia import (
+    book,
+    bots,
+    components,
+    cover,
+    demo,
+    lab_figures,
+    page,
+    playtest,
+    questions,
+)
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
 
@@ -42,5 +52,6 @@ KIT = GameKit(
     seat_page="amnesia:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    figures=lab_figures.FIGURES + questions.FIGURES,
     bot_trace=bots.trace,
 )

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.playtests.figures import COUNT, SHARE, TOKENS, Figure
 from games.playtests.questions import Question, ask, known, mean_text, share_text
 
 
@@ -96,3 +98,38 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
             )
         )
     return out
+
+
+# The figures these questions read, declared beside them (``games.playtests.figures``).
+FIGURES = (
+    Figure(
+        "challenges_to_narrator",
+        gettext_lazy("Challenges won by the narrator"),
+        gettext_lazy("The share of a game's challenges the challenged narrator wins."),
+        SHARE,
+    ),
+    Figure(
+        "tokens_kept",
+        gettext_lazy("Tokens kept"),
+        gettext_lazy("The share of the starting tokens the players still hold at the end."),
+        SHARE,
+    ),
+    Figure(
+        "tokens_spent",
+        gettext_lazy("Tokens spent"),
+        gettext_lazy("Tokens paid to the bank or the discard in a game."),
+        TOKENS,
+    ),
+    Figure(
+        "scenes_before_finale",
+        gettext_lazy("Scenes before the finale"),
+        gettext_lazy("Scenes continued before the memory of the room."),
+        COUNT,
+    ),
+    Figure(
+        "flashbacks_before_finale",
+        gettext_lazy("Flashbacks before the finale"),
+        gettext_lazy("Flashbacks told before the memory of the room."),
+        COUNT,
+    ),
+)

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, bots, carry, components, cover, decks, demo, page, playtest
+from games.amnesia_stories import (
+    book,
+    bots,
+    carry,
+    components,
+    cover,
+    decks,
+    demo,
+    lab_figures,
+    page,
+    playtest,
+    questions,
+)
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -54,5 +66,6 @@ KIT = GameKit(
     table_related=("answer_timer",),
     bots=bots.BOTS,
     bot_figures=bots.figures,
+    figures=lab_figures.FIGURES + questions.FIGURES,
     bot_trace=bots.trace,
 )

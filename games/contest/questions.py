@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.playtests.figures import COUNT, Figure
 from games.playtests.questions import Question, ask, known, mean_text, share_text
 
 HOW = ("face_card", "drinks", "plot_card")
@@ -70,3 +72,26 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
             )
         )
     return out
+
+
+# The figures these questions read, declared beside them (``games.playtests.figures``).
+FIGURES = (
+    Figure(
+        "take_control.face_card",
+        gettext_lazy("Control taken with a face card"),
+        gettext_lazy("Times a game a player takes control of the story with a face card."),
+        COUNT,
+    ),
+    Figure(
+        "take_control.drinks",
+        gettext_lazy("Control taken with drinks"),
+        gettext_lazy("Times a game a player takes control of the story by taking drinks."),
+        COUNT,
+    ),
+    Figure(
+        "take_control.plot_card",
+        gettext_lazy("Control taken with a plot card"),
+        gettext_lazy("Times a game a player takes control of the story with a plot card."),
+        COUNT,
+    ),
+)

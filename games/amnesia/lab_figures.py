@@ -1,0 +1,80 @@
+"""Amnesia's figures, as the lab names them (``games.playtests.figures``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.playtests.figures import COUNT, MOVES, ROUNDS, SHARE, TOKENS, Figure
+
+FIGURES = (
+    Figure(
+        "moves",
+        _("Length in moves"),
+        _("The moves a game takes, start to end."),
+        MOVES,
+        headline=True,
+    ),
+    Figure(
+        "room_told",
+        _("Memory of the room told"),
+        _("The share of games where the memory of the room is told."),
+        SHARE,
+        headline=True,
+    ),
+    Figure(
+        "room_possible_at",
+        _("Memory of the room possible"),
+        _("How far into the game it becomes possible (a share of its moves)."),
+        SHARE,
+    ),
+    Figure("rounds", _("Rounds"), _("Turns taken by each player."), ROUNDS),
+    Figure("scenes", _("Scenes"), _("Scenes continued in a game."), COUNT),
+    Figure("flashbacks", _("Flashbacks"), _("Flashbacks told in a game."), COUNT),
+    Figure("passes", _("Passes"), _("Turns passed in a game."), COUNT),
+    Figure(
+        "passes_at_cap",
+        _("Passes at the cap"),
+        _("Passes by a player one token short of the cap, or at it."),
+        COUNT,
+    ),
+    Figure("suggestions", _("Suggestions"), _("Suggestions made in a game."), COUNT),
+    Figure("insists", _("Insists"), _("Times a narrator insisted."), COUNT),
+    Figure("refusals", _("Refusals"), _("Suggestions refused in a game."), COUNT),
+    Figure("challenges", _("Challenges"), _("Challenges played in a game."), COUNT),
+    Figure("joins", _("Joins"), _("Players who joined a challenge, in a game."), COUNT),
+    Figure("pot", _("Pot"), _("The tokens at stake in a challenge."), TOKENS),
+    Figure("bank_end", _("Bank at the end"), _("Tokens in the bank at the end."), TOKENS),
+    Figure("bank_middle", _("Bank at the middle"), _("Tokens in the bank halfway."), TOKENS),
+    Figure("discard_end", _("Discard at the end"), _("Tokens discarded at the end."), TOKENS),
+    Figure("discard_middle", _("Discard at the middle"), _("Tokens discarded halfway."), TOKENS),
+    Figure(
+        "seat{seat}.tokens_end",
+        _("Tokens of seat %(seat)s at the end"),
+        _("Seat %(seat)s’s tokens at the end."),
+        TOKENS,
+    ),
+    Figure(
+        "seat{seat}.tokens_middle",
+        _("Tokens of seat %(seat)s at the middle"),
+        _("Seat %(seat)s’s tokens halfway."),
+        TOKENS,
+    ),
+    Figure(
+        "seat{seat}.narrations",
+        _("Narrations of seat %(seat)s"),
+        _("Scenes and flashbacks seat %(seat)s told."),
+        COUNT,
+    ),
+    Figure(
+        "bot.{bot}.challenge_edge",
+        _("Challenge edge of the %(bot)s bot"),
+        _("Challenges it won less its fair share of them."),
+        SHARE,
+    ),
+    Figure(
+        "bot.{bot}.tokens_edge",
+        _("Token edge of the %(bot)s bot"),
+        _("Its share of the tokens at the end less its share of the seats."),
+        SHARE,
+    ),
+)

@@ -1,0 +1,62 @@
+"""The contest's figures, as the lab names them (``games.playtests.figures``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.playtests.figures import COUNT, MOVES, PLACE, ROUNDS, SHARE, Figure
+
+FIGURES = (
+    Figure(
+        "seat{seat}.wins",
+        _("Wins of seat %(seat)s"),
+        _("The share of games seat %(seat)s wins (a draw shared)."),
+        SHARE,
+        headline=True,
+    ),
+    Figure(
+        "moves",
+        _("Length in moves"),
+        _("The moves a game takes, start to end."),
+        MOVES,
+        headline=True,
+    ),
+    Figure(
+        "first_out_at",
+        _("First player out"),
+        _("How far into the game the first player goes out (a share of its moves)."),
+        SHARE,
+    ),
+    Figure("contests", _("Contests"), _("Contests played in a game."), COUNT),
+    Figure(
+        "control_turns",
+        _("Turns in control"),
+        _("How many times control of the story changes hands in a game."),
+        COUNT,
+    ),
+    Figure("rounds", _("Rounds"), _("Turns in control for each player."), ROUNDS),
+    Figure("refusals", _("Refusals"), _("Challenges refused in a game."), COUNT),
+    Figure("unnamed", _("Challenges without a name"), _("Challenges made without naming."), COUNT),
+    Figure("take_control", _("Control taken"), _("Times a player took control."), COUNT),
+    Figure("drinks", _("Drinks"), _("Drinks taken in a game, all players."), COUNT),
+    Figure("pretzels", _("Pretzels thrown"), _("Pretzels thrown in a game."), COUNT),
+    Figure("pretzels_eaten", _("Pretzels eaten"), _("Pretzels eaten in a game."), COUNT),
+    Figure(
+        "seat{seat}.control",
+        _("Control of seat %(seat)s"),
+        _("The share of moves made while seat %(seat)s held the story."),
+        SHARE,
+    ),
+    Figure(
+        "seat{seat}.out_at",
+        _("Seat %(seat)s goes out"),
+        _("How far into the game seat %(seat)s goes out (a share of its moves)."),
+        SHARE,
+    ),
+    Figure(
+        "seat{seat}.out_place",
+        _("Place out of seat %(seat)s"),
+        _("Seat %(seat)s’s place in the order of going out (1: first out)."),
+        PLACE,
+    ),
+)
