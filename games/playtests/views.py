@@ -53,6 +53,7 @@ from games.playtests.forms import (
     SharingForm,
     error_summary,
 )
+from games.playtests.impressions import gathered as gathered_impressions
 from games.playtests.models import FREE_TEXTS, RATING_SHORT, RATINGS, ExternalReport, Impression
 from games.playtests.pdf import ruleset_pdf as render_pdf
 from games.playtests.pdf import table_pdf
@@ -497,6 +498,7 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         "pending": pending,
         "recent": sorted(entries, key=lambda e: e["date"], reverse=True)[:20],
         "ratings": RATINGS,
+        "impressions": gathered_impressions(entries, request.GET),
         "public_url": phone_url(request, reverse("playtests:public_report", args=[game])),
         "demo": demo,
         "demo_count": service.demo_tables(request.user, game).count(),
