@@ -13,6 +13,7 @@ from typing import Any
 
 from games.amnesia.rules import GAME
 from games.rules import cards
+from games.rules.base import N_
 from games.simulate.bots import Bot, Param, strip_template
 
 REFEREE = GAME
@@ -58,15 +59,15 @@ class SensibleBot(Bot):
     """
 
     params = {
-        "scene_length": Param(4, 1, 50, "beats a narrator lets a scene run, on average"),
-        "suggest": Param(0.3, 0, 1, "chance a listener offers a free suggestion when asked"),
-        "insist": Param(0.05, 0, 1, "chance a listener pays a token to insist when asked"),
-        "refuse": Param(0.3, 0, 1, "chance a narrator refuses a paid suggestion"),
-        "join": Param(0.2, 0, 1, "chance an onlooker joins a challenge"),
-        "flashback": Param(0.25, 0, 1, "chance of telling a memory instead of a scene"),
-        "room": Param(0.3, 0, 1, "chance of telling the memory of the room once it opens"),
-        "end_after": Param(3, 0, 200, "scenes after the room before the table ends", True),
-        "reserve": Param(2, 0, 50, "tokens a player keeps before spending on extras", True),
+        "scene_length": Param(4, 1, 50, N_("beats a narrator lets a scene run, on average")),
+        "suggest": Param(0.3, 0, 1, N_("chance a listener offers a free suggestion when asked")),
+        "insist": Param(0.05, 0, 1, N_("chance a listener pays a token to insist when asked")),
+        "refuse": Param(0.3, 0, 1, N_("chance a narrator refuses a paid suggestion")),
+        "join": Param(0.2, 0, 1, N_("chance an onlooker joins a challenge")),
+        "flashback": Param(0.25, 0, 1, N_("chance of telling a memory instead of a scene")),
+        "room": Param(0.3, 0, 1, N_("chance of telling the memory of the room once it opens")),
+        "end_after": Param(3, 0, 200, N_("scenes after the room before the table ends"), True),
+        "reserve": Param(2, 0, 50, N_("tokens a player keeps before spending on extras"), True),
     }
 
     def __init__(self, params, rng_seed, seat):

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.amnesia_stories.rules import GAME, judge_step
+from games.rules.base import N_
 from games.simulate.bots import Bot, Param
 
 REFEREE = GAME
@@ -82,8 +83,8 @@ class SensibleBot(Bot):
     spread ``(1 - agreement) × 0.5``)."""
 
     params = {
-        "agreement": Param(0.7, 0, 1, "how well listeners read the bard (1: exactly)"),
-        "clarity": Param(0.5, 0, 1, "how obvious a story the bard chooses (1: the most)"),
+        "agreement": Param(0.7, 0, 1, N_("how well listeners read the bard (1: exactly)")),
+        "clarity": Param(0.5, 0, 1, N_("how obvious a story the bard chooses (1: the most)")),
     }
 
     def choose(self, view, legal_moves, may_wait=False):

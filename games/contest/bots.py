@@ -16,6 +16,7 @@ from typing import Any
 
 from games.contest.rules import GAME
 from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, card_suit, card_value, is_face
+from games.rules.base import N_
 from games.simulate.bots import Bot, Param
 
 REFEREE = GAME
@@ -131,15 +132,17 @@ class SensibleBot(Bot):
     """
 
     params = {
-        "take_control": Param(0.05, 0, 1, "chance of taking control with a face card when asked"),
-        "take_control_drinks": Param(0.01, 0, 1, "chance of taking control with two drinks"),
-        "pretzel": Param(0.03, 0, 1, "chance of throwing a pretzel at the narrator when asked"),
-        "forget_name": Param(0.05, 0, 1, "chance the narrator forgets the character's name"),
-        "refuse": Param(0.05, 0, 1, "chance a challenged player refuses the contest"),
-        "drink": Param(0.5, 0, 1, "chance a penalty is paid with a drink rather than a card"),
-        "call_vote": Param(0.0, 0, 1, "chance the narrator calls a vote (voting off)"),
-        "vote_up": Param(0.5, 0, 1, "chance a voter votes a player off"),
-        "stay": Param(0.5, 0, 1, "chance a player voted off pays to stay"),
+        "take_control": Param(
+            0.05, 0, 1, N_("chance of taking control with a face card when asked")
+        ),
+        "take_control_drinks": Param(0.01, 0, 1, N_("chance of taking control with two drinks")),
+        "pretzel": Param(0.03, 0, 1, N_("chance of throwing a pretzel at the narrator when asked")),
+        "forget_name": Param(0.05, 0, 1, N_("chance the narrator forgets the character's name")),
+        "refuse": Param(0.05, 0, 1, N_("chance a challenged player refuses the contest")),
+        "drink": Param(0.5, 0, 1, N_("chance a penalty is paid with a drink rather than a card")),
+        "call_vote": Param(0.0, 0, 1, N_("chance the narrator calls a vote (voting off)")),
+        "vote_up": Param(0.5, 0, 1, N_("chance a voter votes a player off")),
+        "stay": Param(0.5, 0, 1, N_("chance a player voted off pays to stay")),
     }
 
     # The table's pretzel limit, once read (a bot plays one game: its options never change).

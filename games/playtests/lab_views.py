@@ -283,6 +283,8 @@ def sweep_chart(run: SimulationRun, figure: str) -> dict:
 @require_GET
 def run_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
+    if run.sweep.get("kind") == "study":  # a study has its own page (``study_views``)
+        return redirect("playtests:study", run.pk)
     template = "playtests/run_detail.html"
     if request.htmx and request.htmx.target == "run-progress":
         template += "#progress"

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
-from games.playtests import lab_views, replay_views, views
+from games.playtests import lab_views, replay_views, study_views, views
 
 app_name = "playtests"
 
@@ -28,6 +28,8 @@ urlpatterns = [
     path("dashboard/<slug:game>/export.csv", views.export_csv, name="export_csv"),
     path("dashboard/<slug:game>/export.json", views.export_json, name="export_json"),
     path("lab/<slug:game>/", lab_views.lab_page, name="lab"),
+    path("lab/<slug:game>/study/", study_views.study_new, name="study_new"),
+    path("studies/<int:pk>/", study_views.study_detail, name="study"),
     path("runs/<int:pk>/", lab_views.run_detail, name="run_detail"),
     path("runs/<int:pk>/games/", replay_views.game_open, name="run_game_open"),
     path("runs/<int:pk>/games/<int:number>/", replay_views.game_page, name="run_game"),

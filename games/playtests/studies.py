@@ -1,0 +1,541 @@
+"""Studies: the designer's question asked of two or more rulesets at once, across player
+counts and at most two swept options or bot parameters, answered in sentences first.
+
+A study is a set of the lab's runs (``games.playtests.lab``), not a second engine: its own row
+is a ``SimulationRun`` whose ``sweep`` says ``{"kind": "study", ...}`` and whose children are
+ordinary runs, one a cell (a ruleset × a player count × a value of each swept name). Every cell
+plays the same seed, so game ``i`` of one cell and game ``i`` of another were dealt alike
+(paired seeds); the cells' chunks go on the ``long`` queue as a run's do, and the lab's bounds
+(``LAB_MAX_RUN_GAMES``, ``LAB_MAX_QUEUED_GAMES``, one run at a time) count a study's cells
+together. A run or a sweep made before studies opens as a study of its one ruleset.
+
+Reading: :func:`answer` says, at each player count, how each ruleset differs from the one the
+study is read against, headline figures first, the direction in words and the 95% interval of
+the paired difference; :func:`charts_of` draws each figure across player counts or the swept
+value, the rulesets overlaid with their bands, and histograms of final VP and length.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from games import registry
+from games.management.commands.simulate import app_version
+from games.models import Ruleset
+from games.playtests import figures as names
+from games.playtests import lab
+from games.playtests.models import SimulationRun
+from games.simulate import figures as F
+from games.simulate.engine import derive
+
+STUDY = "study"
+MAX_SWEPT = 2
+MAX_CELLS = 60
+LabError = lab.LabError
+
+
+# -- the figures' words -----------------------------------------------------------------------
+def figure(game: str, name: str) -> dict[str, Any]:
+    """What the study says of a figure, from the kit's declaration
+    (``games.playtests.figures``): its label and meaning in the reader's language, whether it
+    is a share (shown as a percentage) and whether it is a headline figure."""
+    return {
+        "name": name,
+        "label": names.label(game, name),
+        "meaning": names.meaning(game, name),
+        "share": names.unit(game, name) == names.SHARE,
+        "headline": names.headline(game, name),
+    }
+
+
+def ordered(game: str, keys: Iterable[str]) -> list[str]:
+    """Headline figures first, then the others, in the kit's order."""
+    return names.ordered(game, set(keys))
+
+
+def num(value: float, places: int = 1) -> str:
+    """A number in the reader's form (2.3; 2,3)."""
+    return number_format(round(value, places), decimal_pos=places, force_grouping=True)
+
+
+def amount(game: str, name: str, value: float) -> str:
+    """A value of the figure in its unit ("29%", "41.5 moves")."""
+    return names.show(game, name, value)
+
+
+def difference(game: str, name: str, value: float) -> str:
+    """The size of a difference in its unit, a share's in percentage points."""
+    return names.size_of_difference(game, name, value)
+
+
+# -- what can be chosen -----------------------------------------------------------------------
+def ruleset_words(ruleset: Ruleset | None) -> str:
+    """A ruleset as the rulesets page names it, its version in words."""
+    if ruleset is None:
+        return _("The game's defaults")
+    return _("%(name)s, version %(version)s") % {
+        "name": ruleset.shown_name,
+        "version": ruleset.version,
+    }
+
+
+@dataclass
+class Sweepable:
+    kind: str  # "option" or "param"
+    name: str
+    label: str
+    range: str
+    low: float | None = None
+    high: float | None = None
+    whole: bool = False
+    values: list[Any] = field(default_factory=list)  # a switch's or a choice's every value
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.name}"
+
+
+def sweepables(game: str) -> list[Sweepable]:
+    """The options and bot parameters a study may sweep, each with its label and range."""
+    kit = registry.kit(game)
+    out: list[Sweepable] = []
+    for name, option in kit.referee.options.items():
+        label = str(kit.option_labels.get(name) or _(option.help) or name)
+        if isinstance(option.default, bool):
+            values = [False, True]
+            words = _("on or off")
+            out.append(Sweepable("option", name, label, words, values=values))
+        elif option.choices is not None:
+            values = list(option.choices)
+            words = ", ".join(str(kit.value_label(name, v)) for v in values)
+            out.append(Sweepable("option", name, label, words, values=values))
+        elif isinstance(option.default, int) and option.min is not None and option.max is not None:
+            words = _("from %(low)s to %(high)s") % {"low": option.min, "high": option.max}
+            out.append(Sweepable("option", name, label, words, option.min, option.max, whole=True))
+    seen: set[str] = set()
+    for bot in (kit.bots or {}).values():
+        for name, param in bot.params.items():
+            if name in seen:
+                continue
+            seen.add(name)
+            words = _("from %(low)s to %(high)s") % {
+                "low": num(param.min, 0 if param.whole or param.min == int(param.min) else 2),
+                "high": num(param.max, 0 if param.whole or param.max == int(param.max) else 2),
+            }
+            label = _("Bots: %(what)s") % {"what": _(param.help)}
+            out.append(
+                Sweepable("param", name, label, words, param.min, param.max, whole=param.whole)
+            )
+    return out
+
+
+def sweepable(game: str, key: str) -> Sweepable | None:
+    return next((s for s in sweepables(game) if s.key == key), None)
+
+
+def swept_values(item: Sweepable, raw: str) -> list[Any]:
+    """The values typed for a swept name, checked against its range (a switch's or a choice's
+    every value when none are typed)."""
+    if item.values:
+        return list(item.values)
+    values: list[Any] = []
+    for part in raw.replace(";", " ").replace(" ", ",").split(","):
+        text = part.strip()
+        if not text:
+            continue
+        try:
+            value = float(text.replace("，", "."))
+        except ValueError:
+            raise LabError(
+                _("%(label)s: “%(text)s” is not a number.") % {"label": item.label, "text": text}
+            ) from None
+        if item.whole:
+            if value != int(value):
+                raise LabError(
+                    _("%(label)s takes whole numbers, not %(text)s.")
+                    % {"label": item.label, "text": text}
+                )
+            value = int(value)
+        if item.low is not None and item.high is not None and not item.low <= value <= item.high:
+            raise LabError(
+                _("%(label)s goes %(range)s, not %(text)s.")
+                % {"label": item.label, "range": item.range, "text": text}
+            )
+        if value not in values:
+            values.append(value)
+    if len(values) < 2:
+        raise LabError(_("%(label)s: give at least two values.") % {"label": item.label})
+    return values[: lab.MAX_SWEEP_VALUES]
+
+
+# -- starting a study -------------------------------------------------------------------------
+def start(
+    owner,
+    game: str,
+    rulesets: list[Ruleset],
+    *,
+    players: list[int],
+    games: int,
+    bots: list[str],
+    grid: list[dict[str, Any]] | None = None,
+    seed: int = 1,
+    budget: int | None = None,
+) -> SimulationRun:
+    """Make the study and its cells and queue their chunks on the long queue, in one
+    transaction. ``rulesets[0]`` is the one the others are read against."""
+    if game not in lab.simulable_games():
+        raise LabError(_("This game has no bots, so it cannot be simulated."))
+    if len(rulesets) < 2 or len({r.pk for r in rulesets}) != len(rulesets):
+        raise LabError(_("A study compares two or more different rulesets."))
+    if any(r.game != game for r in rulesets):
+        raise LabError(_("Every ruleset of a study must be of its game."))
+    referee = registry.kit(game).referee
+    players = sorted(set(players))
+    if not players or not all(referee.min_players <= p <= referee.max_players for p in players):
+        raise LabError(
+            _("This game is played by %(lo)s to %(hi)s players.")
+            % {"lo": referee.min_players, "hi": referee.max_players}
+        )
+    if not 1 <= games <= lab.MAX_GAMES:
+        raise LabError(_("A run plays from 1 to %(n)s games.") % {"n": lab.grouped(lab.MAX_GAMES)})
+    grid = list(grid or [])
+    if len(grid) > MAX_SWEPT or len({g["name"] for g in grid}) != len(grid):
+        raise LabError(_("A study sweeps at most two different names."))
+    params = lab.check_bots_and_params(game, bots, {})
+    cells: list[dict[str, Any]] = []
+    for ruleset, count, values in itertools.product(
+        rulesets, players, itertools.product(*[g["values"] for g in grid])
+    ):
+        changed = {g["name"]: v for g, v in zip(grid, values, strict=True) if g["kind"] == "option"}
+        cell_params = {
+            g["name"]: v for g, v in zip(grid, values, strict=True) if g["kind"] == "param"
+        }
+        cell_params = lab.check_bots_and_params(game, bots, {**params, **cell_params})
+        cells.append(
+            {
+                "ruleset": ruleset,
+                "ruleset_label": f"{ruleset.name}@{ruleset.version}",
+                "players": count,
+                "params": cell_params,
+                "changed": changed,
+                "options": lab.options_for(game, ruleset, changed, count),
+            }
+        )
+    if len(cells) > MAX_CELLS:
+        raise LabError(
+            _(
+                "A study holds at most %(most)s cells (rulesets × player counts × values): this one has %(n)s."
+            )
+            % {"most": MAX_CELLS, "n": len(cells)}
+        )
+    total = games * len(cells)
+    most = lab.max_run_games()
+    if most and total > most:
+        raise LabError(
+            _(
+                "A study plays at most %(most)s games, all its cells together: this one asks "
+                "for %(total)s."
+            )
+            % {"most": lab.grouped(most), "total": lab.grouped(total)}
+        )
+    base = {
+        "owner": owner,
+        "game": game,
+        "bots": bots,
+        "seed": seed,
+        "chunk_games": lab.chunk_games(),
+        "budget_seconds": budget or lab.default_budget(),
+        "app_version": app_version(),
+        "games_asked": games,
+    }
+    definition = {
+        "kind": STUDY,
+        "rulesets": [r.pk for r in rulesets],
+        "names": [f"{r.name}@{r.version}" for r in rulesets],
+        "players": players,
+        "grid": grid,
+    }
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        if lab.running_run(owner) is not None:
+            raise LabError(_("You already have a run going: wait for it or cancel it."))
+        most = lab.max_queued_games()
+        queued = lab.games_queued(owner)
+        if most and queued + total > most:
+            raise LabError(
+                _(
+                    "At most %(most)s simulated games may wait for you at once: you have "
+                    "%(queued)s queued or running, and this study asks for %(total)s."
+                )
+                % {
+                    "most": lab.grouped(most),
+                    "queued": lab.grouped(queued),
+                    "total": lab.grouped(total),
+                }
+            )
+        study = SimulationRun.objects.create(
+            **base,
+            ruleset=rulesets[0],
+            ruleset_label=definition["names"][0],
+            players=players[0],
+            params=params,
+            sweep=definition,
+        )
+        children = [SimulationRun.objects.create(**base, **cell, parent=study) for cell in cells]
+        for child in children:
+            for index in range(child.chunk_count):
+                lab.simulate_chunk.enqueue(child.pk, index)
+    return study
+
+
+# -- reading a study (or a run, or a sweep) ---------------------------------------------------
+@dataclass
+class Cell:
+    run: SimulationRun
+    ruleset: int | None  # the index of its ruleset in the study's list
+    players: int
+    values: tuple  # the swept values, in the grid's order
+
+
+@dataclass
+class View:
+    """A study as the page reads it: a study's own row, or an older run or sweep."""
+
+    top: SimulationRun
+    rulesets: list[str]  # in words
+    players: list[int]
+    grid: list[dict[str, Any]]
+    cells: list[Cell]
+
+    @property
+    def asked(self) -> int:
+        return self.top.games_asked * max(1, len(self.cells))
+
+    @property
+    def done(self) -> int:
+        return sum(c.run.games_done for c in self.cells)
+
+
+def is_study(run: SimulationRun) -> bool:
+    return run.sweep.get("kind") == STUDY
+
+
+def view_of(run: SimulationRun) -> View:
+    children = list(run.children.select_related("ruleset").order_by("pk"))
+    if is_study(run):
+        spec = run.sweep
+        rows = {r.pk: r for r in Ruleset.objects.filter(pk__in=spec["rulesets"])}
+        words = [
+            ruleset_words(rows[pk]) if pk in rows else name.replace("@", " ")
+            for pk, name in zip(spec["rulesets"], spec["names"], strict=True)
+        ]
+        grid = spec.get("grid", [])
+        cells = [
+            Cell(
+                c,
+                spec["rulesets"].index(c.ruleset_id) if c.ruleset_id in spec["rulesets"] else None,
+                c.players,
+                tuple(_value_of(c, g) for g in grid),
+            )
+            for c in children
+        ]
+        return View(run, words, list(spec["players"]), grid, cells)
+    words = [ruleset_words(run.ruleset) if run.ruleset_id else _("The game's defaults")]
+    if run.sweep:
+        grid = [run.sweep]
+        cells = [Cell(c, 0, c.players, (_value_of(c, run.sweep),)) for c in children]
+    else:
+        grid, cells = [], [Cell(run, 0, run.players, ())]
+    return View(run, words, [run.players], grid, cells)
+
+
+def _value_of(child: SimulationRun, axis: dict[str, Any]) -> Any:
+    source = child.changed if axis.get("kind") == "option" else child.params
+    return source.get(axis.get("name"))
+
+
+def axis_label(game: str, axis: dict[str, Any]) -> str:
+    item = sweepable(game, f"{axis.get('kind')}:{axis.get('name')}")
+    return item.label if item else str(axis.get("name", ""))
+
+
+def value_words(game: str, axis: dict[str, Any], value: Any) -> str:
+    if axis.get("kind") == "option":
+        shown = registry.kit(game).value_label(axis["name"], value)
+        if shown is not value:
+            return str(shown)
+    if isinstance(value, float):
+        return num(value, 2)
+    return str(value)
+
+
+def _records(cells: list[Cell]) -> list[dict[str, Any]]:
+    """The cells' games pooled, each game's index kept apart per cell so that pairing by index
+    pairs the games of the same swept values and the same seed."""
+    out: list[dict[str, Any]] = []
+    for cell in cells:
+        key = repr(cell.values)
+        for record in lab.records_of(cell.run):
+            out.append({**record, "index": (key, record["index"])})
+    return out
+
+
+def paired(
+    a: list[dict[str, Any]], b: list[dict[str, Any]], name: str, seed: int
+) -> dict[str, Any] | None:
+    """The mean of b − a over the games both have (same seed, same index), with its 95%
+    interval; None when no game pairs."""
+    by_index = {r["index"]: r for r in a}
+    diffs = []
+    for rb in b:
+        ra = by_index.get(rb["index"])
+        if ra is None:
+            continue
+        va, vb = F._value(ra, name), F._value(rb, name)
+        if va is None or vb is None:
+            continue
+        diffs.append(float(vb) - float(va))
+    if not diffs:
+        return None
+    return F.interval_of(diffs, derive(seed, "study", name))
+
+
+def _cells(view: View, ruleset: int, players: int, values: tuple | None = None) -> list[Cell]:
+    return [
+        c
+        for c in view.cells
+        if c.ruleset == ruleset
+        and c.players == players
+        and (values is None or c.values == values)
+        and c.run.games_done
+    ]
+
+
+def _where(view: View, players: int, values: tuple | None) -> str:
+    parts = [_("at %(n)s players") % {"n": players}]
+    if view.grid and values is None:
+        parts.append(_("every swept value together"))
+    for axis, value in zip(view.grid, values or (), strict=False):
+        parts.append(
+            _("%(name)s %(value)s")
+            % {
+                "name": axis_label(view.top.game, axis),
+                "value": value_words(view.top.game, axis, value),
+            }
+        )
+    return _(", ").join(parts)
+
+
+def _said(view: View, name: str, where: str, other: int, diff: dict[str, Any]) -> str:
+    game = view.top.game
+    words = {
+        "a": view.rulesets[other],
+        "b": view.rulesets[0],
+        "where": where,
+        "figure": figure(game, name)["label"],
+    }
+    if "low" not in diff:
+        return (
+            _("%(a)s against %(b)s, %(where)s: too few games to say how %(figure)s differs.")
+            % words
+        )
+    low, high = diff["low"], diff["high"]
+    if low > 0 or high < 0:
+        words["amount"] = difference(game, name, abs(diff["value"]))
+        words["low"] = difference(game, name, min(abs(low), abs(high)))
+        words["high"] = difference(game, name, max(abs(low), abs(high)))
+        if low > 0:
+            return (
+                _(
+                    "%(a)s against %(b)s, %(where)s: %(figure)s is %(amount)s higher (%(low)s to %(high)s)."
+                )
+                % words
+            )
+        return (
+            _(
+                "%(a)s against %(b)s, %(where)s: %(figure)s is %(amount)s lower (%(low)s to %(high)s)."
+            )
+            % words
+        )
+    words["low"] = ("−" if low < 0 else "") + difference(game, name, low)
+    words["high"] = ("−" if high < 0 else "") + difference(game, name, high)
+    return (
+        _(
+            "%(a)s against %(b)s, %(where)s: %(figure)s is about the same (a difference of %(low)s to %(high)s)."
+        )
+        % words
+    )
+
+
+def _said_alone(view: View, name: str, where: str, fig: dict[str, Any]) -> str:
+    game = view.top.game
+    words = {
+        "a": view.rulesets[0],
+        "where": where,
+        "figure": figure(game, name)["label"],
+        "value": amount(game, name, fig["value"]),
+    }
+    if "low" not in fig:
+        return _("%(a)s, %(where)s: %(figure)s is %(value)s.") % words
+    words["low"] = amount(game, name, fig["low"])
+    words["high"] = amount(game, name, fig["high"])
+    return _("%(a)s, %(where)s: %(figure)s is %(value)s (%(low)s to %(high)s).") % words
+
+
+def headline(view: View) -> list[str]:
+    keys: set[str] = set()
+    for cell in view.cells:
+        keys |= set(cell.run.figures)
+    chosen = [n for n in ordered(view.top.game, keys) if figure(view.top.game, n)["headline"]]
+    return chosen or ordered(view.top.game, keys)[:3]
+
+
+def answer(view: View) -> list[str]:
+    """The study's answer in sentences: at each player count, each ruleset against the first,
+    each headline figure (all the swept values together, then each swept value for the first
+    headline figure)."""
+    keys = headline(view)
+    if not keys:
+        return []
+    seed = view.top.seed
+    out: list[str] = []
+    combos = sorted({c.values for c in view.cells}, key=repr) if view.grid else []
+    for players in view.players:
+        where = _where(view, players, None)
+        if len(view.rulesets) == 1:
+            for cell in _cells(view, 0, players):
+                if not cell.values:
+                    for name in keys:
+                        fig = cell.run.figures.get(name)
+                        if fig and fig.get("value") is not None:
+                            out.append(_said_alone(view, name, where, fig))
+            for values in combos:
+                cells = _cells(view, 0, players, values)
+                fig = cells[0].run.figures.get(keys[0]) if cells else None
+                if fig and fig.get("value") is not None:
+                    out.append(_said_alone(view, keys[0], _where(view, players, values), fig))
+            continue
+        base = _records(_cells(view, 0, players))
+        if not base:
+            continue
+        for other in range(1, len(view.rulesets)):
+            records = _records(_cells(view, other, players))
+            for name in keys:
+                diff = paired(base, records, name, seed)
+                if diff is not None:
+                    out.append(_said(view, name, where, other, diff))
+            for values in combos:
+                a = _records(_cells(view, 0, players, values))
+                b = _records(_cells(view, other, players, values))
+                diff = paired(a, b, keys[0], seed) if a and b else None
+                if diff is not None:
+                    out.append(_said(view, keys[0], _where(view, players, values), other, diff))
+    return out

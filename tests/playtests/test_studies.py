@@ -1,0 +1,205 @@
+"""Studies: two or more rulesets × player counts × swept values, as a set of the lab's runs
+(chunks on the long queue, paired seeds, the lab's bounds counting every cell), read in
+sentences whose direction is said in words, with charts; a run made before opens as a study."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from django_tasks_db.models import DBTaskResult
+
+from games.playtests import lab, studies
+from games.playtests.models import SimulationRun
+from tests.codenames import code_names
+from tests.playtests.conftest import builtin
+
+GAME = "amnesia_stories"
+DRAFT3 = "Amnesia Stories draft 3"
+DRAFT4 = "Amnesia Stories draft 4"
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(settings):
+    settings.LAB_CHUNK_GAMES = 5
+    settings.LAB_YIELD_SECONDS = 0
+
+
+def study(user, games=10, players=(3, 4), grid=None, **kw):
+    return studies.start(
+        user,
+        GAME,
+        [builtin(GAME, DRAFT4), builtin(GAME, DRAFT3)],
+        players=list(players),
+        games=games,
+        bots=kw.pop("bots", ["sensible"]),
+        grid=grid,
+        seed=kw.pop("seed", 3),
+        **kw,
+    )
+
+
+def test_a_study_is_a_set_of_runs_with_paired_seeds_on_the_long_queue(designer):
+    grid = [{"kind": "param", "name": "clarity", "values": [0.2, 0.8]}]
+    top = study(designer, grid=grid)
+    cells = list(top.children.order_by("pk"))
+    assert len(cells) == 2 * 2 * 2  # rulesets × player counts × values
+    assert {c.seed for c in cells} == {3} and {c.games_asked for c in cells} == {10}
+    assert {(c.ruleset.name, c.players, c.params["clarity"]) for c in cells} == {
+        (r, p, v) for r in (DRAFT4, DRAFT3) for p in (3, 4) for v in (0.2, 0.8)
+    }
+    assert DBTaskResult.objects.filter(queue_name="long").count() == 8 * 2
+    assert lab.games_queued(designer) == 80  # the study's own row counts no game twice
+    lab.run_everything(top)
+    top.refresh_from_db()
+    assert top.status == "done" and top.games_done == 80
+    # Paired: the same game index of two cells of the same player count was dealt alike.
+    first = [lab.records_of(c)[0]["figures"]["rounds"] for c in cells if c.players == 4]
+    assert len(first) == 4
+
+
+def test_the_bounds_count_a_studys_cells_together(designer, settings):
+    settings.LAB_MAX_RUN_GAMES = 50
+    with pytest.raises(lab.LabError, match="all its cells together"):
+        study(designer, games=20)  # 4 cells × 20 = 80 games
+    assert not SimulationRun.objects.exists()
+    settings.LAB_MAX_RUN_GAMES = 0
+    settings.LAB_MAX_QUEUED_GAMES = 30
+    with pytest.raises(lab.LabError, match="this study asks for 40"):
+        study(designer, games=10)
+    settings.LAB_MAX_QUEUED_GAMES = 0
+    study(designer, games=1)
+    with pytest.raises(lab.LabError, match="already have a run going"):
+        study(designer, games=1)
+
+
+def test_a_study_needs_two_rulesets_and_players_the_game_allows(designer):
+    with pytest.raises(lab.LabError, match="two or more"):
+        studies.start(
+            designer, GAME, [builtin(GAME, DRAFT4)] * 2, players=[4], games=5, bots=["sensible"]
+        )
+    with pytest.raises(lab.LabError, match="3 to 8 players"):
+        study(designer, players=(2, 3))
+
+
+def test_the_answer_names_the_direction_in_words(designer):
+    """Draft 3 against draft 4: draft 3's bard scores 1 VP for a step some matched, draft 4's
+    2 VP, so the bard's share of the points is lower under draft 3; the sentence says 'lower'
+    with a positive interval, never a sign the reader has to turn round."""
+    top = studies.start(
+        designer,
+        GAME,
+        [builtin(GAME, DRAFT4), builtin(GAME, DRAFT3)],
+        players=[4],
+        games=30,
+        bots=["sensible"],
+        seed=7,
+    )
+    lab.run_everything(top)
+    top.refresh_from_db()
+    view = studies.view_of(top)
+    cells = {c.ruleset: c.run for c in view.cells}
+    share4 = cells[0].figures["bard_share"]["value"]
+    share3 = cells[1].figures["bard_share"]["value"]
+    assert share3 < share4
+    with translation.override("en"):
+        said = studies.answer(studies.view_of(top))
+    bard = [s for s in said if "bard share" in s or "bard’s share" in s or "bard's share" in s]
+    assert bard, said
+    assert bard[0].startswith(
+        "Amnesia Stories draft 3, version 1 against Amnesia Stories draft 4, version 1, at 4 players:"
+    )
+    assert " lower (" in bard[0] and "−" not in bard[0] and "-" not in bard[0].split(":")[1]
+    assert "points" in bard[0]
+
+
+def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, designer):
+    grid = [{"kind": "param", "name": "clarity", "values": [0.2, 0.8]}]
+    top = study(designer, games=10, grid=grid)
+    client.force_login(designer)
+    url = reverse("playtests:study", args=[top.pk])
+    page = client.get(url).content.decode()
+    assert 'data-status="queued"' in page and "0 of 80 games" in page
+    lab.run_everything(top)
+    page = client.get(url).content.decode()
+    assert 'data-status="done"' in page and 'value="80"' in page
+    assert page.count("<svg") >= 3  # each headline figure a player count, and the histograms
+    assert "Final VP of every seat" in page and "Length in moves" in page
+    answer = page.split('data-testid="study-answer"')[1].split("</div>")[0]
+    assert "against Amnesia Stories draft 4, version 1, at 3 players" in answer
+    assert "at 4 players" in answer
+    # The run page of a study sends the reader to the study.
+    assert client.get(reverse("playtests:run_detail", args=[top.pk])).url == url
+
+
+def test_a_run_and_a_sweep_open_as_studies(client, designer):
+    run = lab.start(
+        designer, GAME, builtin(GAME, DRAFT4), players=4, games=10, bots=["sensible"], seed=2
+    )
+    lab.run_everything(run)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:study", args=[run.pk])).content.decode()
+    assert "Amnesia Stories draft 4, version 1, at 4 players:" in page
+    sweep = lab.start(
+        designer,
+        GAME,
+        builtin(GAME, DRAFT4),
+        players=4,
+        games=10,
+        bots=["sensible"],
+        sweep={"kind": "option", "name": "bard_points", "values": [1, 3]},
+    )
+    lab.run_everything(sweep)
+    page = client.get(reverse("playtests:study", args=[sweep.pk])).content.decode()
+    assert 'data-status="done"' in page and "<svg" in page
+
+
+def test_a_study_is_its_owners_and_the_games_designers(client, designer, other):
+    top = study(designer, games=1)
+    client.force_login(other)
+    assert client.get(reverse("playtests:study", args=[top.pk])).status_code in (403, 404)
+    client.logout()
+    response = client.get(reverse("playtests:study", args=[top.pk]))
+    assert response.status_code == 302  # to the log-in page
+
+
+def test_the_form_offers_lists_and_starts_a_study(client, designer):
+    client.force_login(designer)
+    url = reverse("playtests:study_new", args=[GAME])
+    page = client.get(url).content.decode()
+    assert "Amnesia Stories draft 3, version 2" in page
+    assert "param:clarity" in page  # a choice's value, never shown as its text
+    form = {
+        "baseline": builtin(GAME, DRAFT4).pk,
+        "others": [builtin(GAME, DRAFT3).pk],
+        "players_from": 3,
+        "players_to": 4,
+        "games": 5,
+        "bots": ["sensible"],
+        "sweep1": "param:clarity",
+        "values1": "0.2, 0.8",
+        "sweep2": "",
+        "values2": "",
+        "seed": 1,
+    }
+    bad = client.post(url, {**form, "values1": "0.2, 1.5"})
+    assert bad.status_code == 400 and "1.5" in bad.content.decode()
+    assert not SimulationRun.objects.exists()
+    response = client.post(url, form)
+    top = SimulationRun.objects.get(parent__isnull=True)
+    assert response.url == reverse("playtests:study", args=[top.pk])
+    assert top.sweep["grid"] == [{"kind": "param", "name": "clarity", "values": [0.2, 0.8]}]
+    assert top.children.count() == 8
+
+
+def test_the_study_form_shows_no_code_name_in_japanese(client, designer):
+    client.force_login(designer)
+    with translation.override("ja"):
+        response = client.get(
+            reverse("playtests:study_new", args=[GAME]), HTTP_ACCEPT_LANGUAGE="ja"
+        )
+    main = response.content.decode().split("<main", 1)[1].split(">", 1)[1]
+    text = re.sub(r"<[^>]+>", " ", main.split("</main>")[0])
+    assert not code_names(text), code_names(text)
