@@ -102,3 +102,33 @@ def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, c
     # The referee's view itself is shown as it is (marked translate="no"); the rest is read.
     page = re.sub(r'<pre class="pt-view".*?</pre>', "", page, flags=re.S)
     assert code_names(" ".join(visible(page)), allowed=["P1", "P2", "P3"]) == []
+
+
+def test_a_studys_cells_open_their_games(designer, client, settings):
+    from games.playtests import studies
+
+    settings.LAB_CHUNK_GAMES = 5
+    settings.LAB_YIELD_SECONDS = 0
+    top = studies.start(
+        designer,
+        GAME,
+        [builtin(GAME, "Amnesia Stories draft 4"), builtin(GAME, "Amnesia Stories draft 3")],
+        players=[3],
+        games=3,
+        bots=["sensible"],
+        grid=None,
+        seed=4,
+    )
+    lab.run_everything(top)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
+    part = page.split('data-testid="study-games"', 1)[1].split("</section>", 1)[0]
+    cells = list(top.children.order_by("pk"))
+    for cell in cells:
+        assert reverse("playtests:run_game", args=[cell.pk, 1]) in part
+    assert "Amnesia Stories draft 3" in part and "3 players" in part
+    # A cell's game opens, with its longest and shortest offered; the study's own row has
+    # no game of its own.
+    game = client.get(reverse("playtests:run_game", args=[cells[1].pk, 1])).content.decode()
+    assert 'data-testid="open-longest"' in game and 'data-testid="open-shortest"' in game
+    assert client.get(reverse("playtests:run_game", args=[top.pk, 1])).status_code == 404
