@@ -10,7 +10,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.playtests.figures import COUNT, SHARE, TOKENS, Figure
-from games.playtests.questions import Question, ask, known, mean_text, share_text
+from games.playtests.questions import (
+    Question,
+    ask,
+    known,
+    mean_text,
+    proportion,
+    share_text,
+)
 
 
 def questions(figures: dict[str, Any], players: int) -> list[Question]:
@@ -133,3 +140,17 @@ FIGURES = (
         COUNT,
     ),
 )
+
+
+def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
+    """What the real plays measure of the bots' parameters: how often a narrator refuses a
+    paid suggestion (``refuse``: refusals over paid suggestions, with its interval). How
+    often a listener insists is not measured: the logs cannot tell it from the times a
+    listener said nothing."""
+    refused = paid = plays = 0
+    for report in reports:
+        figs = report.get("figures") or {}
+        p, r = int(figs.get("paid_suggestions") or 0), int(figs.get("paid_refused") or 0)
+        if p:
+            paid, refused, plays = paid + p, refused + r, plays + 1
+    return {"refuse": proportion(refused, paid, plays)} if paid else {}

@@ -46,6 +46,7 @@ KIT = GameKit(
         figure_rows=playtest.figure_rows,
         charts=playtest.charts,
         questions=questions.questions,
+        bot_params=questions.bot_params,
     ),
     option_labels=page.OPTION_LABELS,
     value_labels=page.VALUE_LABELS,

@@ -10,7 +10,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.playtests.figures import COUNT, Figure
-from games.playtests.questions import Question, ask, known, mean_text, share_text
+from games.playtests.questions import (
+    Question,
+    ask,
+    known,
+    mean_text,
+    proportion,
+    share_text,
+)
 
 HOW = ("face_card", "drinks", "plot_card")
 
@@ -95,3 +102,18 @@ FIGURES = (
         COUNT,
     ),
 )
+
+
+def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
+    """What the real plays measure of the bots' parameters: the chance a penalty is paid
+    with a drink rather than a card (``drink``: drinks over drinks and cards lost)."""
+    drinks = cards = plays = 0
+    for report in reports:
+        figs = report.get("figures") or {}
+        d = int(figs.get("drinks_total") or 0)
+        c = sum((figs.get("cards_lost") or {}).values())
+        if d or c:
+            drinks, cards, plays = drinks + d, cards + c, plays + 1
+    if not drinks + cards:
+        return {}
+    return {"drink": proportion(drinks, drinks + cards, plays)}

@@ -54,6 +54,20 @@ def mean_text(fig: dict[str, Any]) -> str:
     return f"{F._num(fig['value'])} ({F._num(fig['low'])}–{F._num(fig['high'])})"
 
 
+def proportion(k: int, n: int, plays: int) -> dict[str, Any]:
+    """A measured chance with its n (the real plays) and its exact 95% interval over the
+    ``n`` times it could happen (SciPy's ``binomtest``)."""
+    from scipy.stats import binomtest  # SciPy: only when real plays measure a parameter
+
+    ci = binomtest(k, n).proportion_ci(0.95)
+    return {
+        "value": round(k / n, 2),
+        "n": plays,
+        "low": round(ci.low, 2),
+        "high": round(ci.high, 2),
+    }
+
+
 # -- the pace of real tables --------------------------------------------------------------------
 def pace(entries: list[dict[str, Any]], seed: int = 0) -> dict[str, Any] | None:
     """Minutes per move at the designer's real tables of a game: each finished table with
