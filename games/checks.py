@@ -77,7 +77,8 @@ IDS = {
     "games.E010": "a part raised an exception while it was checked",
     "games.E011": "the bots (or their figures) are malformed",
     "games.E012": "the table template does not extend the table frame",
-    "games.E013": "a figure the game's bots produce has no declaration (name, meaning, unit)",
+    "games.E013": "a figure the game's bots produce, or a bot parameter, has no declaration "
+    "(name, meaning, unit)",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
     "games.E022": "the state keeps a hand the referee does not declare secret",
@@ -760,7 +761,7 @@ def _declared_figures(report: _Report, demos: list[Demo]) -> None:
     """Every figure the bots' figures give on the demo tables (two kinds of bot seated in
     turn, so the bots' edges are given too) and those the lab adds has its declaration."""
     kit = report.kit
-    if kit.bot_figures is None or not kit.bots:
+    if kit.bot_figures is None or not isinstance(kit.bots, Mapping) or not kit.bots:
         return
     names = list(kit.bots)[:2]
     for figure in kit.figures:
@@ -772,6 +773,20 @@ def _declared_figures(report: _Report, demos: list[Demo]) -> None:
                 "Declare each as games.playtests.figures.Figure(key, label, meaning, unit).",
             )
             return
+    taken: dict[str, str] = {}  # each parameter, and the first bot that takes it
+    for bot_name, bot in kit.bots.items():
+        params = getattr(bot, "params", None)
+        for param in params if isinstance(params, Mapping) else ():
+            taken.setdefault(param, bot_name)
+    for param, bot_name in taken.items():
+        if param not in kit.bot_param_labels:
+            report.error(
+                "E013",
+                "bot_param_labels",
+                f"the parameter {param!r} of the {bot_name!r} bot has no words.",
+                "Give the kit bot_param_labels={name: (label, one-line meaning)}, "
+                "translated: the lab lists and sweeps a parameter by them.",
+            )
     for demo in demos[:1]:
         seats = demo.setup.players
         by_seat = {seat: names[i % len(names)] for i, seat in enumerate(seats)}
@@ -928,8 +943,9 @@ def check_kit(kit: GameKit) -> list[checks.CheckMessage]:
     demos = _guarded(report, "demos", _demos, report) or []
     if demos and not any(m.id == "games.E008" for m in report.messages):
         _guarded(report, "playtest", _figures, report, demos)
-    if demos:
+    if demos and not any(m.id == "games.E011" for m in report.messages):
         _guarded(report, "figures", _declared_figures, report, demos)
+    if demos:
         _guarded(report, "referee.view", _secrets, report, demos)
     return report.messages
 

@@ -218,6 +218,9 @@ class GameKit:
     # ``games.playtests.figures.Figure``. Every page, sentence, chart and export reads them;
     # the check refuses a figure ``bot_figures`` gives without its declaration.
     figures: tuple[Any, ...] = ()
+    # The bots' parameters in words: name -> (label, one-line meaning), lazy translations.
+    # The lab lists, sweeps and reports a parameter by these (the check wants every one).
+    bot_param_labels: Mapping[str, tuple[Any, Any]] = field(default_factory=dict)
     # What ``bot_figures`` reads of each state but the last, as state -> a copy of those
     # parts: with it a simulation plays on one state in place (``Game.apply_in_place``) and
     # hands the figures these traces and the last state whole; without it, every state is

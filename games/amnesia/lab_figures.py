@@ -78,3 +78,20 @@ FIGURES = (
         SHARE,
     ),
 )
+
+# The bots' parameters in words (name -> (label, one-line meaning)): the lab lists and
+# sweeps them by these, never by their names.
+PARAMS = {
+    "scene_length": (_("Length of a scene"), _("Beats a narrator lets a scene run, on average.")),
+    "suggest": (_("Free suggestions"), _("Chance a listener offers a free suggestion when asked.")),
+    "insist": (_("Insisting"), _("Chance a listener pays a token to insist when asked.")),
+    "refuse": (_("Refusing a paid suggestion"), _("Chance a narrator refuses a paid suggestion.")),
+    "join": (_("Joining a challenge"), _("Chance an onlooker joins a challenge.")),
+    "flashback": (_("Flashbacks told"), _("Chance of telling a memory instead of a scene.")),
+    "room": (
+        _("Memory of the room"),
+        _("Chance of telling the memory of the room once it opens."),
+    ),
+    "end_after": (_("Scenes after the room"), _("Scenes after the room before the table ends.")),
+    "reserve": (_("Tokens kept"), _("Tokens a player keeps before spending on extras.")),
+}

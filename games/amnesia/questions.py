@@ -117,7 +117,7 @@ FIGURES = (
     ),
     Figure(
         "tokens_kept",
-        gettext_lazy("Tokens kept"),
+        gettext_lazy("Tokens kept at the end"),
         gettext_lazy("The share of the starting tokens the players still hold at the end."),
         SHARE,
     ),

@@ -59,3 +59,16 @@ FIGURES = (
         COUNT,
     ),
 )
+
+# The bots' parameters in words (name -> (label, one-line meaning)): the lab lists and
+# sweeps them by these, never by their names.
+PARAMS = {
+    "agreement": (
+        _("Listeners’ agreement"),
+        _("How well listeners read the bard (1: exactly)."),
+    ),
+    "clarity": (
+        _("The bard’s clarity"),
+        _("How obvious a story the bard chooses (1: the most)."),
+    ),
+}

@@ -63,6 +63,7 @@ KIT = GameKit(
     bots=bots.BOTS,
     bot_figures=bots.figures,
     figures=lab_figures.FIGURES + questions.FIGURES,
+    bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
     table_guard=minute.guard,
     guarded=minute.is_strict,

@@ -60,3 +60,29 @@ FIGURES = (
         PLACE,
     ),
 )
+
+# The bots' parameters in words (name -> (label, one-line meaning)): the lab lists and
+# sweeps them by these, never by their names.
+PARAMS = {
+    "take_control": (
+        _("Taking control"),
+        _("Chance of taking control with a face card when asked."),
+    ),
+    "take_control_drinks": (
+        _("Taking control with drinks"),
+        _("Chance of taking control with two drinks."),
+    ),
+    "pretzel": (_("Pretzels"), _("Chance of throwing a pretzel at the narrator when asked.")),
+    "forget_name": (
+        _("Forgetting a name"),
+        _("Chance the narrator forgets the character’s name."),
+    ),
+    "refuse": (_("Refusing a contest"), _("Chance a challenged player refuses the contest.")),
+    "drink": (
+        _("Paying with a drink"),
+        _("Chance a penalty is paid with a drink rather than a card."),
+    ),
+    "call_vote": (_("Calling a vote"), _("Chance the narrator calls a vote (voting off).")),
+    "vote_up": (_("Voting a player off"), _("Chance a voter votes a player off.")),
+    "stay": (_("Paying to stay"), _("Chance a player voted off pays to stay.")),
+}

@@ -124,20 +124,24 @@ def line_chart(
     y_label: str = "",
     height: int = 280,
     bands: dict[str, tuple[list[float | None], list[float | None]]] | None = None,
+    bars: dict[str, tuple[list[float | None], list[float | None]]] | None = None,
 ) -> SafeString:
     """One line per series over a shared x axis (``x`` defaults to 0, 1, 2, ...); a series
     may have a band (its low and high values at each x, e.g. a 95% interval), drawn shaded
-    under its line and said in the text alternative."""
+    under its line and said in the text alternative, and interval bars (``bars``: a
+    vertical bar with caps from low to high at each x, where few points make a band thin)."""
     bands = bands or {}
+    bars = bars or {}
     names = list(series)
     longest = max((len(v) for v in series.values()), default=0)
     xs = list(x) if x is not None else list(range(longest))
     values = [v for vals in series.values() for v in vals if v is not None]
     values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
+    values += [v for lo, hi in bars.values() for v in (*lo, *hi) if v is not None]
     desc = f"{title}: " + "; ".join(
         f"{name} "
         + " · ".join(
-            (_num(v) if v is not None else "-") + _band_text(bands.get(name), j)
+            (_num(v) if v is not None else "-") + _band_text(bands.get(name) or bars.get(name), j)
             for j, v in enumerate(vals)
         )
         for name, vals in series.items()
@@ -203,6 +207,23 @@ def line_chart(
             out.append(
                 f'<polygon class="chart__band" points="{path}" '
                 f'fill="{PALETTE[i % len(PALETTE)]}" fill-opacity="0.18" stroke="none"/>'
+            )
+    for i, name in enumerate(names):
+        if name not in bars:
+            continue
+        lo, hi = bars[name]
+        colour = PALETTE[i % len(PALETTE)]
+        for j in range(min(len(xs), len(lo), len(hi))):
+            if lo[j] is None or hi[j] is None:
+                continue
+            x_at, y_lo_at, y_hi_at = px(xs[j]), py(lo[j]), py(hi[j])
+            out.append(
+                f'<g class="chart__interval" stroke="{colour}" stroke-width="2">'
+                f'<line x1="{x_at:.1f}" x2="{x_at:.1f}" y1="{y_lo_at:.1f}" y2="{y_hi_at:.1f}"/>'
+                f'<line x1="{x_at - 5:.1f}" x2="{x_at + 5:.1f}" y1="{y_lo_at:.1f}" '
+                f'y2="{y_lo_at:.1f}"/>'
+                f'<line x1="{x_at - 5:.1f}" x2="{x_at + 5:.1f}" y1="{y_hi_at:.1f}" '
+                f'y2="{y_hi_at:.1f}"/></g>'
             )
     for i, name in enumerate(names):
         colour = PALETTE[i % len(PALETTE)]

@@ -167,6 +167,8 @@ def number(x: float, places: int | None = None) -> str:
     if places is None:
         size = abs(x)
         places = 0 if size >= 100 else 1 if size >= 10 else 2
+        if round(float(x), places) == round(float(x)):
+            places = 0  # 40, not 40.0
     return number_format(round(float(x), places), places, force_grouping=abs(x) >= 10_000)
 
 
@@ -197,19 +199,25 @@ def show(game: str, key: str, value: Any) -> str:
     return _with_unit(u, _bare(u, float(value)))
 
 
-def show_figure(game: str, key: str, fig: dict[str, Any] | None) -> str:
-    """A figure with its 95% interval when it has one: "29% (27% to 31%)"."""
+def show_share(x: float) -> str:
+    """A share as a percentage in the reader's form ("29%")."""
+    return _bare(SHARE, x)
+
+
+def show_figure(game: str, key: str, fig: dict[str, Any] | None, units: bool = True) -> str:
+    """A figure with its 95% interval when it has one: "29% (27% to 31%)"; without its unit's
+    word where the sentence says it ("A game lasts %(moves)s moves")."""
     if not fig or fig.get("value") is None:
         return "–"
     u = unit(game, key)
     text = _bare(u, fig["value"])
-    if "low" in fig:
+    if "low" in fig and _bare(u, fig["low"]) != _bare(u, fig["high"]):
         text = _("%(value)s (%(low)s to %(high)s)") % {
             "value": text,
             "low": _bare(u, fig["low"]),
             "high": _bare(u, fig["high"]),
         }
-    return _with_unit(u, text)
+    return _with_unit(u, text) if units else text
 
 
 def _signed(u: str, x: float) -> str:
@@ -227,7 +235,7 @@ def show_difference(game: str, key: str, diff: dict[str, Any] | None) -> str:
         return "–"
     u = unit(game, key)
     text = _signed(u, diff["value"])
-    if "low" in diff:
+    if "low" in diff and _signed(u, diff["low"]) != _signed(u, diff["high"]):
         text = _("%(value)s (%(low)s to %(high)s)") % {
             "value": text,
             "low": _signed(u, diff["low"]),

@@ -52,7 +52,8 @@ from games import registry
 from games.management.commands.simulate import app_version
 from games.messages import referee_message
 from games.models import Move, Ruleset
-from games.playtests import figures as names
+from games.playtests import figures as N
+from games.playtests import lab_words as words
 from games.playtests import questions, service
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules.base import BadScript
@@ -153,8 +154,28 @@ def check_bots_and_params(game: str, bots: list[str], params: dict) -> dict:
     for name in bots:
         if name not in kit.bots:
             raise LabError(_("Unknown bot: %(name)s.") % {"name": name})
+    classes = [kit.bots[n] for n in dict.fromkeys(bots)]
+    known: dict = {}
+    for cls in classes:
+        known.update(cls.params)
+    for name, value in params.items():
+        # Said in the designer's language, by the parameter's label (BadParam is English).
+        if name not in known:
+            raise LabError(words.unknown_setting(game, name, "param"))
+        spec = known[name]
+        number_ = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number_ or not spec.min <= value <= spec.max:
+            raise LabError(
+                _("%(what)s goes from %(low)s to %(high)s: %(value)s is not one of its values.")
+                % {
+                    "what": words.param_label(game, name),
+                    "low": N.number(spec.min, None),
+                    "high": N.number(spec.max, None),
+                    "value": words.value_words(game, "param", name, value),
+                }
+            )
     try:
-        return check_params([kit.bots[n] for n in dict.fromkeys(bots)], params)
+        return check_params(classes, params)
     except BadParam as exc:
         raise LabError(str(exc)) from None
 
@@ -530,50 +551,61 @@ def run_everything(run: SimulationRun) -> None:
 
 # -- reading a run ----------------------------------------------------------------------------
 def pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
-
-
-def _range(fig: dict, as_pct: bool) -> str:
-    show = pct if as_pct else (lambda v: F._num(v))
-    if "low" not in fig:
-        return show(fig["value"])
-    return f"{show(fig['value'])} ({show(fig['low'])}–{show(fig['high'])})"
+    """A share as a percentage in the reader's form ("29%")."""
+    return N.show_share(x)
 
 
 def sentences(run: SimulationRun) -> list[str]:
     """A few sentences a designer reads first, from the run's figures (whatever the game:
-    the figures it has say what can be said)."""
+    the figures it has say what can be said), the game's headline figures among them."""
     figs = run.figures
     if not figs or not run.games_done:
         return []
-    who = run.ruleset_label.replace("@", " v") if run.ruleset_label else _("The game's defaults")
+    game = run.game
     out = [
         _("%(ruleset)s at %(players)s players, %(games)s simulated games.")
-        % {"ruleset": who, "players": run.players, "games": run.games_done}
+        % {
+            "ruleset": words.run_ruleset(run),
+            "players": run.players,
+            "games": grouped(run.games_done),
+        }
     ]
+    said = {"seat1.wins", "bard_share", "draw", "moves", "minutes", "finished"}
     seat1 = figs.get("seat1.wins")
     if seat1 and seat1.get("value") is not None:
         fair = 1 / run.players
         inside = "low" in seat1 and seat1["low"] <= fair <= seat1["high"]
-        words = {"share": _range(seat1, True), "fair": pct(fair)}
+        said_words = {"share": N.show_figure(game, "seat1.wins", seat1), "fair": pct(fair)}
         if "low" not in seat1:
-            text = _("The first seat wins %(share)s of games.") % words
+            text = _("The first seat wins %(share)s of games.") % said_words
         elif inside:
             text = (
                 _(
                     "The first seat wins %(share)s of games, about what a fair seat would (%(fair)s)."
                 )
-                % words
+                % said_words
             )
         else:
             text = (
                 _("The first seat wins %(share)s of games, not what a fair seat would (%(fair)s).")
-                % words
+                % said_words
             )
         out.append(text)
     share = figs.get("bard_share")
     if share and share.get("value") is not None:
-        out.append(_("The bard earns %(share)s of all points.") % {"share": _range(share, True)})
+        out.append(
+            _("The bard earns %(share)s of all points.")
+            % {"share": N.show_figure(game, "bard_share", share)}
+        )
+    for key in N.ordered(game, figs):
+        if key in said or not N.headline(game, key) or key.startswith(("seat", "bot.")):
+            continue
+        fig = figs[key]
+        if fig.get("value") is not None:
+            out.append(
+                _("%(figure)s: %(value)s.")
+                % {"figure": N.label(game, key), "value": N.show_figure(game, key, fig)}
+            )
     draw = figs.get("draw")
     if draw and draw.get("value") is not None:
         if draw["value"] > 0:
@@ -584,12 +616,15 @@ def sentences(run: SimulationRun) -> list[str]:
             out.append(_("No game ends in a draw."))
     moves = figs.get("moves")
     if moves and moves.get("value") is not None:
-        out.append(_("A game lasts %(moves)s moves.") % {"moves": _range(moves, False)})
+        out.append(
+            _("A game lasts %(moves)s moves.")
+            % {"moves": N.show_figure(game, "moves", moves, units=False)}
+        )
     minutes = figs.get("minutes")
     if minutes and minutes.get("value") is not None:
         out.append(
             _("At the pace of real tables that is %(minutes)s minutes.")
-            % {"minutes": _range(minutes, False)}
+            % {"minutes": N.show_figure(game, "minutes", minutes, units=False)}
         )
     finished = figs.get("finished")
     if finished and finished.get("value") is not None and finished["value"] < 1:
@@ -601,32 +636,68 @@ def sentences(run: SimulationRun) -> list[str]:
         if finding.get("kind") == "dominant":
             out.append(
                 _("The %(bot)s bot wins more than its share (%(wins)s of %(games)s games).")
-                % {"bot": finding["bot"], "wins": finding["wins"], "games": finding["games"]}
+                % {
+                    "bot": N.bot_label(finding["bot"]),
+                    "wins": grouped(finding["wins"]),
+                    "games": grouped(finding["games"]),
+                }
             )
     return out
 
 
-def figure_rows(figures: dict[str, dict]) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "text": F.fmt(fig), "n": fig["n"], **fig}
-        for name, fig in sorted(figures.items())
-    ]
+def figure_rows(run: SimulationRun) -> list[dict[str, Any]]:
+    """The run's figures in reading order, each with its label, meaning and value in its
+    unit (``games.playtests.figures.rows``)."""
+    return N.rows(run.game, run.figures)
 
 
 def compare(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]:
     """Each figure's difference (b − a) with its interval, games paired by index (the same
-    seeds when both runs have the same seed)."""
+    seeds when both runs have the same seed), in words (``lab_words.compared_rows``)."""
     diffs = F.compare(records_of(a), records_of(b), a.seed)
-    return [
-        {
-            "name": name,
-            "a": F.fmt(a.figures[name]) if name in a.figures else "–",
-            "b": F.fmt(b.figures[name]) if name in b.figures else "–",
-            "diff": F.fmt(diff),
-            "differs": "low" in diff and not diff["low"] <= 0 <= diff["high"],
+    return words.compared_rows(a.game, a, b, diffs)
+
+
+def _parts(run: SimulationRun) -> list[SimulationRun]:
+    return list(run.children.order_by("pk")) if run.sweep else [run]
+
+
+def compare_sections(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]:
+    """Two runs compared, in sections: one for two plain runs; for a sweep, one for each of
+    its values (two sweeps value by value in order, a plain run against each value)."""
+    parts_a, parts_b = _parts(a), _parts(b)
+    if len(parts_a) == 1:
+        parts_a = parts_a * len(parts_b)
+    if len(parts_b) == 1:
+        parts_b = parts_b * len(parts_a)
+    sections = []
+    for part_a, part_b in zip(parts_a, parts_b, strict=False):
+        sections.append(
+            {
+                "a": part_a,
+                "b": part_b,
+                "title": _("%(b)s against %(a)s") % {"a": _side(a, part_a), "b": _side(b, part_b)},
+                "rows": compare(part_a, part_b),
+            }
+        )
+    return sections
+
+
+def _side(top: SimulationRun, part: SimulationRun) -> str:
+    text = _("run %(n)s") % {"n": top.pk}
+    if top.sweep:
+        text += " · " + _("%(what)s: %(value)s") % {
+            "what": words.sweep_words(top.game, top.sweep),
+            "value": words.swept_value_words(top.game, top.sweep, _swept(top, part)),
         }
-        for name, diff in diffs.items()
-    ]
+    return text
+
+
+def _labelled(game: str, figures: dict[str, dict]) -> dict[str, dict]:
+    return {
+        key: {"label": N.label(game, key), "meaning": N.meaning(game, key), **fig}
+        for key, fig in figures.items()
+    }
 
 
 def as_json(run: SimulationRun) -> dict[str, Any]:
@@ -647,7 +718,8 @@ def as_json(run: SimulationRun) -> dict[str, Any]:
         "app_version": run.app_version,
         "created_at": run.created_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-        "figures": run.figures,
+        "ruleset_words": words.run_ruleset(run),
+        "figures": _labelled(run.game, run.figures),
         "findings": run.findings,
         "children": [as_json(c) for c in run.children.order_by("pk")],
     }
@@ -656,21 +728,26 @@ def as_json(run: SimulationRun) -> dict[str, Any]:
 def as_csv(run: SimulationRun) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["run", "value", "figure", "n", "mean", "low", "high", "kind"])
+    writer.writerow(
+        ["run", "value", "figure", "label", "n", "mean", "low", "high", "kind", "shown"]
+    )
     rows = [(run, "")] if not run.sweep else []
     rows += [(c, json.dumps(_swept(run, c))) for c in run.children.order_by("pk")]
     for each, value in rows:
-        for name, fig in sorted(each.figures.items()):
+        for name in N.ordered(run.game, each.figures):
+            fig = each.figures[name]
             writer.writerow(
                 [
                     each.pk,
                     value,
                     name,
+                    N.label(run.game, name),
                     fig["n"],
                     fig.get("value"),
                     fig.get("low", ""),
                     fig.get("high", ""),
                     fig["kind"],
+                    N.show_figure(run.game, name, fig),
                 ]
             )
     return out.getvalue()
@@ -746,7 +823,9 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
         rows.append(
             {
                 "name": name,
-                "label": names.label(run.game, name),
+                "label": N.label(run.game, name),
+                "real_text": N.show(run.game, name, mean),
+                "sim_text": N.show_figure(run.game, name, sim),
                 "real": mean,
                 "n": len(values),
                 "sim": sim,
@@ -774,9 +853,9 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                     )
                     % {
                         "pct": pct(-change),
-                        "real": F._num(row["real"]),
-                        "low": F._num(sim["low"]),
-                        "high": F._num(sim["high"]),
+                        "real": N.number(row["real"]),
+                        "low": N.number(sim["low"]),
+                        "high": N.number(sim["high"]),
                         "n": row["n"],
                     }
                 )
@@ -787,18 +866,15 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                         "%(low)s–%(high)s (%(n)s plays)."
                     )
                     % {
-                        "figure": row["label"],
-                        "real": names.show(run.game, row["name"], row["real"]),
-                        "low": names.show(run.game, row["name"], sim["low"]),
-                        "high": names.show(run.game, row["name"], sim["high"]),
+                        "figure": N.label(run.game, row["name"]),
+                        "real": N.show(run.game, row["name"], row["real"]),
+                        "low": N.show(run.game, row["name"], sim["low"]),
+                        "high": N.show(run.game, row["name"], sim["high"]),
                         "n": row["n"],
                     }
                 )
     few = 0 < max((r["n"] for r in rows), default=0) < MIN_REAL_PLAYS
-    for row in rows:
-        row["real_text"] = names.show(run.game, row["name"], row["real"])
-        row["sim_text"] = names.show_figure(run.game, row["name"], row["sim"])
-    order = names.ordered(run.game, [r["name"] for r in rows])
+    order = N.ordered(run.game, [r["name"] for r in rows])
     rows.sort(key=lambda r: order.index(r["name"]))
     minutes = _minutes_row(run, entries)
     if minutes:
@@ -824,15 +900,15 @@ def _minutes_row(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str,
     mean = sum(real) / len(real)
     return {
         "name": "minutes",
-        "label": names.label(run.game, "minutes"),
+        "label": N.label(run.game, "minutes"),
         "real": mean,
         "n": len(real),
         "sim": sim,
         "outside": False,
         "pointed": False,
         "estimated": True,
-        "real_text": names.show(run.game, "minutes", mean),
-        "sim_text": names.show_figure(run.game, "minutes", sim),
+        "real_text": N.show(run.game, "minutes", mean),
+        "sim_text": N.show_figure(run.game, "minutes", sim),
     }
 
 

@@ -32,7 +32,8 @@ from games import registry
 from games.forms import game_choices
 from games.messages import referee_message
 from games.models import Ruleset
-from games.playtests import charts, lab, questions, service
+from games.playtests import charts, lab, lab_words, questions, service
+from games.playtests import figures as F
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
 from games.rules.base import BadScript
@@ -92,6 +93,13 @@ MAX_PAIRS_TEXT = 2000
 MAX_VALUES_TEXT = 1000
 
 
+# The settings a run may change, one field each (``option_<name>``, ``param_<name>``): chosen
+# by their labels, with their meaning and range beside, never typed by name
+# (``lab_words.sweepable``).
+def setting_field_name(each: dict) -> str:
+    return f"{each['kind']}_{each['name']}"
+
+
 class RunForm(forms.Form):
     ruleset = forms.ModelChoiceField(
         label=gettext_lazy("Ruleset version"),
@@ -108,25 +116,16 @@ class RunForm(forms.Form):
         initial="sensible",
         help_text=gettext_lazy("One a seat in turn, separated by commas."),
     )
-    params = forms.CharField(
-        label=gettext_lazy("Bot parameters"),
-        required=False,
-        max_length=MAX_PAIRS_TEXT,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=gettext_lazy("NAME=VALUE, one a line (the players, not the rules)."),
-    )
-    changed = forms.CharField(
-        label=gettext_lazy("Changed options"),
-        required=False,
-        max_length=MAX_PAIRS_TEXT,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=gettext_lazy("OPTION=VALUE, one a line, over the ruleset's."),
-    )
+    # For scripts and links: name=value lines, over the fields of each setting (not shown).
+    params = forms.CharField(required=False, max_length=MAX_PAIRS_TEXT, widget=forms.HiddenInput)
+    changed = forms.CharField(required=False, max_length=MAX_PAIRS_TEXT, widget=forms.HiddenInput)
     seed = WholeNumberField(
         label=gettext_lazy("Seed"), initial=1, min_value=0, max_value=numbers.MAX_WHOLE
     )
     sweep_name = forms.CharField(
-        label=gettext_lazy("What-if: sweep this option or parameter"), required=False
+        label=gettext_lazy("What-if: sweep this option or parameter"),
+        required=False,
+        widget=forms.Select,
     )
     sweep_values = forms.CharField(
         label=gettext_lazy("over these values"),
@@ -141,31 +140,85 @@ class RunForm(forms.Form):
         self.fields["ruleset"].queryset = Ruleset.objects.filter(game=game).order_by(
             "name", "-version"
         )
+        self.fields["ruleset"].label_from_instance = lab_words.ruleset_words
         kit = registry.kit(game)
         self.fields["bots"].help_text = _("One a seat in turn, separated by commas: %(bots)s.") % {
             "bots": ", ".join(kit.bots or {})
         }
+        self.settings = lab_words.sweepable(game)
+        options = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "option"]
+        params = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "param"]
+        self.fields["sweep_name"].widget.choices = [
+            ("", _("Nothing: one run")),
+            (_("Rule options"), options),
+            (_("Bot parameters"), params),
+        ]
+        for each in self.settings:
+            self.fields[setting_field_name(each)] = self._setting_field(kit, each)
+
+    def _setting_field(self, kit, each: dict) -> forms.Field:
+        help_text = _("%(meaning)s From %(range)s; usually %(default)s.") % each
+        if each["kind"] == "option":
+            spec = kit.referee.options[each["name"]]
+            values = None
+            if isinstance(spec.default, bool):
+                values = [True, False]
+            elif spec.choices is not None:
+                values = list(spec.choices)
+            if values is not None:
+                choices = [("", _("as the ruleset says"))] + [
+                    (json.dumps(v), lab_words.value_words(self.game, "option", each["name"], v))
+                    for v in values
+                ]
+                return forms.ChoiceField(
+                    label=each["label"], required=False, choices=choices, help_text=help_text
+                )
+        return forms.CharField(
+            label=each["label"], required=False, max_length=40, help_text=help_text
+        )
+
+    def main_fields(self) -> list:
+        return [
+            self[name]
+            for name in ("ruleset", "players", "games", "bots", "seed")
+            + ("sweep_name", "sweep_values")
+        ]
+
+    def changed_settings(self) -> bool:
+        """Whether a setting's field holds a value (its part of the form is opened)."""
+        return any(f.value() for f in self.setting_fields())
+
+    def setting_fields(self) -> list:
+        return [self[setting_field_name(s)] for s in self.settings]
 
     def clean(self):
         data = super().clean()
         try:
-            data["params_dict"] = _pairs(data.get("params", ""))
-            data["changed_dict"] = _pairs(data.get("changed", ""))
+            params = _pairs(data.get("params", ""))
+            changed = _pairs(data.get("changed", ""))
             values = _values(data.get("sweep_values", ""))
+            for each in self.settings:
+                raw = (data.get(setting_field_name(each)) or "").strip()
+                if raw:
+                    into = changed if each["kind"] == "option" else params
+                    into[each["name"]] = _value(raw)
         except forms.ValidationError as exc:
             raise forms.ValidationError(exc.messages) from None
+        data["params_dict"] = params
+        data["changed_dict"] = changed
         data["bot_list"] = [b.strip() for b in data.get("bots", "").split(",") if b.strip()]
         name = (data.get("sweep_name") or "").strip()
         data["sweep"] = None
         if name:
-            referee = registry.kit(self.game).referee
-            kind = "option" if name in referee.options else "param"
-            data["sweep"] = {"kind": kind, "name": name, "values": values}
+            kinds = {s["name"]: s["kind"] for s in self.settings}
+            if name not in kinds:
+                raise forms.ValidationError(lab_words.unknown_setting(self.game, name))
+            data["sweep"] = {"kind": kinds[name], "name": name, "values": values}
         return data
 
 
 def _context_runs(user, game: str):
-    return lab.visible_runs(user).filter(game=game).select_related("owner")[:50]
+    return lab.visible_runs(user).filter(game=game).select_related("owner", "ruleset")[:50]
 
 
 @login_required
@@ -176,7 +229,13 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     if game not in lab.simulable_games():
         raise Http404("This game cannot be simulated.")
     # A link of the measured parameters fills the form (ruleset and parameters).
-    initial = {k: request.GET[k] for k in ("ruleset", "params") if k in request.GET}
+    initial = {k: request.GET[k] for k in ("ruleset",) if k in request.GET}
+    try:
+        # A measured parameter's link: into the parameter's own field, shown by its label.
+        for name, value in _pairs(request.GET.get("params", "")[:MAX_PAIRS_TEXT]).items():
+            initial[f"param_{name}"] = value
+    except forms.ValidationError:
+        pass
     form = RunForm(game, request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -198,6 +257,10 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         else:
             return redirect("playtests:run_detail", run.pk)
     runs = list(_context_runs(request.user, game))
+    for each in runs:
+        each.ruleset_words = lab_words.run_ruleset(each)
+        each.what = lab_words.sweep_words(game, each.sweep) if each.sweep else ""
+        each.asked = _asked(each)
     return render(
         request,
         "playtests/lab.html",
@@ -210,6 +273,15 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
             "measured": [
                 {
                     **m,
+                    "ruleset_words": lab_words.ruleset_words(m["ruleset"]),
+                    "params": {
+                        name: {
+                            **p,
+                            "label": lab_words.param_label(game, name),
+                            "value_words": lab_words.value_words(game, "param", name, p["value"]),
+                        }
+                        for name, p in m["params"].items()
+                    },
                     "query": urlencode(
                         {
                             "ruleset": m["ruleset"].pk,
@@ -228,16 +300,29 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 
 def _detail_context(request, run: SimulationRun) -> dict:
     entries = service.entries_for(request.user, run.game) if run.figures else []
+    asked = _asked(run)
     context = {
         "run": run,
         "game_label": dict(game_choices()).get(run.game, run.game),
+        "ruleset_words": lab_words.run_ruleset(run),
+        "bots_words": lab_words.bots_words(run.bots),
+        "settings_words": lab_words.settings_words(run.game, run.changed, run.params),
         "sentences": lab.sentences(run),
-        "rows": lab.figure_rows(run.figures),
-        "percent": round(100 * run.games_done / max(1, _asked(run))),
-        "asked": _asked(run),
+        "rows": lab.figure_rows(run),
+        # The bar's end is the games asked; a settled run's bar is full whatever it kept.
+        "percent": 100 if not run.active else min(100, round(100 * run.games_done / max(1, asked))),
+        "asked": asked,
+        "bar_max": asked if run.active else max(1, run.games_done),
+        "bar_value": run.games_done,
         "mine": run.owner_id == request.user.pk,
         "children": list(run.children.order_by("pk")),
-        "others": lab.visible_runs(request.user).filter(game=run.game).exclude(pk=run.pk)[:50],
+        "others": [
+            {"run": other, "words": lab_words.run_words(other)}
+            for other in lab.visible_runs(request.user)
+            .filter(game=run.game)
+            .exclude(pk=run.pk)
+            .select_related("ruleset")[:50]
+        ],
         "chart": None,
         "worker_answers": work.answering(work.LONG) if run.active else True,
         "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
@@ -245,14 +330,26 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "questions": questions.answers(run.game, run.figures, run.players, entries),
     }
     if run.sweep:
-        names = sorted({n for c in context["children"] for n in c.figures})
-        figure = request.GET.get("figure") or ("seat1.wins" if "seat1.wins" in names else "")
+        names = F.ordered(run.game, {n for c in context["children"] for n in c.figures})
+        figure = request.GET.get("figure") or next(
+            (n for n in names if F.headline(run.game, n)), ""
+        )
         figure = figure if figure in names else (names[0] if names else "")
-        context["sweep_figures"] = names
+        context["sweep_what"] = lab_words.sweep_words(run.game, run.sweep)
+        context["sweep_figures"] = [{"key": n, "label": F.label(run.game, n)} for n in names]
         context["sweep_figure"] = figure
+        context["sweep_figure_label"] = F.label(run.game, figure) if figure else ""
         if figure:
             context["chart"] = sweep_chart(run, figure)
-            context["points"] = lab.sweep_points(run, figure)
+            context["points"] = [
+                {
+                    **p,
+                    "value_words": lab_words.swept_value_words(run.game, run.sweep, p["value"]),
+                    "text": F.show_figure(run.game, figure, p["figure"]),
+                    "n_text": F.number(p["figure"]["n"], 0) if p["figure"] else "",
+                }
+                for p in lab.sweep_points(run, figure)
+            ]
     return context
 
 
@@ -261,20 +358,27 @@ def _asked(run: SimulationRun) -> int:
 
 
 def sweep_chart(run: SimulationRun, figure: str) -> dict:
+    """The figure over the swept values: its mean, its 95% interval as a band and as a bar
+    at each value, in the figure's unit, named by labels."""
     points = lab.sweep_points(run, figure)
     usable = [p for p in points if p["figure"] and isinstance(p["value"], int | float)]
     xs = [float(p["value"]) for p in usable]
-    mean = [p["figure"]["value"] for p in usable]
-    low = [p["figure"].get("low") for p in usable]
-    high = [p["figure"].get("high") for p in usable]
-    title = _("%(figure)s as %(name)s changes") % {"figure": figure, "name": run.sweep["name"]}
+    scale = 100.0 if F.unit(run.game, figure) == F.SHARE else 1.0
+    mean = [p["figure"]["value"] * scale for p in usable]
+    low = [p["figure"]["low"] * scale if "low" in p["figure"] else None for p in usable]
+    high = [p["figure"]["high"] * scale if "high" in p["figure"] else None for p in usable]
+    label = F.label(run.game, figure)
+    what = lab_words.sweep_words(run.game, run.sweep)
+    title = _("%(figure)s as %(name)s changes") % {"figure": label, "name": what}
+    y_label = _("%(figure)s (%%)") % {"figure": label} if scale == 100.0 else label
     svg = charts.line_chart(
         title,
-        {figure: mean},
-        bands={figure: (low, high)},
+        {label: mean},
+        bands={label: (low, high)},
+        bars={label: (low, high)},
         x=xs,
-        x_label=run.sweep["name"],
-        y_label=figure,
+        x_label=what,
+        y_label=y_label,
     )
     return {"title": title, "svg": svg}
 
@@ -349,10 +453,19 @@ def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         other = lab.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
     if other is None:
         raise Http404("No such run to compare.")
+    # The other run is read against this one: the differences are the other's less this one's,
+    # and the page says so in words (the swap link reads them the other way).
     return render(
         request,
         "playtests/run_compare.html",
-        {"a": run, "b": other, "rows": lab.compare(run, other)},
+        {
+            "a": run,
+            "b": other,
+            "a_words": lab_words.run_words(run),
+            "b_words": lab_words.run_words(other),
+            "direction": lab_words.direction(run, other),
+            "sections": lab.compare_sections(run, other),
+        },
     )
 
 
@@ -370,21 +483,7 @@ def run_save_ruleset(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     if not name:
         messages.error(request, _("Give the new ruleset a name."))
         return redirect("playtests:run_detail", top.pk)
-    changes = ", ".join(
-        f"{k}={json.dumps(v)}"
-        + (
-            f" ({_('was')} {json.dumps(run.ruleset.options.get(k))})"
-            if run.ruleset and k in run.ruleset.options
-            else ""
-        )
-        for k, v in sorted(run.changed.items())
-    )
-    source = run.ruleset_label.replace("@", " v") if run.ruleset_label else _("the defaults")
-    changelog = _("From %(source)s: %(changes)s (a what-if of the lab, run %(run)s).") % {
-        "source": source,
-        "changes": changes,
-        "run": top.pk,
-    }
+    changelog = lab_words.changelog(run)
     try:
         with transaction.atomic():
             ruleset = Ruleset.objects.create(

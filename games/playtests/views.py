@@ -43,7 +43,7 @@ from games.forms import game_choices
 from games.languages import use_table_language
 from games.live import qr_svg
 from games.models import Ruleset, Seat, Table
-from games.playtests import lab, present, service, stats
+from games.playtests import lab, lab_words, present, service, stats
 from games.playtests.forms import (
     ExternalImpressions,
     ExternalReportForm,
@@ -369,7 +369,9 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         {
             "run": run,
             "run_sentences": lab.sentences(run) if run else [],
-            "run_rows": lab.figure_rows(run.figures) if run else [],
+            "run_rows": lab.figure_rows(run) if run else [],
+            "run_words": lab_words.run_words(run) if run else "",
+            "run_bots": lab_words.bots_words(run.bots) if run else "",
             "ruleset": ruleset,
             "entries": entries,
             "summary": summary,

@@ -13,23 +13,26 @@ from playwright.sync_api import expect
 from games.models import Ruleset
 from games.playtests import lab
 from games.playtests.models import DESIGNERS_GROUP, SimulationRun
-from tests.playtests.conftest import builtin
 
 from .helpers import log_in
 
 GAME = "amnesia_stories"
 
 
-def fill_run(page, games: int, changed: str = "", sweep: tuple[str, str] | None = None) -> None:
-    page.get_by_label("Ruleset version").select_option(
-        label=str(builtin(GAME, "Amnesia Stories draft 4"))
-    )
+BARD_POINTS = "Bard VP for a step some (not all) of the audience matched"
+
+
+def fill_run(page, games: int, bard_points: str = "", sweep: tuple[str, str] | None = None) -> None:
+    """The form as a designer fills it: every option, parameter and what-if by its label."""
+    page.get_by_label("Ruleset version").select_option(label="Amnesia Stories draft 4, version 1")
     page.locator("[name=players]").fill("4")
     page.locator("[name=games]").fill(str(games))
     page.locator("[name=bots]").fill("sensible,random")
-    page.get_by_label("Changed options").fill(changed)
+    if bard_points:
+        page.get_by_test_id("run-settings").locator("summary").click()
+        page.get_by_label(BARD_POINTS).fill(bard_points)
     if sweep:
-        page.get_by_label("What-if: sweep this option or parameter").fill(sweep[0])
+        page.get_by_label("What-if: sweep this option or parameter").select_option(label=sweep[0])
         page.get_by_label("over these values").fill(sweep[1])
     # The run is read from the database right after (SimulationRun): wait for the form's own
     # answer, not only for the click, whose wait for the page it opens Playwright deprecates.
@@ -55,15 +58,17 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     lab.play_chunk(first.pk, 1)
     expect(progress).to_have_attribute("data-status", "done")
     sentences = page.get_by_test_id("run-sentences")
-    expect(sentences).to_contain_text("Amnesia Stories draft 4 v1 at 4 players, 6 simulated games.")
-    expect(sentences).to_contain_text("The first seat wins")
-    expect(page.get_by_test_id("run-figures").locator("tr", has_text="bard_share")).to_contain_text(
-        "n=6"
+    expect(sentences).to_contain_text(
+        "Amnesia Stories draft 4, version 1 at 4 players, 6 simulated games."
     )
+    expect(sentences).to_contain_text("The first seat wins")
+    share_row = page.get_by_test_id("run-figures").locator("tr[data-figure=bard_share]")
+    expect(share_row).to_contain_text("The bard’s share of the points")
+    expect(share_row.locator("td").last).to_have_text("6")
 
     # Another run, with a changed option: cancelled after one chunk, its games kept.
     page.goto(f"/playtests/lab/{GAME}/")
-    fill_run(page, 9, changed="bard_points=3")
+    fill_run(page, 9, bard_points="3")
     second = SimulationRun.objects.exclude(pk=first.pk).get()
     lab.play_chunk(second.pk, 0)
     expect(progress).to_have_attribute("data-done", "3")
@@ -76,13 +81,17 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     # The two compared: each figure's difference with its interval.
     page.get_by_test_id("compare-with").select_option(str(first.pk))
     page.get_by_test_id("compare").click()
+    expect(page.get_by_test_id("compare-direction")).to_have_text(
+        "Amnesia Stories draft 4, version 1 against Amnesia Stories draft 4, version 1, "
+        "at 4 players"
+    )
     comparison = page.get_by_test_id("run-comparison")
-    expect(comparison.locator("tr", has_text="bard_share")).to_be_visible()
-    expect(comparison.locator("tr", has_text="seat1.vp")).to_contain_text("n=3")
+    expect(comparison.locator("tr", has_text="The bard’s share of the points")).to_be_visible()
+    expect(comparison.locator("tr", has_text="Final VP of seat 1")).to_contain_text("VP")
 
     # An option what-if, swept and drawn, one value saved as a named ruleset.
     page.goto(f"/playtests/lab/{GAME}/")
-    fill_run(page, 3, sweep=("bard_points", "1,3"))
+    fill_run(page, 3, sweep=(BARD_POINTS, "1,3"))
     sweep = SimulationRun.objects.get(parent__isnull=True, sweep__name="bard_points")
     lab.run_everything(sweep)
     expect(progress).to_have_attribute("data-status", "done")

@@ -14,6 +14,7 @@ from django.core.management.base import SystemCheckError
 from django.template.loader import get_template
 
 from games import checks, registry
+from games.playtests.figures import MOVES, Figure
 from games.rules.base import Field
 from games.simulate.bots import Bot, Param
 
@@ -161,8 +162,18 @@ def bot_figures(setup, moves, initial, states, bots_by_seat):
 
 def test_bots_well_formed_and_not(toy_game):
     good = {"random": SayBot, "sensible": SayBot}
+    named = {
+        "figures": (Figure("moves", "Length", "The moves a game takes.", MOVES),),
+        "bot_param_labels": {"chatty": ("Chattiness", "How often it says something.")},
+    }
+    toy_game = dataclasses.replace(toy_game, **named)
     with_bots = dataclasses.replace(toy_game, bots=good, bot_figures=bot_figures)
     assert checks.check_kit(with_bots) == []
+    # A figure the bots give, or a parameter they take, without its words is refused.
+    for missing, said in (("figures", "'moves'"), ("bot_param_labels", "'chatty'")):
+        bare = dataclasses.replace(with_bots, **{missing: type(named[missing])()})
+        message = only(checks.check_kit(bare), "games.E013")
+        assert "Game 'toy'" in message.msg and said in message.msg
     for bots, where in [
         ([SayBot], "not a non-empty mapping"),
         ({}, "not a non-empty mapping"),

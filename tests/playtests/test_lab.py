@@ -22,6 +22,7 @@ from games.playtests import lab
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from games.simulate import figures as F
+from tests.codenames import code_names
 from tests.playtests.conftest import builtin
 
 GAME = "amnesia_stories"
@@ -139,10 +140,10 @@ def test_sentences_say_the_first_seat_share_with_its_interval(designer):
     run.refresh_from_db()
     text = " ".join(lab.sentences(run))
     share = run.figures["seat1.wins"]
-    assert "Amnesia Stories draft 4 v1 at 4 players, 8 simulated games." in text
+    assert "Amnesia Stories draft 4, version 1 at 4 players, 8 simulated games." in text
     assert (
         f"The first seat wins {lab.pct(share['value'])} "
-        f"({lab.pct(share['low'])}–{lab.pct(share['high'])}) of games" in text
+        f"({lab.pct(share['low'])} to {lab.pct(share['high'])}) of games" in text
     )
     assert "The bard earns" in text
 
@@ -172,13 +173,18 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
     assert run.status == "done" and run.games_done == 15
     page = client.get(reverse("playtests:run_detail", args=[run.pk]) + "?figure=bard_share")
     body = page.content.decode()
-    assert "<svg" in body and "bard_share as bard_points changes" in body
-    # The band is drawn, and said in the chart's text alternative with each value's interval.
-    assert 'class="chart__band"' in body
+    assert "<svg" in body
+    assert (
+        "The bard’s share of the points as Bard VP for a step some (not all) of the audience "
+        "matched changes" in body
+    )
+    # The band is drawn, and an interval bar at each value, said in the chart's text
+    # alternative with each value's interval (a share in percent).
+    assert 'class="chart__band"' in body and body.count('class="chart__interval"') == 3
     share = SimulationRun.objects.get(pk=children[0].pk).figures["bard_share"]
     assert (
-        f"{chart_num(share['value'])} ({chart_num(share['low'])}–{chart_num(share['high'])})"
-        in body
+        f"{chart_num(share['value'] * 100)} "
+        f"({chart_num(share['low'] * 100)}–{chart_num(share['high'] * 100)})" in body
     )
     response = client.post(
         reverse("playtests:run_save_ruleset", args=[children[2].pk]), {"name": "Three points"}
@@ -186,7 +192,12 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
     assert response.status_code == 302
     saved = Ruleset.objects.get(game=GAME, name="Three points")
     assert saved.options["bard_points"] == 3 and saved.owner == designer
-    assert "Amnesia Stories draft 4 v1" in saved.changelog and "bard_points=3" in saved.changelog
+    # Its changelog in words: the ruleset it came from and the option by its label.
+    assert saved.changelog.startswith("From Amnesia Stories draft 4, version 1: ")
+    assert "Bard VP for a step some (not all) of the audience matched: 3 (was 2)" in (
+        saved.changelog
+    )
+    assert not code_names(saved.changelog), saved.changelog
     # The new-table form offers it.
     form = client.get(reverse("games:table_new"), {"game": GAME})
     assert form.status_code == 200 and "Three points" in form.content.decode()
@@ -201,14 +212,23 @@ def test_compare_and_export(designer, client):
     page = client.get(reverse("playtests:run_compare", args=[a.pk]), {"other": b.pk})
     assert page.status_code == 200
     rows = lab.compare(a, b)
-    share = next(r for r in rows if r["name"] == "bard_share")
+    share = next(r for r in rows if r["key"] == "bard_share")
     assert share["diff"] in page.content.decode()
     data = client.get(reverse("playtests:run_export", args=[a.pk, "json"])).json()
     a.refresh_from_db()
-    assert data["figures"] == a.figures and data["seed"] == 2 and data["bots"]
+    # Each figure keeps its key and its values, with its label and meaning beside.
+    assert {
+        k: {n: v for n, v in f.items() if n not in ("label", "meaning")}
+        for k, f in data["figures"].items()
+    } == a.figures
+    assert data["figures"]["bard_share"]["label"] == "The bard’s share of the points"
+    assert data["seed"] == 2 and data["bots"]
     text = client.get(reverse("playtests:run_export", args=[a.pk, "csv"])).content.decode()
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0][:3] == ["run", "value", "figure"] and len(table) == len(a.figures) + 1
+    assert table[0][:4] == ["run", "value", "figure", "label"]
+    assert len(table) == len(a.figures) + 1
+    bard = next(row for row in table if row[2] == "bard_share")
+    assert bard[3] == "The bard’s share of the points" and "%" in bard[-1]
     assert client.get(reverse("playtests:run_export", args=[a.pk, "xml"])).status_code == 404
 
 
@@ -289,7 +309,8 @@ def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_m
     text = all_text(response.content, " ")
     text = " ".join(text.split())
     assert f"Simulated run #{run.pk}" in text
-    assert "6 simulated games" in text and "bard_share" in text
+    assert "6 simulated games" in text and "The bard’s share of the points" in text
+    assert not code_names(text), code_names(text)
     # Another designer's unshared run is not printed for them.
     second = django_user_model.objects.create_user(username="second")
     second.groups.add(Group.objects.get(name=DESIGNERS_GROUP))
@@ -320,10 +341,10 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     client.force_login(designer)
     url = reverse("playtests:lab", args=[GAME])
     body = client.get(url).content.decode()
-    assert f"the real plays measure agreement = {expected} (3 plays)" in body
-    # The link fills the form with the ruleset and the parameter.
+    assert f"the real plays measure Listeners’ agreement: {expected} (3 plays)" in body
+    # The link fills the form with the ruleset and the parameter, in its own field.
     body = client.get(url, {"ruleset": draft4.pk, "params": f"agreement={expected}"}).content
-    assert f"agreement={expected}</textarea>" in body.decode()
+    assert f'name="param_agreement" value="{expected}"' in body.decode()
 
 
 def test_the_run_page_says_when_no_worker_answers(designer, client):
