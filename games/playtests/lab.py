@@ -465,7 +465,11 @@ def merge(run_id: int, force: bool = False) -> None:
     done = sum(min(run.chunk_games, run.games_asked - i * run.chunk_games) for i in indexes)
     complete = len(indexes) >= run.chunk_count
     step = max(1, -(-run.chunk_count // PROGRESS_MERGES))
-    with_figures = force or complete or len(indexes) % step == 0 or run.status not in ACTIVE
+    # A study's cell shows no figures before the study's answer: its figures are worked out
+    # once, at its end (a merge reads every kept game and bootstraps every figure, which for
+    # a thousand games costs as much as playing a chunk).
+    progress = len(indexes) % step == 0 and not _in_study(run)
+    with_figures = force or complete or progress or run.status not in ACTIVE
     figures: dict | None = None
     findings: list = []
     if with_figures:
@@ -498,6 +502,13 @@ def merge(run_id: int, force: bool = False) -> None:
         row.save(update_fields=fields)
     if row.parent_id:
         _sweep_settled(row.parent_id)
+
+
+def _in_study(run: SimulationRun) -> bool:
+    return (
+        bool(run.parent_id)
+        and SimulationRun.objects.filter(pk=run.parent_id, sweep__kind="study").exists()
+    )
 
 
 def _sweep_settled(parent_id: int) -> None:

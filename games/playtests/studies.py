@@ -246,7 +246,7 @@ def start(
             )
             % {"most": lab.grouped(most), "total": lab.grouped(total)}
         )
-    base = {
+    base: dict[str, Any] = {
         "owner": owner,
         "game": game,
         "bots": bots,
@@ -256,7 +256,7 @@ def start(
         "app_version": app_version(),
         "games_asked": games,
     }
-    definition = {
+    definition: dict[str, Any] = {
         "kind": STUDY,
         "rulesets": [r.pk for r in rulesets],
         "names": [f"{r.name}@{r.version}" for r in rulesets],
@@ -303,6 +303,14 @@ class Cell:
     ruleset: int | None  # the index of its ruleset in the study's list
     players: int
     values: tuple  # the swept values, in the grid's order
+    _records: list[dict[str, Any]] | None = None
+
+    def records(self) -> list[dict[str, Any]]:
+        """The cell's games, read once a page (the answer, the charts and the histograms all
+        read them)."""
+        if self._records is None:
+            self._records = lab.records_of(self.run)
+        return self._records
 
 
 @dataclass
@@ -383,7 +391,7 @@ def _records(cells: list[Cell]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for cell in cells:
         key = repr(cell.values)
-        for record in lab.records_of(cell.run):
+        for record in cell.records():
             out.append({**record, "index": (key, record["index"])})
     return out
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.playtests import charts, lab
+from games.playtests import charts
 from games.playtests.studies import Cell, View, axis_label, figure, value_words
 
 HISTOGRAM_BINS = 10
@@ -139,7 +139,7 @@ def histograms(view: View) -> list[dict[str, Any]]:
     }
     out = []
     records = {
-        r: [rec for c in view.cells if c.ruleset == r for rec in lab.records_of(c.run)]
+        r: [rec for c in view.cells if c.ruleset == r for rec in c.records()]
         for r in range(len(view.rulesets))
     }
     for kind, title in titles.items():

@@ -7,6 +7,8 @@ shared with (404 for anyone else); cancel and delete are the lab's own (``lab_vi
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -80,19 +82,20 @@ class StudyForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         rulesets = Ruleset.objects.filter(game=game).order_by("name", "-version")
-        self.fields["baseline"].queryset = rulesets
-        self.fields["others"].queryset = rulesets
+        fields: dict[str, Any] = self.fields
+        fields["baseline"].queryset = rulesets
+        fields["others"].queryset = rulesets
         kit = registry.kit(game)
-        self.fields["bots"].choices = [(name, names.bot_label(name)) for name in kit.bots or {}]
+        fields["bots"].choices = [(name, names.bot_label(name)) for name in kit.bots or {}]
         self.sweepables = studies.sweepables(game)
         choices = [("", _("Nothing"))] + [
             (s.key, f"{s.label} ({s.range})") for s in self.sweepables
         ]
-        self.fields["sweep1"].choices = choices
-        self.fields["sweep2"].choices = choices
+        fields["sweep1"].choices = choices
+        fields["sweep2"].choices = choices
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
         grid = []
         for which in ("1", "2"):
             key = data.get(f"sweep{which}")

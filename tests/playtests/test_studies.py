@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
+from games.models import Ruleset
 from games.playtests import lab, studies
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
@@ -43,21 +44,36 @@ def study(user, games=10, players=(3, 4), grid=None, **kw):
 
 def test_a_study_is_a_set_of_runs_with_paired_seeds_on_the_long_queue(designer):
     grid = [{"kind": "param", "name": "clarity", "values": [0.2, 0.8]}]
-    top = study(designer, grid=grid)
+    top = study(designer, games=6, grid=grid)
     cells = list(top.children.order_by("pk"))
     assert len(cells) == 2 * 2 * 2  # rulesets × player counts × values
-    assert {c.seed for c in cells} == {3} and {c.games_asked for c in cells} == {10}
+    assert {c.seed for c in cells} == {3} and {c.games_asked for c in cells} == {6}
     assert {(c.ruleset.name, c.players, c.params["clarity"]) for c in cells} == {
         (r, p, v) for r in (DRAFT4, DRAFT3) for p in (3, 4) for v in (0.2, 0.8)
     }
     assert DBTaskResult.objects.filter(queue_name="long").count() == 8 * 2
-    assert lab.games_queued(designer) == 80  # the study's own row counts no game twice
+    assert lab.games_queued(designer) == 48  # the study's own row counts no game twice
     lab.run_everything(top)
     top.refresh_from_db()
-    assert top.status == "done" and top.games_done == 80
-    # Paired: the same game index of two cells of the same player count was dealt alike.
-    first = [lab.records_of(c)[0]["figures"]["rounds"] for c in cells if c.players == 4]
-    assert len(first) == 4
+    assert top.status == "done" and top.games_done == 48
+    for cell in cells:
+        assert [r["index"] for r in lab.records_of(cell)] == list(range(6))
+
+
+def test_paired_seeds_deal_the_same_games_to_the_same_rules(designer):
+    """Two rulesets with the same options play the very same games, cell by cell: every
+    paired difference is zero, and the answer says they are about the same."""
+    draft4 = builtin(GAME, DRAFT4)
+    twin = Ruleset.objects.create(
+        game=GAME, name="Draft 4 twin", version=1, options=dict(draft4.options), owner=designer
+    )
+    top = studies.start(designer, GAME, [draft4, twin], players=[4], games=6, bots=["sensible"])
+    lab.run_everything(top)
+    a, b = (lab.records_of(c) for c in top.children.order_by("pk"))
+    assert [r["figures"] for r in a] == [r["figures"] for r in b]
+    with translation.override("en"):
+        said = studies.answer(studies.view_of(top))
+    assert said and all("about the same" in s for s in said), said
 
 
 def test_the_bounds_count_a_studys_cells_together(designer, settings):
@@ -203,3 +219,29 @@ def test_the_study_form_shows_no_code_name_in_japanese(client, designer):
     main = response.content.decode().split("<main", 1)[1].split(">", 1)[1]
     text = re.sub(r"<[^>]+>", " ", main.split("</main>")[0])
     assert not code_names(text), code_names(text)
+
+
+def test_a_cells_figures_are_worked_out_once_at_its_end(designer):
+    """A study's page shows no figures before its answer, so its cells skip the lab's progress
+    merges (each reads every kept game and bootstraps every figure): the games done move on,
+    the figures come with the cell's last chunk."""
+    top = study(designer, games=10, players=(4,))
+    cell = top.children.order_by("pk").first()
+    lab.play_chunk(cell.pk, 0)
+    cell.refresh_from_db()
+    assert cell.games_done == 5 and cell.figures == {}
+    lab.play_chunk(cell.pk, 1)
+    cell.refresh_from_db()
+    assert cell.status == "done" and cell.figures["moves"]["n"] == 10
+
+
+def test_cancelling_a_study_takes_its_cells_chunks_off_the_queue(client, designer):
+    top = study(designer, games=10, players=(4,))
+    first = top.children.order_by("pk").first()
+    lab.play_chunk(first.pk, 0)
+    client.force_login(designer)
+    response = client.post(reverse("playtests:run_cancel", args=[top.pk]))
+    assert response.status_code == 302
+    top.refresh_from_db()
+    assert top.status == "partial" and top.games_done == 5
+    assert not DBTaskResult.objects.filter(queue_name="long", status="READY").exists()
