@@ -43,7 +43,7 @@ from games.forms import game_choices
 from games.languages import use_table_language
 from games.live import qr_svg
 from games.models import Ruleset, Seat, Table
-from games.playtests import lab, lab_words, present, service, stats
+from games.playtests import lab, lab_words, present, service, stats, study_pdf
 from games.playtests.forms import (
     ExternalImpressions,
     ExternalReportForm,
@@ -379,6 +379,7 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "balance": _balance_rows(summary),
             "charts": present.summary_charts(summary),
             "now": timezone.now(),
+            **study_pdf.context(request.user, run),
         }
     )
     return _pdf_response(data, f"playtests-{ruleset.game}-{ruleset.pk}-v{ruleset.version}.pdf")

@@ -27,3 +27,13 @@ def study_games(view: studies.View) -> list[dict[str, Any]]:
         ]
         out.append({"run": cell.run, "ruleset": ruleset, "players": cell.players, "values": values})
     return out
+
+
+@register.simple_tag
+def study_pdf_ruleset(view: studies.View) -> int | None:
+    """The ruleset version whose playtest report PDF prints the study: the one it is read
+    against (its first), beside that version's real plays."""
+    top = view.top
+    if studies.is_study(top):
+        return (top.sweep.get("rulesets") or [None])[0]
+    return top.ruleset_id
