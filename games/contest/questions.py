@@ -49,7 +49,9 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
     take = figures.get("take_control")
     if known(take):
         assert take is not None
-        ways = {how: figures.get(f"take_control.{how}") for how in HOW}
+        ways: dict[str, dict[str, Any]] = {
+            how: figures[f"take_control.{how}"] for how in HOW if f"take_control.{how}" in figures
+        }
         labels = {
             "face_card": _("with a face card"),
             "drinks": _("with drinks"),
@@ -58,7 +60,7 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
         parts = [
             _("%(times)s %(how)s") % {"times": mean_text(fig), "how": labels[how]}
             for how, fig in ways.items()
-            if known(fig) and fig["value"]  # type: ignore[index]
+            if known(fig) and fig["value"]
         ]
         control = [figures.get(f"seat{k}.control") for k in range(1, players + 1)]
         answer = _("Control is taken %(times)s times a game") % {"times": mean_text(take)}
