@@ -232,6 +232,14 @@ def _required(report: _Report) -> None:
         else:
             for name, count in (("figures", 5), ("balance", 2), ("figure_rows", 1), ("charts", 1)):
                 _callable(report, f"playtest.{name}", getattr(playtest, name), count, name)
+            if playtest.questions is not None:
+                _callable(
+                    report,
+                    "playtest.questions",
+                    playtest.questions,
+                    2,
+                    "questions(figures, players) -> [question]",
+                )
 
 
 # -- the optional parts ---------------------------------------------------------------------

@@ -69,6 +69,9 @@ class PlaytestParts:
     # Optional: (options, [report figures of real plays]) -> {bot parameter: {"value", "n"}},
     # what the real plays measure of a bot parameter (the lab offers it for a run).
     bot_params: Callable[..., dict[str, dict[str, Any]]] | None = None
+    # Optional: (a run's figures, players) -> [question], the design questions that are the
+    # game's own, where the generic ones do not apply (``games.playtests.questions``).
+    questions: Callable[..., list[dict[str, Any]]] | None = None
 
 
 class BookPictures(Protocol):

@@ -164,7 +164,11 @@ def trace(state: dict[str, Any]) -> dict[str, Any]:
         "discard": state["discard"],
         "challenge": None
         if ch is None
-        else {"participants": list(ch["participants"]), "bets": dict(ch["bets"])},
+        else {
+            "participants": list(ch["participants"]),
+            "bets": dict(ch["bets"]),
+            "narrator": ch["narrator"],
+        },
         "last_challenge": state["last_challenge"],
     }
 
@@ -205,6 +209,7 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     fair: Counter = Counter()
     before = initial
     narrations: Counter = Counter()
+    to_narrator = 0
     for i, (move, state) in enumerate(zip(moves, states, strict=True)):
         do = move["do"]
         if do in ("continue", "flashback", "room_flashback"):
@@ -218,14 +223,30 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
             challenges.append(last["pot"])
             everyone = before["challenge"]["participants"]
             wins[bots_by_seat[last["winner"]]] += 1
+            to_narrator += last["winner"] == before["challenge"]["narrator"]
             # Under equal skill each participant still in at the start would win as often:
             # counted over everyone who took part (joiners included).
             took_part = set(before["challenge"]["bets"]) | set(everyone)
             for seat in took_part:
                 fair[bots_by_seat[seat]] += 1 / len(took_part)
         before = state
+    # Scenes and flashbacks told before the memory of the room (the finale), when it came.
+    finale = next((i for i, m in enumerate(moves) if m["do"] == "room_flashback"), None)
+    if finale is not None:
+        before_finale = Counter(m["do"] for m in moves[:finale])
+        out["scenes_before_finale"] = before_finale["continue"]
+        out["flashbacks_before_finale"] = before_finale["flashback"]
     out["challenges"] = len(challenges)
     out["pot"] = sum(challenges) / len(challenges) if challenges else None
+    # Which side a challenge goes to: the narrator who was challenged, or the other side
+    # (the insister or a player who joined).
+    out["challenges_to_narrator"] = to_narrator / len(challenges) if challenges else None
+    # Tokens kept by the players at the end, and those spent (now in the bank, the
+    # discard or a pot): the start's tokens are conserved.
+    start = setup.options["start_tokens"] * len(seats)
+    held = sum(final["tokens"].values())
+    out["tokens_kept"] = held / start if start else None
+    out["tokens_spent"] = start - held
     out["room_possible_at"] = room_possible / len(moves) if room_possible and moves else None
     total = sum(final["tokens"].values())
     for index, seat in enumerate(seats, 1):

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, bots, components, cover, demo, lab_figures, page, playtest
+from games.amnesia import (
+    book,
+    bots,
+    components,
+    cover,
+    demo,
+    lab_figures,
+    page,
+    playtest,
+    questions,
+)
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
 
@@ -30,6 +40,8 @@ KIT = GameKit(
         balance=playtest.balance,
         figure_rows=playtest.figure_rows,
         charts=playtest.charts,
+        questions=questions.questions,
+        bot_params=questions.bot_params,
     ),
     option_labels=page.OPTION_LABELS,
     value_labels=page.VALUE_LABELS,
@@ -41,7 +53,7 @@ KIT = GameKit(
     seat_page="amnesia:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
-    figures=lab_figures.FIGURES,
+    figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
 )

@@ -154,6 +154,7 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     out["set_bonuses"] = set_bonuses
     out["red_cards"] = sum(final["red_cards"].values())
     out["red_penalty"] = sum(final["penalty"].values())
+    out.update(lead_figures(seats, history, final))
     if final["finished"]:
         vp = sorted(final["vp"].values(), reverse=True)
         out["draw"] = len(final["winners"]) > 1
@@ -162,4 +163,30 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
         for index, seat in enumerate(seats, 1):
             out[f"seat{index}.wins"] = (seat in final["winners"]) / len(final["winners"])
             out[f"seat{index}.vp"] = final["vp"][seat]
+    return out
+
+
+def lead_figures(seats: list[str], history: list[dict[str, Any]], final: dict[str, Any]):
+    """How the lead moves over the judged turns (points gained so far; the red cards'
+    penalty comes at the end): how often one player takes the lead from another, and
+    whether a player behind at half-time (not among the leaders after half the turns)
+    ends among the winners. Real tables' logs give the same figures (``questions``)."""
+    out: dict[str, Any] = {"lead_changes": 0}
+    points = dict.fromkeys(seats, 0)
+    leader: str | None = None
+    at_half: set[str] | None = None
+    half = len(history) // 2
+    for number, turn in enumerate(history, 1):
+        for seat in seats:
+            points[seat] += turn["gains"].get(seat, 0)
+        best = max(points.values())
+        leaders = [s for s in seats if points[s] == best]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                out["lead_changes"] += 1
+            leader = leaders[0]
+        if number == half:
+            at_half = set(leaders)
+    if final["finished"] and at_half is not None and len(history) >= 2:
+        out["behind_at_half_wins"] = any(w not in at_half for w in final["winners"])
     return out

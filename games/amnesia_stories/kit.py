@@ -15,6 +15,7 @@ from games.amnesia_stories import (
     lab_figures,
     page,
     playtest,
+    questions,
 )
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
@@ -65,7 +66,7 @@ KIT = GameKit(
     table_related=("answer_timer",),
     bots=bots.BOTS,
     bot_figures=bots.figures,
-    figures=lab_figures.FIGURES,
+    figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
 )

@@ -297,6 +297,13 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
         "refusals": verbs["refuse"],
         "unnamed": sum(1 for m in moves if m["do"] == "challenge" and m.get("named") is False),
         "take_control": verbs["take_control"],
+        # How control is taken: by a face card, by drinks, by a plot card.
+        **{
+            f"take_control.{how}": sum(
+                1 for m in moves if m["do"] == "take_control" and m.get("with") == how
+            )
+            for how in ("face_card", "drinks", "plot_card")
+        },
         "drinks": sum(p["drinks"] for p in final["players"].values()),
         "pretzels": verbs["throw_pretzel"],
         "pretzels_eaten": sum(p["eaten"] for p in final["players"].values()),

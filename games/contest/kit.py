@@ -15,6 +15,7 @@ from games.contest import (
     minute,
     page,
     playtest,
+    questions,
 )
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
@@ -44,6 +45,8 @@ KIT = GameKit(
         balance=playtest.balance,
         figure_rows=playtest.figure_rows,
         charts=playtest.charts,
+        questions=questions.questions,
+        bot_params=questions.bot_params,
     ),
     option_labels=page.OPTION_LABELS,
     value_labels=page.VALUE_LABELS,
@@ -60,7 +63,7 @@ KIT = GameKit(
     seat_page="contest:seat",
     bots=bots.BOTS,
     bot_figures=bots.figures,
-    figures=lab_figures.FIGURES,
+    figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
     table_guard=minute.guard,

@@ -54,7 +54,7 @@ from games.messages import referee_message
 from games.models import Move, Ruleset
 from games.playtests import figures as N
 from games.playtests import lab_words as words
-from games.playtests import service
+from games.playtests import questions, service
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules.base import BadScript
 from games.rules.script import parse_setup
@@ -633,7 +633,8 @@ FDR = 0.05
 
 def real_values(entries: list[dict[str, Any]], run: SimulationRun) -> dict[str, list]:
     """The figures the real plays of the run's ruleset version share with a simulation, at
-    the run's number of players: length in moves, the first seat's wins, the margin."""
+    the run's number of players: length in moves, the first seat's wins, the margin, and every
+    figure of the game's bots computed from the real logs (the report's ``engine``)."""
     values: dict[str, list] = {"moves": [], "seat1.wins": [], "margin": []}
     for e in entries:
         if e.get("kind") != "table" or e.get("ruleset_id") != run.ruleset_id:
@@ -647,6 +648,10 @@ def real_values(entries: list[dict[str, Any]], run: SimulationRun) -> dict[str, 
             values["seat1.wins"].append(order[0] in winners)
         if e.get("margin") is not None:
             values["margin"].append(float(e["margin"]))
+        # Every other figure the simulation has, computed from the real log the same way.
+        for key, value in (e.get("engine") or {}).items():
+            if key not in ("moves", "seat1.wins", "margin") and value is not None:
+                values.setdefault(key, []).append(value)
     return {k: v for k, v in values.items() if v}
 
 
@@ -728,7 +733,42 @@ def predicted(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, An
                     }
                 )
     few = 0 < max((r["n"] for r in rows), default=0) < MIN_REAL_PLAYS
+    order = N.ordered(run.game, [r["name"] for r in rows])
+    rows.sort(key=lambda r: order.index(r["name"]))
+    minutes = _minutes_row(run, entries)
+    if minutes:
+        rows.insert(1 if rows and rows[0]["name"] == "moves" else 0, minutes)
     return {"rows": rows, "said": said, "few": few, "min": MIN_REAL_PLAYS}
+
+
+def _minutes_row(run: SimulationRun, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Real minutes beside the simulated ones estimated at the real tables' pace
+    (``questions.minutes``). Never pointed out: the estimate comes from these same tables."""
+    sim = questions.minutes(run.figures.get("moves"), questions.pace(entries))
+    real = [
+        e["duration_seconds"] / 60
+        for e in entries
+        if e.get("kind") == "table"
+        and e.get("ruleset_id") == run.ruleset_id
+        and e.get("players") == run.players
+        and e.get("finished")
+        and e.get("duration_seconds")
+    ]
+    if sim is None or not real:
+        return None
+    mean = sum(real) / len(real)
+    return {
+        "name": "minutes",
+        "label": N.label(run.game, "minutes"),
+        "real": mean,
+        "n": len(real),
+        "sim": sim,
+        "outside": False,
+        "pointed": False,
+        "estimated": True,
+        "real_text": N.show(run.game, "minutes", mean),
+        "sim_text": N.show_figure(run.game, "minutes", sim),
+    }
 
 
 def measured_params(user, game: str) -> list[dict[str, Any]]:

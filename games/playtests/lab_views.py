@@ -32,7 +32,7 @@ from games import registry
 from games.forms import game_choices
 from games.messages import referee_message
 from games.models import Ruleset
-from games.playtests import charts, lab, lab_reading, lab_words, service
+from games.playtests import charts, lab, lab_reading, lab_words, questions, service
 from games.playtests import figures as F
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
@@ -299,6 +299,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 
 
 def _detail_context(request, run: SimulationRun) -> dict:
+    entries = service.entries_for(request.user, run.game) if run.figures else []
     asked = _asked(run)
     context = {
         "run": run,
@@ -325,9 +326,8 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "chart": None,
         "worker_answers": work.answering(work.LONG) if run.active else True,
         "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
-        "predicted": lab.predicted(run, service.entries_for(request.user, run.game))
-        if run.ruleset_id and run.figures
-        else None,
+        "predicted": lab.predicted(run, entries) if run.ruleset_id and run.figures else None,
+        "questions": questions.answers(run.game, run.figures, run.players, entries),
     }
     if run.sweep:
         names = F.ordered(run.game, {n for c in context["children"] for n in c.figures})

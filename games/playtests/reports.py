@@ -11,6 +11,7 @@ has moved on (``FIGURES_VERSION`` also changes when the computation does).
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +20,8 @@ from games.rules import get_game
 from games.rules.base import Setup
 from games.rules.script import replay
 
-FIGURES_VERSION = 1
+# 2: the engine's figures (``engine``) beside the report's own.
+FIGURES_VERSION = 2
 # A gap between two moves longer than this is a pause (dinner, a phone call): left out.
 PAUSE_SECONDS = 15 * 60
 
@@ -97,9 +99,24 @@ def figures(setup: Setup, moves: list[dict[str, Any]]) -> dict[str, Any]:
     report["figures"] = registry.kit(setup.game).playtest.figures(
         setup, moves, initial, states, time["elapsed"]
     )
+    report["engine"] = engine_figures(setup, rules_moves[:count], initial, states, seat_order)
     report["scores"] = report["figures"].pop("scores", None)
     report["margin"] = report["figures"].pop("margin", None)
     return report
+
+
+def engine_figures(setup: Setup, moves, initial, states, seat_order: list[str]) -> dict:
+    """The figures the lab's simulations give (the kit's ``bot_figures``), computed the same
+    way from this table's log, so each simulated figure has its real counterpart. The seats
+    are numbered from the start player, as a simulation's are; what only bots have (each kind
+    of bot's edge) is left out. Empty for a game without bots."""
+    kit = registry.kit(setup.game)
+    if kit.bot_figures is None:
+        return {}
+    ordered = dataclasses.replace(setup, players=list(seat_order))
+    people = dict.fromkeys(setup.players, "table")
+    found = kit.bot_figures(ordered, moves, initial, states, people)
+    return {k: v for k, v in found.items() if not k.startswith("bot.") and v is not None}
 
 
 def moment(index: int | None, moves: list[dict[str, Any]], elapsed: list[int]) -> dict | None:

@@ -322,6 +322,7 @@ def table_entry(table: Table, aliases: Aliases | None = None) -> dict[str, Any]:
         "margin": fig.get("margin"),
         "outcome": "",
         "figures": fig.get("figures", {}),
+        "engine": fig.get("engine", {}),
         "impressions": impressions,
     }
 

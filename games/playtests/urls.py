@@ -1,7 +1,7 @@
 from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
-from games.playtests import lab_views, study_views, views
+from games.playtests import lab_views, replay_views, study_views, views
 
 app_name = "playtests"
 
@@ -31,6 +31,8 @@ urlpatterns = [
     path("lab/<slug:game>/study/", study_views.study_new, name="study_new"),
     path("studies/<int:pk>/", study_views.study_detail, name="study"),
     path("runs/<int:pk>/", lab_views.run_detail, name="run_detail"),
+    path("runs/<int:pk>/games/", replay_views.game_open, name="run_game_open"),
+    path("runs/<int:pk>/games/<int:number>/", replay_views.game_page, name="run_game"),
     path("runs/<int:pk>/cancel/", lab_views.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/delete/", lab_views.run_delete, name="run_delete"),
     path("runs/<int:pk>/share/", lab_views.run_share, name="run_share"),

@@ -43,7 +43,7 @@ from games.forms import game_choices
 from games.languages import use_table_language
 from games.live import qr_svg
 from games.models import Ruleset, Seat, Table
-from games.playtests import lab, lab_reading, lab_words, present, service, stats
+from games.playtests import lab, lab_reading, lab_words, present, service, stats, study_pdf
 from games.playtests.forms import (
     ExternalImpressions,
     ExternalReportForm,
@@ -53,6 +53,7 @@ from games.playtests.forms import (
     SharingForm,
     error_summary,
 )
+from games.playtests.impressions import gathered as gathered_impressions
 from games.playtests.models import FREE_TEXTS, RATING_SHORT, RATINGS, ExternalReport, Impression
 from games.playtests.pdf import ruleset_pdf as render_pdf
 from games.playtests.pdf import table_pdf
@@ -378,6 +379,7 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "balance": _balance_rows(summary),
             "charts": present.summary_charts(summary),
             "now": timezone.now(),
+            **study_pdf.context(request.user, run),
         }
     )
     return _pdf_response(data, f"playtests-{ruleset.game}-{ruleset.pk}-v{ruleset.version}.pdf")
@@ -499,6 +501,7 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         "pending": pending,
         "recent": sorted(entries, key=lambda e: e["date"], reverse=True)[:20],
         "ratings": RATINGS,
+        "impressions": gathered_impressions(entries, request.GET),
         "public_url": phone_url(request, reverse("playtests:public_report", args=[game])),
         "demo": demo,
         "demo_count": service.demo_tables(request.user, game).count(),

@@ -1,0 +1,121 @@
+"""The contest's own design questions (``games.playtests.questions``): it ends by
+elimination, so it asks who goes out first and in what order, and who takes control of the
+story and how."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.playtests.figures import COUNT, Figure
+from games.playtests.questions import (
+    Question,
+    ask,
+    known,
+    mean_text,
+    proportion,
+    share_text,
+)
+
+HOW = ("face_card", "drinks", "plot_card")
+
+
+def questions(figures: dict[str, Any], players: int) -> list[Question]:
+    out = []
+    first = figures.get("first_out_at")
+    places = [figures.get(f"seat{k}.out_place") for k in range(1, players + 1)]
+    if known(first):
+        assert first is not None
+        answer = _("The first player goes out %(share)s of the way into the game.") % {
+            "share": share_text(first)
+        }
+        if all(known(p) for p in places):
+            answer += " " + _("Average place in the order of elimination: %(places)s.") % {
+                "places": ", ".join(
+                    _("seat %(k)s %(share)s") % {"k": k, "share": mean_text(p)}  # type: ignore[arg-type]
+                    for k, p in enumerate(places, 1)
+                )
+            }
+        out.append(
+            ask(
+                "eliminations",
+                _("When do players go out, and in what order?"),
+                answer,
+                ["first_out_at", *[f"seat{k}.out_place" for k in range(1, players + 1)]],
+            )
+        )
+    take = figures.get("take_control")
+    if known(take):
+        assert take is not None
+        ways: dict[str, dict[str, Any]] = {
+            how: figures[f"take_control.{how}"] for how in HOW if f"take_control.{how}" in figures
+        }
+        labels = {
+            "face_card": _("with a face card"),
+            "drinks": _("with drinks"),
+            "plot_card": _("with a plot card"),
+        }
+        parts = [
+            _("%(times)s %(how)s") % {"times": mean_text(fig), "how": labels[how]}
+            for how, fig in ways.items()
+            if known(fig) and fig["value"]
+        ]
+        control = [figures.get(f"seat{k}.control") for k in range(1, players + 1)]
+        answer = _("Control is taken %(times)s times a game") % {"times": mean_text(take)}
+        answer += (": " + ", ".join(parts) + ".") if parts else "."
+        if all(known(c) for c in control):
+            answer += " " + _("Share of the game each seat controls the story: %(shares)s.") % {
+                "shares": ", ".join(
+                    _("seat %(k)s %(share)s") % {"k": k, "share": share_text(c)}  # type: ignore[arg-type]
+                    for k, c in enumerate(control, 1)
+                )
+            }
+        out.append(
+            ask(
+                "control",
+                _("Who takes control of the story, and how?"),
+                answer,
+                ["take_control", *[f"take_control.{how}" for how in HOW]],
+            )
+        )
+    return out
+
+
+# The figures these questions read, declared beside them (``games.playtests.figures``).
+FIGURES = (
+    Figure(
+        "take_control.face_card",
+        gettext_lazy("Control taken with a face card"),
+        gettext_lazy("Times a game a player takes control of the story with a face card."),
+        COUNT,
+    ),
+    Figure(
+        "take_control.drinks",
+        gettext_lazy("Control taken with drinks"),
+        gettext_lazy("Times a game a player takes control of the story by taking drinks."),
+        COUNT,
+    ),
+    Figure(
+        "take_control.plot_card",
+        gettext_lazy("Control taken with a plot card"),
+        gettext_lazy("Times a game a player takes control of the story with a plot card."),
+        COUNT,
+    ),
+)
+
+
+def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
+    """What the real plays measure of the bots' parameters: the chance a penalty is paid
+    with a drink rather than a card (``drink``: drinks over drinks and cards lost)."""
+    drinks = cards = plays = 0
+    for report in reports:
+        figs = report.get("figures") or {}
+        d = int(figs.get("drinks_total") or 0)
+        c = sum((figs.get("cards_lost") or {}).values())
+        if d or c:
+            drinks, cards, plays = drinks + d, cards + c, plays + 1
+    if not drinks + cards:
+        return {}
+    return {"drink": proportion(drinks, drinks + cards, plays)}

@@ -1,0 +1,91 @@
+"""One simulated game opened by its number: played again from the run's seed, then stepped
+through move by move, as boardgame.io's debug panel steps through one game.
+
+A game of a run is a pure function of the run's arguments and its index (``games.simulate``:
+the seeds are derived from the run's seed and the index), so nothing but the run is stored:
+the game is played again here with the kit's bots, its script kept, and replayed by the
+referee to the step asked. What each seat saw is the referee's ``view`` for that seat (the
+table's public view for nobody), never the state. Played again by today's code, a game can
+differ from the one the run recorded (the rules or bots changed since): the page says so when
+the recorded length differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import registry
+from games.playtests import lab
+from games.playtests.models import SimulationChunk, SimulationRun
+from games.rules.script import parse_setup
+from games.simulate.engine import play_game
+
+
+@dataclass
+class Game:
+    run: SimulationRun
+    index: int  # 0-based, as the engine counts; people read index + 1
+    record: dict[str, Any]
+    setup: Any
+    moves: list[dict[str, Any]]
+    recorded_moves: int | None = None
+    states: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def differs(self) -> bool:
+        return self.recorded_moves is not None and self.recorded_moves != len(self.moves)
+
+
+def recorded(run: SimulationRun, index: int) -> dict[str, Any] | None:
+    """The run's own record of game ``index`` (in its chunk), if the run kept it."""
+    chunk = (
+        SimulationChunk.objects.filter(run=run, index=index // max(1, run.chunk_games))
+        .values_list("records", flat=True)
+        .first()
+    )
+    return next((r for r in chunk or [] if r.get("index") == index), None)
+
+
+def open_game(run: SimulationRun, index: int) -> Game:
+    """Game ``index`` of the run played again, with its script and every state."""
+    spec = lab.spec_of(run)
+    spec.keep_scripts = index + 1
+    record = play_game(spec, index)
+    script = record["script"]
+    referee = registry.kit(run.game).referee
+    setup = parse_setup(script)
+    moves = [dict(m) for m in script["moves"]]
+    states = [referee.initial_state(setup)]
+    for move in moves:
+        states.append(referee.apply(states[-1], move))
+    kept = recorded(run, index)
+    return Game(
+        run=run,
+        index=index,
+        record=record,
+        setup=setup,
+        moves=moves,
+        recorded_moves=kept["moves"] if kept else None,
+        states=states,
+    )
+
+
+def extremes(run: SimulationRun) -> dict[str, Any]:
+    """The games worth opening first: the longest, the shortest, and each stall's first game
+    (a rule hole's script), as 1-based numbers."""
+    records = lab.records_of(run)
+    out: dict[str, Any] = {"longest": None, "shortest": None, "holes": []}
+    if records:
+        out["longest"] = max(records, key=lambda r: (r["moves"], -r["index"]))["index"] + 1
+        out["shortest"] = min(records, key=lambda r: (r["moves"], r["index"]))["index"] + 1
+    out["holes"] = [
+        {"kind": f["kind"], "number": f["game_index"] + 1, "games": f["games"]}
+        for f in run.findings
+        if "game_index" in f
+    ]
+    return out

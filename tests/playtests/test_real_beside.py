@@ -1,0 +1,76 @@
+"""Real beside simulated, for every figure the real tables have: each real table's log gives
+the figures the bots' games give (the report's ``engine``), so each stands beside its
+simulated band with its n; minutes beside the estimate at the real pace; outside the band
+said in words only with enough plays, after the false discovery correction."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.playtests import lab, service
+from games.playtests.reports import FIGURES_VERSION
+from tests.playtests.conftest import builtin, finished_table, many_reports
+
+GAME = "amnesia_stories"
+
+
+def test_a_real_tables_log_gives_the_simulations_figures_seats_from_the_start_player(gm):
+    table = finished_table(gm, "amnesia_stories/01_judging_branches")
+    report = service.ensure_report(table).figures
+    assert report["version"] == FIGURES_VERSION
+    engine = report["engine"]
+    assert engine["moves"] == report["moves"]
+    assert {"lead_changes", "behind_at_half_wins", "bard_share", "seat1.wins"} <= set(engine)
+    assert not any(k.startswith("bot.") for k in engine)
+    # Seat 1 is the start player, as in a simulation.
+    start = report["seat_order"][0]
+    assert engine["seat1.vp"] == report["scores"][start]
+
+
+@pytest.mark.django_db
+def test_every_shared_figure_stands_beside_its_band(designer, client, settings):
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    many_reports(designer, 2, [draft4])
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    rows = {r["name"]: r for r in seen["rows"]}
+    assert {"moves", "minutes", "lead_changes", "bard_share", "seat2.vp", "rounds"} <= set(rows)
+    assert all(r["n"] == 2 for r in rows.values())
+    assert rows["minutes"]["estimated"] and not rows["minutes"]["pointed"]
+    assert seen["said"] == [] and seen["few"]  # two plays: nothing said
+    many_reports(designer, 6, [draft4])
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    assert any(s.startswith("Real tables give Lead changes 0") for s in seen["said"])
+    client.force_login(designer)
+    page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
+    part = page.split('data-testid="predicted"', 1)[1].split("</section>", 1)[0]
+    assert 'data-figure="lead_changes"' in part and "Lead changes" in part
+    assert "estimated at the real tables" in part and "min" in part
+
+
+def test_the_real_tables_measure_amnesias_refusals_and_the_contests_drinks_with_intervals():
+    from games import registry
+
+    amnesia = registry.kit("amnesia").playtest.bot_params
+    reports = [
+        {"figures": {"paid_suggestions": 4, "paid_refused": 1}},
+        {"figures": {"paid_suggestions": 6, "paid_refused": 4}},
+        {"figures": {"paid_suggestions": 0, "paid_refused": 0}},  # nothing to measure
+    ]
+    refuse = amnesia({}, reports)["refuse"]
+    assert refuse["value"] == 0.5 and refuse["n"] == 2
+    assert 0 < refuse["low"] < 0.5 < refuse["high"] < 1
+    assert amnesia({}, [{"figures": {}}]) == {}
+    contest = registry.kit("contest").playtest.bot_params
+    drink = contest({}, [{"figures": {"drinks_total": 3, "cards_lost": {"Ana": 1, "Bia": 0}}}])
+    assert drink["drink"]["value"] == 0.75 and drink["drink"]["n"] == 1
+    assert drink["drink"]["low"] < 0.75 < drink["drink"]["high"]
+    # Each is a parameter of the game's bots, so "Simulate with it" starts a run.
+    for game, found in (("amnesia", {"refuse": refuse}), ("contest", drink)):
+        kit = registry.kit(game)
+        assert set(found) <= set(kit.bots["sensible"].params)

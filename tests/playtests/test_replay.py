@@ -1,0 +1,134 @@
+"""One simulated game opened by its number: played again from the run's seed, stepped
+through move by move, each seat's view, the bot's choice and the game's figures."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.playtests import lab, replay
+from tests.playtests.conftest import builtin
+
+GAME = "amnesia_stories"
+
+
+@pytest.fixture
+def run(designer, settings):
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    run = lab.start(designer, GAME, draft4, players=3, games=4, bots=["sensible", "random"])
+    lab.run_everything(run)
+    run.refresh_from_db()
+    return run
+
+
+def test_a_game_played_again_is_the_one_the_run_recorded(run):
+    for index in range(4):
+        game = replay.open_game(run, index)
+        kept = replay.recorded(run, index)
+        assert game.record["figures"] == kept["figures"] and not game.differs
+        assert len(game.states) == len(game.moves) + 1 and game.states[-1]["finished"]
+    ends = replay.extremes(run)
+    lengths = {i + 1: replay.recorded(run, i)["moves"] for i in range(4)}
+    assert lengths[ends["longest"]] == max(lengths.values())
+    assert lengths[ends["shortest"]] == min(lengths.values())
+
+
+def test_the_game_page_steps_through_with_each_seats_view(run, designer, client):
+    client.force_login(designer)
+    url = reverse("playtests:run_game", args=[run.pk, 2])
+    end = client.get(url).content.decode()
+    game = replay.open_game(run, 1)
+    last = len(game.moves)
+    assert f'data-step="{last}"' in end and "The game is over; won by" in end
+    assert "Length in moves" in end  # the game's figures, by their names
+    # The first move: who made it, which bot, among how many legal moves.
+    first = client.get(url, {"step": 1}).content.decode()
+    assert 'data-step="1"' in first
+    by = game.moves[0]["by"]
+    bot = game.record["seat_bots"][by]
+    move = re.search(r'data-testid="step-move">(.*?)</p>', first, re.S).group(1)
+    assert f"The {bot} bot chose it" in move
+    # Each seat's view is the referee's for that seat: at a step where two seats see
+    # different things (one has answered, its picks hidden from the other), so do the pages.
+    import html
+    import json
+
+    from games import registry
+
+    referee = registry.kit(GAME).referee
+    seats = list(game.setup.players)
+    step = next(
+        i
+        for i, state in enumerate(game.states)
+        if referee.view(state, seats[0]) != referee.view(state, seats[1])
+    )
+
+    def shown(seat: str) -> dict:
+        page = client.get(url, {"step": step, "seat": seat}).content.decode()
+        view = re.search(r'<pre class="pt-view"[^>]*>(.*?)</pre>', page, re.S).group(1)
+        return json.loads(html.unescape(view))
+
+    for seat in seats[:2]:
+        expected = json.loads(json.dumps(referee.view(game.states[step], seat), default=str))
+        assert shown(seat) == expected
+    assert shown(seats[0]) != shown(seats[1])
+    # The number form opens a game; out of range is brought within; the run page links it.
+    opened = client.get(reverse("playtests:run_game_open", args=[run.pk]), {"number": "99"})
+    assert opened.status_code == 302 and opened["Location"].endswith(f"/games/{4}/")
+    assert client.get(reverse("playtests:run_game", args=[run.pk, 5])).status_code == 404
+    page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
+    assert reverse("playtests:run_game_open", args=[run.pk]) in page
+
+
+def test_only_those_who_see_the_run_open_its_games(run, client, django_user_model):
+    url = reverse("playtests:run_game", args=[run.pk, 1])
+    assert client.get(url).status_code == 302  # to log in
+    stranger = django_user_model.objects.create_user(username="stranger")
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+
+
+def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, client):
+    from tests.codenames import code_names
+    from tests.test_no_english_on_screen import visible
+
+    client.force_login(designer)
+    url = reverse("playtests:run_game", args=[run.pk, 1])
+    page = client.get(url, {"step": 1}, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    # The referee's view itself is shown as it is (marked translate="no"); the rest is read.
+    page = re.sub(r'<pre class="pt-view".*?</pre>', "", page, flags=re.S)
+    assert code_names(" ".join(visible(page)), allowed=["P1", "P2", "P3"]) == []
+
+
+def test_a_studys_cells_open_their_games(designer, client, settings):
+    from games.playtests import studies
+
+    settings.LAB_CHUNK_GAMES = 5
+    settings.LAB_YIELD_SECONDS = 0
+    top = studies.start(
+        designer,
+        GAME,
+        [builtin(GAME, "Amnesia Stories draft 4"), builtin(GAME, "Amnesia Stories draft 3")],
+        players=[3],
+        games=3,
+        bots=["sensible"],
+        grid=None,
+        seed=4,
+    )
+    lab.run_everything(top)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
+    part = page.split('data-testid="study-games"', 1)[1].split("</section>", 1)[0]
+    cells = list(top.children.order_by("pk"))
+    for cell in cells:
+        assert reverse("playtests:run_game", args=[cell.pk, 1]) in part
+    assert "Amnesia Stories draft 3" in part and "3 players" in part
+    # A cell's game opens, with its longest and shortest offered; the study's own row has
+    # no game of its own.
+    game = client.get(reverse("playtests:run_game", args=[cells[1].pk, 1])).content.decode()
+    assert 'data-testid="open-longest"' in game and 'data-testid="open-shortest"' in game
+    assert client.get(reverse("playtests:run_game", args=[top.pk, 1])).status_code == 404

@@ -1,0 +1,68 @@
+"""The study in the report: the playtest report PDF holds a whole study (its sentences, its
+table, its charts) beside the real plays of the same ruleset version; a sweep's PDF shows
+its figures."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.playtests import lab, studies
+from tests.pdfs import all_text
+from tests.playtests.conftest import builtin, many_reports
+
+GAME = "amnesia_stories"
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(settings):
+    settings.LAB_CHUNK_GAMES = 5
+    settings.LAB_YIELD_SECONDS = 0
+
+
+def words(pdf: bytes) -> str:
+    return " ".join(all_text(pdf, " ").split())
+
+
+def test_the_report_pdf_holds_the_study_beside_the_real_plays(designer, client):
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    draft3 = builtin(GAME, "Amnesia Stories draft 3")
+    top = studies.start(
+        designer, GAME, [draft4, draft3], players=[3], games=5, bots=["sensible"], grid=None, seed=3
+    )
+    lab.run_everything(top)
+    top.refresh_from_db()
+    many_reports(designer, 2, [draft4])
+    client.force_login(designer)
+    study_page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
+    url = reverse("playtests:ruleset_pdf", args=[draft4.pk])
+    assert f"{url}?run={top.pk}" in study_page
+    response = client.get(url, {"run": top.pk})
+    assert response["Content-Type"] == "application/pdf"
+    text = words(response.content)
+    assert f"Study #{top.pk}" in text
+    said = studies.answer(studies.view_of(top))
+    assert said and all(" ".join(s.split()) in text for s in said)
+    assert "Real plays beside the simulation" in text and "Length in minutes" in text
+    assert text.count("<svg") == 0 and "Length in moves" in text
+
+
+def test_a_sweeps_report_pdf_shows_its_figures(designer, client):
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    run = lab.start(
+        designer,
+        GAME,
+        draft4,
+        players=3,
+        games=5,
+        bots=["sensible"],
+        sweep={"kind": "param", "name": "agreement", "values": [0.3, 0.9]},
+    )
+    lab.run_everything(run)
+    client.force_login(designer)
+    text = words(
+        client.get(reverse("playtests:ruleset_pdf", args=[draft4.pk]), {"run": run.pk}).content
+    )
+    assert f"Study #{run.pk}" in text
+    label = studies.figure(GAME, studies.headline(studies.view_of(run))[0])["label"]
+    assert label in text
