@@ -22,6 +22,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import registry
+from games.playtests import figures as P
 from games.simulate import figures as F
 
 Question = dict[str, Any]
@@ -37,7 +38,8 @@ def known(fig: dict[str, Any] | None) -> bool:
 
 
 def pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
+    """A share as a percentage in the reader's form ("42%")."""
+    return _("%(n)s%%") % {"n": P.number(x * 100, 0)}
 
 
 def share_text(fig: dict[str, Any]) -> str:
@@ -50,8 +52,8 @@ def share_text(fig: dict[str, Any]) -> str:
 def mean_text(fig: dict[str, Any]) -> str:
     """'12.3 (11.9–12.8)', or '12.3' without an interval."""
     if "low" not in fig:
-        return F._num(fig["value"])
-    return f"{F._num(fig['value'])} ({F._num(fig['low'])}–{F._num(fig['high'])})"
+        return P.number(fig["value"])
+    return f"{P.number(fig['value'])} ({P.number(fig['low'])}–{P.number(fig['high'])})"
 
 
 def proportion(k: int, n: int, plays: int) -> dict[str, Any]:
