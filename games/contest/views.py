@@ -62,8 +62,8 @@ def _render(
         return render_table(request, table, error=error, status=status)
     url = reverse("contest:build", args=[table.pk])
 
-    def builder(snap, context) -> dict[str, Any]:
-        return page.pending_context(table, snap.state, pending, context["names"], text)
+    def builder(facing, context) -> dict[str, Any]:
+        return page.pending_context(table, facing.view, pending, context["names"], text)
 
     return render_table(
         request,
