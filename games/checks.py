@@ -16,7 +16,8 @@ a part that raises while it is checked is a message too, never a traceback. What
 - the secrets (``games.rules.base.Game.view``): played through its demo tables (the kit's
   demos), the game never shows a spectator or another player its deck, its generator's state
   (or a copy of them under another name), another player's hand or an unjudged answer (its
-  ``private`` paths), and every hand its state keeps is declared ``private``.
+  ``private`` paths). What is private is what the referee declares, by path: no key's name
+  is taken for a hand. The pages are checked by ``games.leaks`` (``check --deploy``).
 
 ``check_kit(kit)`` returns the messages of one kit (the tests call it on broken kits).
 """
@@ -77,11 +78,10 @@ IDS = {
     "games.E012": "the table template does not extend the table frame",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
-    "games.E022": "the state keeps a hand the referee does not declare secret",
 }
 
 # The secrets' messages (the views, played through the demo tables).
-SECRET_IDS = frozenset({"games.E020", "games.E021", "games.E022"})
+SECRET_IDS = frozenset({"games.E020", "games.E021"})
 
 
 class _Report:
@@ -747,7 +747,6 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
 
 # -- the secrets -----------------------------------------------------------------------------
 _MISSING = object()
-_HAND_KEYS = ("hand", "hands")
 
 
 def _at(value: Any, path: list[str], owner: str) -> Any:
@@ -782,26 +781,6 @@ def _telling(secret: Any) -> bool:
     return isinstance(secret, int) and not isinstance(secret, bool) and abs(secret) >= 2**16
 
 
-def _hands(state: dict[str, Any]) -> set[str]:
-    """The paths of hands in ``state`` ("players.*.hand", "hands.*"), a seat's name as ``*``."""
-    seats = set(state.get("seats") or [])
-    found: set[str] = set()
-    stack: list[tuple[Any, tuple[str, ...]]] = [(state, ())]
-    while stack:
-        value, path = stack.pop()
-        if not isinstance(value, dict):
-            continue
-        for key, item in value.items():
-            step = "*" if key in seats else str(key)
-            if key in _HAND_KEYS:
-                if "*" in path:
-                    found.add(".".join((*path, step)))
-                elif isinstance(item, dict) and item and set(item) <= seats:
-                    found.add(".".join((*path, step, "*")))
-            stack.append((item, (*path, step)))
-    return found
-
-
 def _secrets(report: _Report, demos: list[Demo]) -> None:
     """Plays each demo table and looks at every view after every move: a spectator's
     (``view(state, None)``) and each player's."""
@@ -820,15 +799,6 @@ def _secrets(report: _Report, demos: list[Demo]) -> None:
     for demo in demos:
         for index, state in enumerate(demo.states):
             where = f"in the demo {demo.name!r} after {index} move(s)"
-            for path in sorted(_hands(state) - set(game.private)):
-                once(
-                    "E022",
-                    path,
-                    f"the state keeps hands at {path!r} {where}, and the referee does not "
-                    "declare them secret.",
-                    f"Add {path!r} to the referee's `private` (each player then sees only "
-                    "their own), or rename the key if it is not a hand.",
-                )
             for viewer in [None, *state.get("seats", [])]:
                 seen = game.view(state, viewer)
                 who = "a spectator" if viewer is None else repr(viewer)
