@@ -39,7 +39,7 @@ from django.template.loader import get_template
 from django.template.loader_tags import ExtendsNode
 from django.urls import NoReverseMatch, resolve, reverse
 
-from games import registry
+from games import registry, seats
 from games.models import Table
 from games.playtests import reports
 from games.registry import GameKit
@@ -76,6 +76,7 @@ IDS = {
     "games.E010": "a part raised an exception while it was checked",
     "games.E011": "the bots (or their figures) are malformed",
     "games.E012": "the table template does not extend the table frame",
+    "games.E013": "the seat page is not the engine's (games.seats)",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
 }
@@ -640,6 +641,53 @@ def _urls(report: _Report) -> None:
             f"{kit.seat_page!r} is not a pattern of {kit.urls}.",
             "Name a pattern of the kit's urls.",
         )
+        return
+    if kit.seat_page:
+        _engine_seat(report, named)
+
+
+def _engine_seat(report: _Report, named: list[Any]) -> None:
+    """A seat page is the engine's (``games.seats``): the guessed-link throttle, the table's
+    language and the move in the seat's own name are built in, never a game's to forget."""
+    kit = report.kit
+    views = {p.name: _unwrapped(p.callback) for p in named}
+    engine = {"seat": _unwrapped(seats.seat_page), "seat_move": _unwrapped(seats.seat_move)}
+    for name, view in engine.items():
+        if views.get(name) is not view:
+            report.error(
+                "E013",
+                "seat_page",
+                f"'{kit.slug}:{name}' is not the engine's seat view.",
+                "Mount the seat's page and moves with games.seats.seat_urls(page, move) in "
+                "the kit's urls, and give the kit seat_template and seat_context.",
+            )
+            return
+    if not kit.seat_template:
+        report.error(
+            "E001",
+            "seat_template",
+            "is missing, but the kit names a seat_page.",
+            "Give the kit seat_template='<slug>/seat.html' (extending games/seat_frame.html).",
+        )
+    else:
+        _template(report, "seat_template", kit.seat_template)
+    if kit.seat_context is None:
+        report.error(
+            "E001",
+            "seat_context",
+            "is missing, but the kit names a seat_page.",
+            "Give the kit seat_context(facing, seat) -> dict, the game's part of the page.",
+        )
+    else:
+        _callable(report, "seat_context", kit.seat_context, 2, "context(facing, seat) -> dict")
+    if kit.seat_move is not None:
+        _callable(report, "seat_move", kit.seat_move, 2, "seat_move(request, seat) -> Posted")
+
+
+def _unwrapped(view: Any) -> Any:
+    while hasattr(view, "__wrapped__"):
+        view = view.__wrapped__
+    return view
 
 
 # -- the demos ------------------------------------------------------------------------------

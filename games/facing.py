@@ -167,6 +167,12 @@ class Facing:
             return self._snap.view
         return self.referee.view(self._snap.state, self.seat_name)
 
+    @property
+    def public(self) -> dict[str, Any]:
+        """What everyone may see (a spectator's view): a seat page that shows its player
+        nothing of their own before its time (an answer not judged yet) draws from it."""
+        return self._snap.view
+
     @cached_property
     def options(self) -> dict[str, Any]:
         """The table's options (public: the rules page shows them)."""

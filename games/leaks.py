@@ -7,7 +7,8 @@ seat) the table's kept state is swapped for a *marked* one: every value of every
 viewer's view leaves out (``games.facing.secret_parts``: the deck, the generator's state,
 the game's ``secret_keys``, the other seats' ``private`` paths) becomes a unique marker. Then
 every page of the table that viewer may open (the site's and the game's own URL patterns
-taking only the table's ``pk``, or only a seat's ``token``) is asked for through the whole
+taking only the table's ``pk``, only a seat's ``token``, or the ``pk`` and a seat's
+``position``: the owner's screen handed to that player) is asked for through the whole
 stack, and any marker in an answer is a secret shown: the message names the game, the page,
 the viewer and the path. A page that reads the state some other way than through what it is
 given (a ``Snapshot`` of its own, ``table.state``) is caught the same way.
@@ -158,14 +159,16 @@ def _patterns(urlconf: Any, prefix: str = "") -> list[tuple[str, set[str]]]:
     return found
 
 
-def pages(kit: GameKit) -> tuple[list[str], list[str]]:
-    """The URL names of a table's pages (taking only ``pk``) and of a seat's (only
-    ``token``): the site's own (``games:``) and the kit's."""
+def pages(kit: GameKit) -> tuple[list[str], list[str], list[str]]:
+    """The URL names of a table's pages (taking only ``pk``), of a seat's (only ``token``)
+    and of the owner's screens for one seat (``pk`` and ``position``: the laptop passed to a
+    player): the site's own (``games:``) and the kit's."""
     spaces = ("games:", f"{kit.slug}:")
     named = [(n, a) for n, a in _patterns(get_resolver()) if n.startswith(spaces)]
     return (
         sorted(n for n, a in named if a == {"pk"}),
         sorted(n for n, a in named if a == {"token"}),
+        sorted(n for n, a in named if a == {"pk", "position"}),
     )
 
 
@@ -186,7 +189,7 @@ def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
     messages: list[checks.CheckMessage] = []
     said: set[tuple[str, str, str]] = set()
     referee = kit.referee
-    table_pages, seat_pages = pages(kit)
+    table_pages, seat_pages, passed_pages = pages(kit)
 
     def error(page: str, who: str, demo: str, text: str) -> None:
         if (page, who, text) in said:
@@ -230,7 +233,9 @@ def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
                 real = table.state
                 if real is None or table.state_seq != table.last_seq:
                     continue
-                tokens = dict(Seat.objects.filter(table=table).values_list("name", "token"))
+                seated = Seat.objects.filter(table=table).values_list("name", "token", "position")
+                tokens = {n: t for n, t, _p in seated}
+                positions = {n: p for n, _t, p in seated}
                 viewers: list[tuple[str | None, str]] = [(None, "the owner")]
                 viewers += [(seat, f"seat {seat!r}") for seat in real.get("seats", [])]
                 for seat, who in viewers:
@@ -248,6 +253,18 @@ def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
                             client = Client(HTTP_HOST=_host())
                             for page in seat_pages:
                                 look(client, page, {"token": tokens[seat]}, marking, who, name)
+                            laptop = Client(HTTP_HOST=_host())
+                            laptop.force_login(owner)
+                            args = {"pk": table.pk, "position": positions[seat]}
+                            for page in passed_pages:
+                                look(
+                                    laptop,
+                                    page,
+                                    args,
+                                    marking,
+                                    f"{who} on the owner's screen",
+                                    name,
+                                )
                 Table.objects.filter(pk=table.pk).update(state=real)
             raise _Rollback
     except _Rollback:

@@ -156,8 +156,17 @@ class GameKit:
     emblem: str = ""
     # The game's designer as its rules text names them (see Credit).
     credit: Credit = field(default_factory=Credit)
-    # The URL name of a seat's own page (it takes the seat's token), if the game has one.
+    # The URL name of a seat's own page (it takes the seat's token), if the game has one:
+    # "<slug>:seat", mounted with ``games.seats.seat_urls`` (the engine's seat page and move).
     seat_page: str | None = None
+    # The seat page's template (extending games/seat_frame.html) and (facing, seat) -> the
+    # game's part of its context (``games.seats``: the seat's view, their moves, ... are
+    # every seat page's); with ``seat_page``.
+    seat_template: str = ""
+    seat_context: Callable[[Any, Any], dict[str, Any]] | None = None
+    # (request, seat) -> games.forms.Posted: the move a seat's form sends, where it is not
+    # the generic form's (``games.forms.posted_move``); the engine puts it in the seat's name.
+    seat_move: Callable[[Any, Any], Any] | None = None
     # One-to-one rows beside a table that its page reads every time (their related names):
     # the generic views load them with the table in one query (``table_related``).
     table_related: tuple[str, ...] = ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia import book, bots, components, cover, demo, page, playtest
+from games.amnesia import book, bots, components, cover, demo, page, playtest, views
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
 
@@ -39,6 +39,8 @@ KIT = GameKit(
     describe_move=page.describe_move,
     urls="games.amnesia.urls",
     seat_page="amnesia:seat",
+    seat_template="amnesia/seat.html",
+    seat_context=views.seat_context,
     bots=bots.BOTS,
     bot_figures=bots.figures,
     bot_trace=bots.trace,

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.amnesia_stories import book, bots, carry, components, cover, decks, demo, page, playtest
+from games.amnesia_stories import (
+    book,
+    bots,
+    carry,
+    components,
+    cover,
+    decks,
+    demo,
+    page,
+    playtest,
+    seat,
+)
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
 from games.amnesia_stories.forms import NewTable
@@ -47,6 +58,9 @@ KIT = GameKit(
     start_method=START,
     urls="games.amnesia_stories.urls",
     seat_page="amnesia_stories:seat",
+    seat_template="amnesia_stories/seat.html",
+    seat_context=seat.seat_context,
+    seat_move=seat.seat_move,
     picture=decks.table_picture,
     credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
     emblem="amnesia_stories/emblem.svg",

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.contest import book, bots, carry, components, cover, demo, minute, page, playtest
+from games.contest import (
+    book,
+    bots,
+    carry,
+    components,
+    cover,
+    demo,
+    minute,
+    page,
+    playtest,
+    views,
+)
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
 from games.contest.start import START
@@ -46,6 +57,9 @@ KIT = GameKit(
     credit=Credit(designer="Phillip Foster"),
     emblem="contest/emblem.svg",
     seat_page="contest:seat",
+    seat_template="contest/seat.html",
+    seat_context=views.seat_context,
+    seat_move=views.seat_move,
     bots=bots.BOTS,
     bot_figures=bots.figures,
     bot_trace=bots.trace,

@@ -70,3 +70,13 @@ def test_a_page_gets_no_state_and_only_the_moves_its_viewer_may_enter(game_for_t
     assert owner.legal_moves == {n: [{"do": "play", "choices": {"card": ["k99"]}}] for n in hands}
     assert ana.legal_moves == {"Ana": [{"do": "play", "choices": {"card": [*hands["Ana"], "k99"]}}]}
     assert spectator.legal_moves == {} and ana.view["hands"] == {"Ana": hands["Ana"]}
+
+
+def test_a_seat_page_showing_another_hand_is_refused(game_for_tests):
+    def peeking_seat(facing, seat):
+        others = Snapshot(facing.table).state["hands"]
+        return {"hand": [c for hand in others.values() for c in hand], "score": 0}
+
+    leaky = game_for_tests(dataclasses.replace(KIT, seat_context=peeking_seat))
+    said = " ".join(m.msg for m in leaks.check_pages(leaky))
+    assert "'three_cards:seat' (seat 'Ana')" in said and "'hands.Bruno'" in said
