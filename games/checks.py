@@ -36,7 +36,7 @@ from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
-from django.template.loader_tags import ExtendsNode
+from django.template.loader_tags import BlockNode, ExtendsNode
 from django.urls import NoReverseMatch, resolve, reverse
 
 from games import registry, seats
@@ -58,6 +58,9 @@ from games.start import StartMethod
 
 # Every game's table template extends it (games/templates/games/table_frame.html).
 TABLE_FRAME = "games/table_frame.html"
+# ... its rules page this one, and its seat page this one.
+RULES_PAGE = "games/rules_page.html"
+SEAT_FRAME = "games/seat_frame.html"
 
 # The moment the demos are built for (a fixed one: the check must say the same every time).
 DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
@@ -77,6 +80,7 @@ IDS = {
     "games.E011": "the bots (or their figures) are malformed",
     "games.E012": "the table template does not extend the table frame",
     "games.E013": "the seat page is not the engine's (games.seats)",
+    "games.E014": "a template fills a block its frame does not have (it would never show)",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
 }
@@ -170,6 +174,53 @@ def _parents(template: Any) -> list[str]:
     return names
 
 
+def _ancestors(template: Any) -> list[str]:
+    """``_parents``, on through a parent named as ``variable|default:"name"`` (a frame
+    that an htmx answer swaps for its panel alone) to the default."""
+    names: list[str] = []
+    while template is not None and len(names) < 10:
+        found = template.nodelist.get_nodes_by_type(ExtendsNode)
+        parent = found[0].parent_name if found else None
+        if parent is None:
+            break
+        name = parent.var if isinstance(parent.var, str) and not parent.filters else None
+        for func, args in parent.filters:
+            if func.__name__ == "default" and args and not args[0][0]:
+                name = str(args[0][1])  # (is a variable, the literal): a name written out
+        if name is None:
+            break
+        names.append(name)
+        loaded: Any = get_template(name)
+        template = loaded.template
+    return names
+
+
+def _blocks(template: Any) -> set[str]:
+    """The names of the blocks ``template`` (a django Template) itself defines."""
+    return {node.name for node in template.nodelist.get_nodes_by_type(BlockNode)}
+
+
+def _fills(report: _Report, part: str, loaded: Any, frame: str) -> None:
+    """A game's template extending ``frame`` fills only blocks the frame has: a block of any
+    other name is silently never shown (a rules page's whole text was, once)."""
+    template = loaded.template
+    if frame not in _parents(template):
+        return
+    offered: set[str] = set()
+    for name in _ancestors(template):
+        parent: Any = get_template(name)
+        offered |= _blocks(parent.template)
+    unknown = sorted(_blocks(template) - offered)
+    if unknown:
+        report.error(
+            "E014",
+            part,
+            f"{template.name!r} fills the block(s) {', '.join(unknown)}, which {frame!r} does "
+            "not have: they would never show.",
+            f"Use the frame's blocks: {', '.join(sorted(offered))} (README, 'Adding a game').",
+        )
+
+
 def _framed(report: _Report, template: Any) -> None:
     """The table page's plumbing (the htmx panel, the poll, the live region, the tools, the
     move log) is the frame's: a table template extends it and draws the game."""
@@ -215,8 +266,11 @@ def _required(report: _Report) -> None:
         table = _template(report, "table_template", kit.table_template)
         if table is not None:
             _framed(report, table)
+            _fills(report, "table_template", table, TABLE_FRAME)
     if kit.rules_template:
-        _template(report, "rules_template", kit.rules_template)
+        rules = _template(report, "rules_template", kit.rules_template)
+        if rules is not None:
+            _fills(report, "rules_template", rules, RULES_PAGE)
     playtest = kit.playtest
     if playtest is not None:
         if not isinstance(playtest, registry.PlaytestParts):
@@ -670,7 +724,9 @@ def _engine_seat(report: _Report, named: list[Any]) -> None:
             "Give the kit seat_template='<slug>/seat.html' (extending games/seat_frame.html).",
         )
     else:
-        _template(report, "seat_template", kit.seat_template)
+        seat = _template(report, "seat_template", kit.seat_template)
+        if seat is not None:
+            _fills(report, "seat_template", seat, SEAT_FRAME)
     if kit.seat_context is None:
         report.error(
             "E001",
@@ -771,6 +827,7 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
                 "Return numbers, texts, lists and dicts only (they are stored).",
             )
             return
+        _balance(report, figures)
         rows = kit.playtest.figure_rows(figures)
         charts = kit.playtest.charts(figures)
         if not isinstance(rows, list) or not all(
@@ -791,6 +848,37 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
                 "does not give [{'title', 'svg'}].",
                 "Return a list of {'title': ..., 'svg': ...}.",
             )
+
+
+def _balance(report: _Report, figures: dict[str, Any]) -> None:
+    """The dashboard's balance rows, made from one demo's report as the dashboard holds it
+    (an entry of ``games.playtests.service.table_entry``'s shape): typed records."""
+    entry = {
+        **figures,
+        "kind": "table",
+        "impressions": [],
+        "figures": figures.get("figures", {}),
+        "winners": figures.get("winners", []),
+    }
+    rows = report.kit.playtest.balance([entry], [entry["figures"]])
+    keys = set(registry.BalanceRow.__annotations__)
+    for row in rows if isinstance(rows, list) else [rows]:
+        value = row.get("value") if isinstance(row, Mapping) else None
+        if (
+            not isinstance(row, Mapping)
+            or set(row) != keys
+            or not isinstance(row["key"], str)
+            or row["kind"] not in registry.BALANCE_KINDS
+            or not (value is None or isinstance(value, (int, float)))
+        ):
+            report.error(
+                "E008",
+                "playtest.balance",
+                f"gives {row!r}, not a balance row.",
+                "Return a list of games.registry.BalanceRow, made with games.playtests.stats"
+                f".row(key, label, value, kind), kind one of {registry.BALANCE_KINDS}.",
+            )
+            return
 
 
 # -- the secrets -----------------------------------------------------------------------------
