@@ -76,14 +76,35 @@ def leaves(value: Any) -> list[Any]:
 
 
 def hidden_values(
-    referee: Game, state: dict[str, Any], seat: str | None, view: dict[str, Any]
+    referee: Game,
+    state: dict[str, Any],
+    seat: str | None,
+    view: dict[str, Any],
+    among: set[Any] | None = None,
 ) -> set[Any]:
     """The plain values of the parts ``seat`` may not see that their view does not hold
-    either (a card in another player's hand; not a count the view shows too)."""
+    either (a card in another player's hand; not a count the view shows too); only those
+    ``among`` the values asked about, when given (the view is then read only if one is)."""
     hidden = {v for _path, part in secret_parts(referee, state, seat) for v in leaves(part)}
+    if among is not None:
+        hidden &= among
     if hidden:
         hidden -= set(leaves(view))
     return hidden
+
+
+def _list_choices(tpl: dict[str, Any]) -> list[Any]:
+    """The plain values a move template offers in lists (its ``choices``)."""
+    choices = tpl.get("choices")
+    if not isinstance(choices, dict):
+        return []
+    return [
+        c
+        for v in choices.values()
+        if isinstance(v, list)
+        for c in v
+        if isinstance(c, (str, int, float)) and not isinstance(c, bool)
+    ]
 
 
 def without_hidden(templates: list[dict[str, Any]], hidden: set[Any]) -> list[dict[str, Any]]:
@@ -195,7 +216,12 @@ class Facing:
         names = list(raw) if self.viewer == OWNER else [n for n in raw if n == self.viewer]
         if not names:
             return {}
-        hidden = hidden_values(self.referee, self._snap.state, self.seat_name, self.view)
+        offered = {c for name in names for tpl in raw[name] for c in _list_choices(tpl)}
+        if not offered:  # most moves offer no list to choose from: nothing to look through
+            return {name: raw[name] for name in names}
+        hidden = hidden_values(
+            self.referee, self._snap.state, self.seat_name, self.view, among=offered
+        )
         return {name: without_hidden(raw[name], hidden) for name in names}
 
     @cached_property
