@@ -75,8 +75,9 @@ class PlaytestParts:
 
     # (setup, moves, initial state, states after each move, elapsed seconds) -> figures
     figures: Callable[..., dict[str, Any]]
-    # (report entries, their figures) -> the dashboard's balance rows (``BalanceRow``)
-    balance: Callable[..., list[BalanceRow]]
+    # (report entries, their figures) -> the dashboard's balance rows, each a ``BalanceRow``
+    # (games.playtests.stats.row makes one; the check refuses any other shape)
+    balance: Callable[..., list[Any]]
     # report -> [(label, value)] in reading order
     figure_rows: Callable[[dict[str, Any]], list[tuple[str, str]]]
     # report -> [{"title", "svg"}]
