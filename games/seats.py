@@ -89,13 +89,14 @@ def seat_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A move by this seat's player, from their own page: always in their own name. A GET
     (an address kept after a post) is sent to the seat's page."""
-    seat = _seat(request, token)
-    kit = registry.kit(seat.table.game)
-    page = reverse(f"{kit.slug}:seat", args=[seat.token])
+    match = getattr(request, "resolver_match", None)
+    page = reverse(f"{match.namespace}:seat", args=[token]) if match else "/"
     if request.method in ("GET", "HEAD"):
-        return redirect(page)
+        return redirect(page)  # the page checks the token (and counts a wrong one)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    seat = _seat(request, token)
+    kit = registry.kit(seat.table.game)
     use_table_language(request, seat.table)
 
     def play():
