@@ -31,6 +31,7 @@ from django.urls import reverse
 from django_htmx.http import replace_url
 
 from games import presenters, registry, services
+from games.facing import Facing
 from games.messages import referee_message, service_message
 from games.models import Table
 from games.refill import keep_sent
@@ -62,18 +63,19 @@ def render_table(
     *,
     error: str = "",
     status: int = 200,
-    extra: Callable[[Snapshot, dict[str, Any]], dict[str, Any]] | None = None,
+    extra: Callable[[Facing, dict[str, Any]], dict[str, Any]] | None = None,
     page_url: str | None = None,
 ) -> HttpResponse:
-    """The table page of the table's game (its panel alone for htmx). ``extra(snap,
-    context)``: more for the page to show (a game's move being built); ``page_url``: the
-    address the page keeps (default: the table's)."""
+    """The table page of the table's game (its panel alone for htmx). ``extra(facing,
+    context)``: more for the page to show (a game's move being built), from the owner's side
+    of the table as the game's page context gets it; ``page_url``: the address the page
+    keeps (default: the table's)."""
     snap = Snapshot(table)
     context = presenters.table_context(snap, error=error)
     if status == 409:  # moved on meanwhile: the alert links to the page as it is now
         context["reload_url"] = table.get_absolute_url()
     if extra is not None:
-        context.update(extra(snap, context))
+        context.update(extra(Facing.owner(snap), context))
     template = registry.kit(table.game).table_template
     response = render_page(request, template, context, status=status)
     return keep_address(request, response, page_url or table)

@@ -9,7 +9,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Models are loaded only once the app registry is ready, so the receiver's module is
         # imported here rather than at the top.
-        from games import checks  # noqa: F401  (registers the game contract's check)
+        from games import (
+            checks,  # noqa: F401  (registers the game contract's check)
+            leaks,  # noqa: F401  (registers the deep check of the pages' secrets)
+        )
         from games.rulesets import seed_builtin_rulesets  # models: only once the registry is ready
 
         post_migrate.connect(seed_builtin_rulesets, sender=self)

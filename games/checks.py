@@ -16,7 +16,8 @@ a part that raises while it is checked is a message too, never a traceback. What
 - the secrets (``games.rules.base.Game.view``): played through its demo tables (the kit's
   demos), the game never shows a spectator or another player its deck, its generator's state
   (or a copy of them under another name), another player's hand or an unjudged answer (its
-  ``private`` paths), and every hand its state keeps is declared ``private``.
+  ``private`` paths). What is private is what the referee declares, by path: no key's name
+  is taken for a hand. The pages are checked by ``games.leaks`` (``check --deploy``).
 
 ``check_kit(kit)`` returns the messages of one kit (the tests call it on broken kits).
 """
@@ -35,10 +36,10 @@ from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
-from django.template.loader_tags import ExtendsNode
+from django.template.loader_tags import BlockNode, ExtendsNode
 from django.urls import NoReverseMatch, resolve, reverse
 
-from games import registry
+from games import registry, seats
 from games.models import Table
 from games.playtests import figures as lab_figures
 from games.playtests import reports
@@ -59,6 +60,9 @@ from games.start import StartMethod
 
 # Every game's table template extends it (games/templates/games/table_frame.html).
 TABLE_FRAME = "games/table_frame.html"
+# ... its rules page this one, and its seat page this one.
+RULES_PAGE = "games/rules_page.html"
+SEAT_FRAME = "games/seat_frame.html"
 
 # The moment the demos are built for (a fixed one: the check must say the same every time).
 DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
@@ -79,13 +83,14 @@ IDS = {
     "games.E012": "the table template does not extend the table frame",
     "games.E013": "a figure the game's bots produce, or a bot parameter, has no declaration "
     "(name, meaning, unit)",
+    "games.E015": "the seat page is not the engine's (games.seats)",
+    "games.E016": "a template fills a block its frame does not have (it would never show)",
     "games.E020": "a view shows the deck or the generator's state",
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
-    "games.E022": "the state keeps a hand the referee does not declare secret",
 }
 
 # The secrets' messages (the views, played through the demo tables).
-SECRET_IDS = frozenset({"games.E020", "games.E021", "games.E022"})
+SECRET_IDS = frozenset({"games.E020", "games.E021"})
 
 
 class _Report:
@@ -173,6 +178,53 @@ def _parents(template: Any) -> list[str]:
     return names
 
 
+def _ancestors(template: Any) -> list[str]:
+    """``_parents``, on through a parent named as ``variable|default:"name"`` (a frame
+    that an htmx answer swaps for its panel alone) to the default."""
+    names: list[str] = []
+    while template is not None and len(names) < 10:
+        found = template.nodelist.get_nodes_by_type(ExtendsNode)
+        parent = found[0].parent_name if found else None
+        if parent is None:
+            break
+        name = parent.var if isinstance(parent.var, str) and not parent.filters else None
+        for func, args in parent.filters:
+            if func.__name__ == "default" and args and not args[0][0]:
+                name = str(args[0][1])  # (is a variable, the literal): a name written out
+        if name is None:
+            break
+        names.append(name)
+        loaded: Any = get_template(name)
+        template = loaded.template
+    return names
+
+
+def _blocks(template: Any) -> set[str]:
+    """The names of the blocks ``template`` (a django Template) itself defines."""
+    return {node.name for node in template.nodelist.get_nodes_by_type(BlockNode)}
+
+
+def _fills(report: _Report, part: str, loaded: Any, frame: str) -> None:
+    """A game's template extending ``frame`` fills only blocks the frame has: a block of any
+    other name is silently never shown (a rules page's whole text was, once)."""
+    template = loaded.template
+    if frame not in _parents(template):
+        return
+    offered: set[str] = set()
+    for name in _ancestors(template):
+        parent: Any = get_template(name)
+        offered |= _blocks(parent.template)
+    unknown = sorted(_blocks(template) - offered)
+    if unknown:
+        report.error(
+            "E016",
+            part,
+            f"{template.name!r} fills the block(s) {', '.join(unknown)}, which {frame!r} does "
+            "not have: they would never show.",
+            f"Use the frame's blocks: {', '.join(sorted(offered))} (README, 'Adding a game').",
+        )
+
+
 def _framed(report: _Report, template: Any) -> None:
     """The table page's plumbing (the htmx panel, the poll, the live region, the tools, the
     move log) is the frame's: a table template extends it and draws the game."""
@@ -218,8 +270,11 @@ def _required(report: _Report) -> None:
         table = _template(report, "table_template", kit.table_template)
         if table is not None:
             _framed(report, table)
+            _fills(report, "table_template", table, TABLE_FRAME)
     if kit.rules_template:
-        _template(report, "rules_template", kit.rules_template)
+        rules = _template(report, "rules_template", kit.rules_template)
+        if rules is not None:
+            _fills(report, "rules_template", rules, RULES_PAGE)
     playtest = kit.playtest
     if playtest is not None:
         if not isinstance(playtest, registry.PlaytestParts):
@@ -652,6 +707,55 @@ def _urls(report: _Report) -> None:
             f"{kit.seat_page!r} is not a pattern of {kit.urls}.",
             "Name a pattern of the kit's urls.",
         )
+        return
+    if kit.seat_page:
+        _engine_seat(report, named)
+
+
+def _engine_seat(report: _Report, named: list[Any]) -> None:
+    """A seat page is the engine's (``games.seats``): the guessed-link throttle, the table's
+    language and the move in the seat's own name are built in, never a game's to forget."""
+    kit = report.kit
+    views = {p.name: _unwrapped(p.callback) for p in named}
+    engine = {"seat": _unwrapped(seats.seat_page), "seat_move": _unwrapped(seats.seat_move)}
+    for name, view in engine.items():
+        if views.get(name) is not view:
+            report.error(
+                "E015",
+                "seat_page",
+                f"'{kit.slug}:{name}' is not the engine's seat view.",
+                "Mount the seat's page and moves with games.seats.seat_urls(page, move) in "
+                "the kit's urls, and give the kit seat_template and seat_context.",
+            )
+            return
+    if not kit.seat_template:
+        report.error(
+            "E001",
+            "seat_template",
+            "is missing, but the kit names a seat_page.",
+            "Give the kit seat_template='<slug>/seat.html' (extending games/seat_frame.html).",
+        )
+    else:
+        seat = _template(report, "seat_template", kit.seat_template)
+        if seat is not None:
+            _fills(report, "seat_template", seat, SEAT_FRAME)
+    if kit.seat_context is None:
+        report.error(
+            "E001",
+            "seat_context",
+            "is missing, but the kit names a seat_page.",
+            "Give the kit seat_context(facing, seat) -> dict, the game's part of the page.",
+        )
+    else:
+        _callable(report, "seat_context", kit.seat_context, 2, "context(facing, seat) -> dict")
+    if kit.seat_move is not None:
+        _callable(report, "seat_move", kit.seat_move, 2, "seat_move(request, seat) -> Posted")
+
+
+def _unwrapped(view: Any) -> Any:
+    while hasattr(view, "__wrapped__"):
+        view = view.__wrapped__
+    return view
 
 
 # -- the demos ------------------------------------------------------------------------------
@@ -735,6 +839,7 @@ def _figures(report: _Report, demos: list[Demo]) -> None:
                 "Return numbers, texts, lists and dicts only (they are stored).",
             )
             return
+        _balance(report, figures)
         rows = kit.playtest.figure_rows(figures)
         charts = kit.playtest.charts(figures)
         if not isinstance(rows, list) or not all(
@@ -806,11 +911,39 @@ def _declared_figures(report: _Report, demos: list[Demo]) -> None:
                 "Add a games.playtests.figures.Figure for it (name and one-line meaning, "
                 "translated; unit; headline or not) to the kit's figures.",
             )
+def _balance(report: _Report, figures: dict[str, Any]) -> None:
+    """The dashboard's balance rows, made from one demo's report as the dashboard holds it
+    (an entry of ``games.playtests.service.table_entry``'s shape): typed records."""
+    entry = {
+        **figures,
+        "kind": "table",
+        "impressions": [],
+        "figures": figures.get("figures", {}),
+        "winners": figures.get("winners", []),
+    }
+    rows = report.kit.playtest.balance([entry], [entry["figures"]])
+    keys = set(registry.BalanceRow.__annotations__)
+    for row in rows if isinstance(rows, list) else [rows]:
+        value = row.get("value") if isinstance(row, Mapping) else None
+        if (
+            not isinstance(row, Mapping)
+            or set(row) != keys
+            or not isinstance(row["key"], str)
+            or row["kind"] not in registry.BALANCE_KINDS
+            or not (value is None or isinstance(value, (int, float)))
+        ):
+            report.error(
+                "E008",
+                "playtest.balance",
+                f"gives {row!r}, not a balance row.",
+                "Return a list of games.registry.BalanceRow, made with games.playtests.stats"
+                f".row(key, label, value, kind), kind one of {registry.BALANCE_KINDS}.",
+            )
+            return
 
 
 # -- the secrets -----------------------------------------------------------------------------
 _MISSING = object()
-_HAND_KEYS = ("hand", "hands")
 
 
 def _at(value: Any, path: list[str], owner: str) -> Any:
@@ -845,26 +978,6 @@ def _telling(secret: Any) -> bool:
     return isinstance(secret, int) and not isinstance(secret, bool) and abs(secret) >= 2**16
 
 
-def _hands(state: dict[str, Any]) -> set[str]:
-    """The paths of hands in ``state`` ("players.*.hand", "hands.*"), a seat's name as ``*``."""
-    seats = set(state.get("seats") or [])
-    found: set[str] = set()
-    stack: list[tuple[Any, tuple[str, ...]]] = [(state, ())]
-    while stack:
-        value, path = stack.pop()
-        if not isinstance(value, dict):
-            continue
-        for key, item in value.items():
-            step = "*" if key in seats else str(key)
-            if key in _HAND_KEYS:
-                if "*" in path:
-                    found.add(".".join((*path, step)))
-                elif isinstance(item, dict) and item and set(item) <= seats:
-                    found.add(".".join((*path, step, "*")))
-            stack.append((item, (*path, step)))
-    return found
-
-
 def _secrets(report: _Report, demos: list[Demo]) -> None:
     """Plays each demo table and looks at every view after every move: a spectator's
     (``view(state, None)``) and each player's."""
@@ -883,15 +996,6 @@ def _secrets(report: _Report, demos: list[Demo]) -> None:
     for demo in demos:
         for index, state in enumerate(demo.states):
             where = f"in the demo {demo.name!r} after {index} move(s)"
-            for path in sorted(_hands(state) - set(game.private)):
-                once(
-                    "E022",
-                    path,
-                    f"the state keeps hands at {path!r} {where}, and the referee does not "
-                    "declare them secret.",
-                    f"Add {path!r} to the referee's `private` (each player then sees only "
-                    "their own), or rename the key if it is not a hand.",
-                )
             for viewer in [None, *state.get("seats", [])]:
                 seen = game.view(state, viewer)
                 who = "a spectator" if viewer is None else repr(viewer)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games.addresses import address
+from games.facing import Facing
 from games.models import Seat, Table, link_mark
 from games.rules import cards
 from games.snapshot import RECENT, Snapshot
@@ -86,14 +87,17 @@ def seat_links(table: Table, seat_page: str) -> list[dict[str, Any]]:
     ]
 
 
-def recent_log(table: Table | Snapshot, limit: int = 12) -> list[dict[str, Any]]:
+def recent_log(table: Table | Snapshot | Facing, limit: int = 12) -> list[dict[str, Any]]:
     """The log's last rows for the page (a snapshot's, read once per request)."""
-    if isinstance(table, Snapshot) and limit <= RECENT:
-        rows = table.recent_rows[:limit]
+    if isinstance(table, (Snapshot, Facing)):
+        if limit <= RECENT:
+            rows = table.recent_rows[:limit]
+        else:
+            rows = list(table.table.moves.order_by("-seq")[:limit])
+        game = table.table.game
     else:
-        table = table.table if isinstance(table, Snapshot) else table
         rows = list(table.moves.order_by("-seq")[:limit])
-    game = table.table.game if isinstance(table, Snapshot) else table.game
+        game = table.game
     return [
         {
             "seq": m.seq,
@@ -121,15 +125,17 @@ def story_earlier_url(table: Table, part) -> str:
 
 
 def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
-    """Everything a table page shows: the shared parts, then the game's own."""
+    """Everything a table page shows: the shared parts, then the game's own. The page is
+    the owner's screen: it gets their side of the table (``games.facing``), never the state."""
     table = snap.table
+    facing = Facing.owner(snap)
     context: dict[str, Any] = {
         "table": table,
-        "state": snap.view,
-        "legal": snap.legal,
+        "state": facing.view,
+        "legal": facing.legal,
         "expected_seq": table.last_seq,
         # Forms of independent moves carry the turn instead (``games.services``).
-        "expected_turn": snap.referee.turn_marker(snap.state),
+        "expected_turn": facing.expected_turn,
         "error": error,
         "log": recent_log(snap),
         "can_undo": snap.can_undo,
@@ -144,7 +150,7 @@ def table_context(snap: Snapshot, error: str = "") -> dict[str, Any]:
         "story_template": snap.kit.story_template,
         "move_url": address("games:move", table.pk),
     }
-    context.update(snap.kit.page_context(snap))
+    context.update(snap.kit.page_context(facing))
     return context
 
 

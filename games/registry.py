@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from django.utils.translation import gettext as _
 
@@ -54,14 +54,30 @@ class NoNewTableHooks:
         return None
 
 
+# How a balance row's value reads: a count or a mean ("number"), a share of 0..1 ("percent").
+BALANCE_KINDS = ("number", "percent")
+
+
+class BalanceRow(TypedDict):
+    """One row of the dashboard's balance table (``PlaytestParts.balance``); make it with
+    ``games.playtests.stats.row(key, label, value, kind)``. The check (E008) refuses any
+    other shape: the dashboard reads each of these keys."""
+
+    key: str  # the figure's name in the exports and the comparison of two rulesets
+    label: Any  # what a person reads (a lazy translation)
+    value: float | int | None  # None: no data
+    kind: str  # one of BALANCE_KINDS
+
+
 @dataclass(frozen=True)
 class PlaytestParts:
     """A game's part of the playtest reports: its figures, and how they read and chart."""
 
     # (setup, moves, initial state, states after each move, elapsed seconds) -> figures
     figures: Callable[..., dict[str, Any]]
-    # (report entries, their figures) -> the dashboard's balance rows
-    balance: Callable[..., list[dict[str, Any]]]
+    # (report entries, their figures) -> the dashboard's balance rows, each a ``BalanceRow``
+    # (games.playtests.stats.row makes one; the check refuses any other shape)
+    balance: Callable[..., list[Any]]
     # report -> [(label, value)] in reading order
     figure_rows: Callable[[dict[str, Any]], list[tuple[str, str]]]
     # report -> [{"title", "svg"}]
@@ -140,6 +156,10 @@ class Carry:
     bring: Callable[..., Brought]
 
 
+# The picture of a game that brings none of its own (static/img/game.svg).
+DEFAULT_EMBLEM = "img/game.svg"
+
+
 @dataclass(frozen=True, eq=False)  # one object per game: compared and hashed by identity
 class GameKit:
     """Everything the generic code needs from one game."""
@@ -157,12 +177,22 @@ class GameKit:
     demos: Callable[[datetime], list[tuple[str, dict[str, Any]]]]
     playtest: PlaytestParts
     summary: Any = ""  # one sentence for the home page
-    # The home page's picture of the game: a static file path (a local SVG), or "".
-    emblem: str = ""
+    # The home page's picture of the game: a static file path (a local SVG under the game's
+    # static folder). Optional: without one the site's plain picture of cards is shown.
+    emblem: str = DEFAULT_EMBLEM
     # The game's designer as its rules text names them (see Credit).
     credit: Credit = field(default_factory=Credit)
-    # The URL name of a seat's own page (it takes the seat's token), if the game has one.
+    # The URL name of a seat's own page (it takes the seat's token), if the game has one:
+    # "<slug>:seat", mounted with ``games.seats.seat_urls`` (the engine's seat page and move).
     seat_page: str | None = None
+    # The seat page's template (extending games/seat_frame.html) and (facing, seat) -> the
+    # game's part of its context (``games.seats``: the seat's view, their moves, ... are
+    # every seat page's); with ``seat_page``.
+    seat_template: str = ""
+    seat_context: Callable[[Any, Any], dict[str, Any]] | None = None
+    # (request, seat) -> games.forms.Posted: the move a seat's form sends, where it is not
+    # the generic form's (``games.forms.posted_move``); the engine puts it in the seat's name.
+    seat_move: Callable[[Any, Any], Any] | None = None
     # One-to-one rows beside a table that its page reads every time (their related names):
     # the generic views load them with the table in one query (``table_related``).
     table_related: tuple[str, ...] = ()

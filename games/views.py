@@ -36,6 +36,7 @@ from games.components import (
     language_code,
     print_request,
 )
+from games.facing import Facing
 from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_move
 from games.languages import use_table_language
 from games.messages import referee_message
@@ -230,7 +231,7 @@ def table_story(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "story_template": kit.story_template,
         "story_earlier": presenters.story_earlier_url(table, part),
-        **kit.story_part(snap, part.entries),
+        **kit.story_part(Facing.owner(snap), part.entries),
     }
     template = "games/table_story.html"
     if request.htmx:

@@ -14,6 +14,7 @@ from games.amnesia import (
     page,
     playtest,
     questions,
+    views,
 )
 from games.amnesia.rules import GAME
 from games.registry import Credit, GameKit, PlaytestParts
@@ -51,6 +52,8 @@ KIT = GameKit(
     describe_move=page.describe_move,
     urls="games.amnesia.urls",
     seat_page="amnesia:seat",
+    seat_template="amnesia/seat.html",
+    seat_context=views.seat_context,
     bots=bots.BOTS,
     bot_figures=bots.figures,
     figures=lab_figures.FIGURES + questions.FIGURES,

@@ -7,9 +7,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.amnesia.rules import GAME
+from games.facing import Facing
 from games.models import Table
 from games.presenters import card_grid, card_info, seat_links, shown_value, who_may
-from games.snapshot import Snapshot
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
 OPTION_LABELS = {
@@ -38,8 +38,8 @@ PHASES = {
 }
 
 
-def context(snap: Snapshot) -> dict[str, Any]:
-    table, state, legal = snap.table, snap.state, snap.legal
+def context(snap: Facing) -> dict[str, Any]:
+    table, state, legal = snap.table, snap.view, snap.legal
     threshold = GAME.finale_threshold(state)
     ch = state.get("challenge")
     seats = [
@@ -96,11 +96,11 @@ def context(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def narration_back(snap: Snapshot) -> str:
+def narration_back(snap: Facing) -> str:
     """The narration of an "End the scene" just undone, for the box it came from: the undo
     reopens the scene, and its text comes back into the box (until something is typed there,
     which the table keeps as its draft)."""
-    table, state = snap.table, snap.state
+    table, state = snap.table, snap.view
     if state["phase"] != "scene" or table.draft or not snap.recent_rows:
         return ""
     last = snap.recent_rows[0]
@@ -114,7 +114,7 @@ def narration_back(snap: Snapshot) -> str:
     return undone.text
 
 
-def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def story_part(snap: Facing, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Some entries of the story so far, for its template part (``amnesia/_story.html``)."""
     return {"story": entries}
 

@@ -16,6 +16,7 @@ from games.amnesia_stories import (
     page,
     playtest,
     questions,
+    seat,
 )
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import printed_texts
@@ -59,6 +60,9 @@ KIT = GameKit(
     start_method=START,
     urls="games.amnesia_stories.urls",
     seat_page="amnesia_stories:seat",
+    seat_template="amnesia_stories/seat.html",
+    seat_context=seat.seat_context,
+    seat_move=seat.seat_move,
     picture=decks.table_picture,
     credit=Credit(work=_("draft 4 of its rules, written in Japanese")),
     emblem="amnesia_stories/emblem.svg",

@@ -23,8 +23,8 @@ from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
 from games.amnesia_stories.decks import table_cards
 from games.amnesia_stories.modes import answers_on_phones
+from games.facing import Facing
 from games.models import Seat, Table
-from games.snapshot import Snapshot
 from games.story import Slice
 
 # Labels the new-table form shows for the options (the referee's own help is English only).
@@ -455,7 +455,7 @@ def undealt(table: Table, seen: dict[str, Any]) -> list[str]:
 TALES_SHOWN = 8
 
 
-def context(snap: Snapshot) -> dict[str, Any]:
+def context(snap: Facing) -> dict[str, Any]:
     table = snap.table
     legal = snap.legal
     # The view never holds a pending pick; the reveal's filter takes out what the opened
@@ -547,7 +547,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def story_part(snap: Facing, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Some of the bards' stories, for ``amnesia_stories/_tales.html``."""
     return {"tales": tales(entries, card_lookup(snap.table))}
 

@@ -1,7 +1,8 @@
 from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
-from games.amnesia_stories import seat, views
+from games.amnesia_stories import views
+from games.seats import seat_urls
 
 app_name = "amnesia_stories"
 
@@ -13,8 +14,7 @@ urlpatterns = [
     path("tables/<int:pk>/revealed/", views.revealed, name="revealed"),
     path("tables/<int:pk>/timer/", views.timer, name="timer"),
     # Each player's own page: their secret answer from their phone.
-    path("seat/<token:token>/stories/", seat.seat_page, name="seat"),
-    path("seat/<token:token>/stories/answer/", seat.seat_move, name="seat_move"),
+    *seat_urls("seat/<token:token>/stories/", "seat/<token:token>/stories/answer/"),
     path("areas/<key:card_id>/<key:size>/", views.area_image, name="area_image"),
     path("decks/", views.deck_list, name="decks"),
     path("decks/upload/", views.deck_upload, name="deck_upload"),

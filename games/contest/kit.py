@@ -16,6 +16,7 @@ from games.contest import (
     page,
     playtest,
     questions,
+    views,
 )
 from games.contest.forms import NewTable
 from games.contest.rules import GAME
@@ -61,6 +62,9 @@ KIT = GameKit(
     credit=Credit(designer="Phillip Foster", address="phillipfallon@yahoo.com"),
     emblem="contest/emblem.svg",
     seat_page="contest:seat",
+    seat_template="contest/seat.html",
+    seat_context=views.seat_context,
+    seat_move=views.seat_move,
     bots=bots.BOTS,
     bot_figures=bots.figures,
     figures=lab_figures.FIGURES + questions.FIGURES,

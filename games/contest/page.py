@@ -44,10 +44,10 @@ from games.contest.story import (
     penalty_label,
     story_blocks,
 )
+from games.facing import Facing
 from games.models import Seat, Table, link_mark
 from games.presenters import shown_value
 from games.rules import cards as C
-from games.snapshot import Snapshot
 
 __all__ = [
     "BUILD_VERBS",
@@ -463,8 +463,8 @@ def _credited(table: Table, view: dict, names: dict) -> list[dict]:
     ]
 
 
-def context(snap: Snapshot) -> dict[str, Any]:
-    table, state = snap.table, snap.state
+def context(snap: Facing) -> dict[str, Any]:
+    table = snap.table
     virtual = table.deck_mode == Table.DeckMode.VIRTUAL
     view = snap.view  # the presenters' own (read only here)
     mode = drinks_as(table)
@@ -487,7 +487,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
         first_to_play = board["to_play"][0]
         attr = view["contest"]["attributes"].get(first_to_play["name"])
         chain_suit = ATTR_SUIT.get(attr) if attr else None
-        player_grid = grid(options, visible_cards(state), None, chain_suit)
+        player_grid = grid(options, visible_cards(view), None, chain_suit)
 
     just_settled = None
     for e in view.get("events") or []:
@@ -569,7 +569,7 @@ def context(snap: Snapshot) -> dict[str, Any]:
     return shown
 
 
-def story_part(snap: Snapshot, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def story_part(snap: Facing, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Some of the story so far, for ``contest/_story.html``."""
     view = snap.view
     mode = drinks_as(snap.table)

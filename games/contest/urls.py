@@ -2,6 +2,7 @@ from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
 from games.contest import character_views, views
+from games.seats import seat_urls
 
 app_name = "contest"
 
@@ -12,8 +13,7 @@ urlpatterns = [
     path("tables/<int:pk>/contest/bring/", views.bring, name="bring"),
     path("tables/<int:pk>/contest/display/", views.display, name="display"),
     path("tables/<int:pk>/seats/<int:position>/qr.svg", views.seat_qr, name="seat_qr"),
-    path("seat/<token:token>/", views.seat_page, name="seat"),
-    path("seat/<token:token>/move/", views.seat_move, name="seat_move"),
+    *seat_urls("seat/<token:token>/", "seat/<token:token>/move/"),
     # Characters kept between games.
     path("characters/", character_views.character_list, name="characters"),
     path("characters/new/", character_views.character_new, name="character_new"),

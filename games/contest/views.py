@@ -14,28 +14,26 @@ from typing import Any
 import qrcode
 import qrcode.image.svg
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
-from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games import services
-from games.answers import answer_move, render_table, seat_answer, table_page, write_url
+from games.answers import answer_move, render_table, table_page, write_url
 from games.contest import characters, minute
 from games.contest import page as page
 from games.contest import seat as contest_seat
 from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
-from games.forms import declared_fields, posted_move
-from games.languages import use_table_language
+from games.facing import Facing
+from games.forms import Posted, declared_fields, posted_move
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove
@@ -62,8 +60,8 @@ def _render(
         return render_table(request, table, error=error, status=status)
     url = reverse("contest:build", args=[table.pk])
 
-    def builder(snap, context) -> dict[str, Any]:
-        return page.pending_context(table, snap.state, pending, context["names"], text)
+    def builder(facing, context) -> dict[str, Any]:
+        return page.pending_context(table, facing.view, pending, context["names"], text)
 
     return render_table(
         request,
@@ -241,23 +239,15 @@ def seat_qr(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpRe
     return response
 
 
-# -- a seat's private page --------------------------------------------------------------------
-def _seat(token: str) -> Seat:
-    seat = Seat.objects.select_related("table").filter(token=token).first()
-    if seat is None or seat.table.game != "contest":
-        raise Http404("No such seat.")
-    return seat
-
-
-def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
+# -- a seat's private page (the engine's: games.seats; here, the contest's part) ------------
+def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
     """What one player may see: their own hand (view for that player) and the public table."""
     table = seat.table
-    state = services.state_of(table)
-    mine = GAME.view(state, seat.name)
-    public = GAME.view(state, None)
+    mine = facing.view
+    public = facing.public
     names = page.names_of(public)
     mode = characters.drinks_as(table)
-    legal = GAME.legal_moves(state, seat.name)
+    legal = facing.mine
     by_key = {(t["do"] if "with" not in t else f"{t['do']}_{t['with']}"): t for t in legal}
     me = mine["players"][seat.name]
     hand = contest_seat.sorted_hand(me["hand"] or [])
@@ -275,20 +265,14 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     words = page.drink_words(mode)
     virtual = public["deck_mode"] == "virtual"
     # The narrator's countdown, the laptop's own (counted from the moves' stored times).
-    control = page.control_info(public, services.story_facts(table))
+    control = page.control_info(public, facing.story_facts)
     # Who tells the story, while there is one to tell: the referee keeps the last narrator in
     # an ended game's state, and the winner's phone kept saying "you control the story".
     controller = None if public.get("finished") else public.get("controller")
     return {
         "control": control,
         "strict_minute": minute.is_strict(table),
-        "seat": seat,
-        "table": table,
         "state": public,
-        "expected_seq": table.last_seq,
-        "expected_turn": GAME.turn_marker(state),
-        "move_url": reverse("contest:seat_move", args=[seat.token]),
-        "error": error,
         "me": {
             "name": seat.name,
             "who": names[seat.name],
@@ -330,42 +314,8 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
     }
 
 
-def _render_seat(request, seat: Seat, error: str = "", status: int = 200) -> HttpResponse:
-    return seat_answer(request, seat, "contest/seat.html", seat_context(seat, error), status)
-
-
-@require_GET
-@never_cache
-@guards_secret(SEAT_LINKS, "token")
-def seat_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    seat = _seat(token)
-    use_table_language(request, seat.table)
-    # No 204 of its own: the page asks games.live's seat poll whether anything changed.
-    return _render_seat(request, seat)
-
-
-@write_url(lambda token: reverse("contest:seat", args=[token]))
-@guards_secret(SEAT_LINKS, "token")
-def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """A move by this seat's player, from their own page: always in their own name."""
-    seat = _seat(token)
-    use_table_language(request, seat.table)
-
-    def play():
-        sent = posted_move(request, GAME)
-        move = sent.move
-        move["by"] = seat.name
-        move.pop("text", None)
-        return services.play(seat.table, move, sent.expected_seq, **sent.play_kwargs())
-
-    def draw(error: str = "", status: int = 200) -> HttpResponse:
-        return _render_seat(request, seat, error, status)
-
-    return answer_move(
-        request,
-        seat.table,
-        play,
-        render=draw,
-        then=lambda: redirect("contest:seat", token=seat.token),
-        page_url=reverse("contest:seat", args=[seat.token]),
-    )
+def seat_move(request: HtmxHttpRequest, seat: Seat) -> Posted:
+    """A seat's move as its form sends it, without narration (a phone narrates nothing)."""
+    sent = posted_move(request, GAME)
+    sent.move.pop("text", None)
+    return sent

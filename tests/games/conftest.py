@@ -13,6 +13,15 @@ def toy_game(game_for_tests):
     return game_for_tests(KIT)
 
 
+@pytest.fixture
+def every_kit(request, game_for_tests):
+    """The kit of the game a generic test is parametrized with (``slug``, from
+    ``tests.games.every_game.slugs()``), installed if it is a test-only one."""
+    from tests.games.every_game import installed
+
+    return installed(request.node.callspec.params["slug"], game_for_tests)
+
+
 @pytest.fixture(scope="session")
 def components_pdf(tmp_path_factory):
     """The components command's PDF for its arguments (the game, then its options), written

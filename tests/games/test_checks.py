@@ -14,6 +14,7 @@ from django.core.management.base import SystemCheckError
 from django.template.loader import get_template
 
 from games import checks, registry
+from games.playtests import stats
 from games.playtests.figures import MOVES, Figure
 from games.rules.base import Field
 from games.simulate.bots import Bot, Param
@@ -209,3 +210,40 @@ def test_manage_py_check_fails_on_a_broken_game(toy_game, game_for_tests):
     text = str(failed.value)
     assert "games.E001" in text and "'components'" in text and "'table_template'" in text
     assert "Traceback" not in text
+
+
+def test_a_rules_page_filling_a_block_its_frame_does_not_have(toy_game):
+    """Its text would never show: the check names the block and the frame's own."""
+    broken = dataclasses.replace(toy_game, rules_template="toy/rules_misnamed.html")
+    message = only(checks.check_kit(broken), "games.E016")
+    assert "'rules_template'" in message.msg and "block(s) rules" in message.msg
+    assert "intro" in message.hint and "setup" in message.hint and "turn" in message.hint
+
+
+def test_balance_rows_are_typed_records(toy_game):
+    def untyped(entries, figs):
+        return [{"label": "Stops", "value": 1}]  # no key, no kind: the dashboard answered 500
+
+    message = only(
+        checks.check_kit(
+            dataclasses.replace(
+                toy_game, playtest=dataclasses.replace(toy_game.playtest, balance=untyped)
+            )
+        ),
+        "games.E008",
+    )
+    assert "'playtest.balance'" in message.msg and "BalanceRow" in message.hint
+
+    def typed(entries, figs):
+        return [stats.row("stops", "Stops", 1.0), stats.row("won", "Won", 0.5, "percent")]
+
+    fine = dataclasses.replace(
+        toy_game, playtest=dataclasses.replace(toy_game.playtest, balance=typed)
+    )
+    assert checks.check_kit(fine) == []
+
+
+@pytest.mark.django_db
+def test_the_emblem_is_optional_with_the_sites_picture_by_default(toy_game, client):
+    assert toy_game.emblem == registry.DEFAULT_EMBLEM and checks.check_kit(toy_game) == []
+    assert f"/static/{registry.DEFAULT_EMBLEM}" in client.get("/").content.decode()

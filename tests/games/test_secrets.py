@@ -137,10 +137,30 @@ def test_the_check_catches_a_view_that_shows_another_players_hand(toy_game):
     assert "private" in message.hint
 
 
-def test_the_check_catches_hands_the_referee_does_not_declare(toy_game):
-    [message] = check(toy_game, HandsInTheRecords())
-    assert message.id == "games.E022"
-    assert "'players.*.hand'" in message.msg and "private" in message.hint
+class CardsShownToAll(Dealt):
+    """Each player's hand under a name no guess would take for a hand (``cards``), declared
+    ``private`` by path; and a view that shows them all the same."""
+
+    private = ("players.*.cards",)
+
+    def setup_state(self, setup: Setup) -> dict:
+        state = super().setup_state(setup)
+        state["players"] = {p: {"cards": hand} for p, hand in state.pop("hands").items()}
+        return state
+
+    def view(self, state, player):
+        seen = super().view(state, player)
+        seen["players"] = copy.deepcopy(state["players"])
+        return seen
+
+
+def test_a_hand_is_what_the_referee_declares_whatever_its_key(toy_game):
+    """The check guesses nothing from a key's name (it once knew only "hand" and "hands"):
+    a hand kept as ``cards`` and declared by path is held to its path."""
+    [message] = check(toy_game, CardsShownToAll())
+    assert message.id == "games.E021" and "'players.*.cards'" in message.msg
+    # Not declared, the same state is public: no message guesses otherwise.
+    assert check(toy_game, HandsInTheRecords()) == []
 
 
 @pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits()])

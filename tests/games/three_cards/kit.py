@@ -11,6 +11,7 @@ from games.components import Card, CardSheet, Components
 from games.registry import GameKit, PlaytestParts
 from games.rules.base import Setup
 from stories.books import chronicle
+from tests.games.three_cards import views
 from tests.games.three_cards.rules import CARDS, GAME, value
 
 
@@ -88,6 +89,8 @@ KIT = GameKit(
     ),
     components=components,
     seat_page="three_cards:seat",
+    seat_template="three_cards/seat.html",
+    seat_context=views.seat_context,
     urls="tests.games.three_cards.urls",
     option_labels={"hand_size": "Cards in each hand"},
 )

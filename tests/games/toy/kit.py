@@ -14,7 +14,7 @@ from tests.games.toy.rules import GAME
 
 
 def page_context(snap) -> dict[str, Any]:
-    turn = snap.state.get("turn")
+    turn = snap.view.get("turn")
     return {"turn_moves": snap.legal.get(turn, {}) if turn else {}}
 
 

@@ -1,0 +1,290 @@
+"""The deep check of secrets: every page of every demo table, for every viewer.
+
+``games.checks`` proves that the referee's views hide what they should; this proves that the
+pages show no more than the views. Each demo table of each game (``GameKit.demos``) is made
+for real (rows written, then rolled back), and for each viewer (the owner, a spectator, each
+seat) the table's kept state is swapped for a *marked* one: every value of every part that
+viewer's view leaves out (``games.facing.secret_parts``: the deck, the generator's state,
+the game's ``secret_keys``, the other seats' ``private`` paths) becomes a unique marker. Then
+every page of the table that viewer may open (the site's and the game's own URL patterns
+taking only the table's ``pk``, only a seat's ``token``, or the ``pk`` and a seat's
+``position``: the owner's screen handed to that player) is asked for through the whole
+stack, and any marker in an answer is a secret shown: the message names the game, the page,
+the viewer and the path. A page that reads the state some other way than through what it is
+given (a ``Snapshot`` of its own, ``table.state``) is caught the same way.
+
+The referee's ``legal_moves`` is asked with the real state (a marker is no card it knows)
+and its answer marked the same way, so a choice drawn from a hidden part that reaches a page
+is caught too.
+
+It is a deploy check (``manage.py check --deploy``): it writes rows (rolled back) and takes
+seconds, where plain ``check`` runs before every command. The suite runs it too
+(``tests/games/test_leaks.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import checks
+from django.db import DatabaseError, transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from games import registry
+from games.checks import DEMO_NOW
+from games.facing import hidden_values, leaves, secret_parts
+from games.models import Seat, Table
+from games.registry import GameKit
+from games.rules import Game
+from games.services import import_script
+
+ID = "games.E023"
+HINT = (
+    "Build the page from what it is given (games.facing.Facing: view, legal, story_tail, "
+    "...), never from the table's state: README, 'Adding a game'."
+)
+
+
+class Marking:
+    """One viewer's marked state: each plain value of the parts they may not see replaced
+    by a marker of its own, and what each marker stands for."""
+
+    _counter = itertools.count(1)
+
+    def __init__(self, referee: Game, state: dict[str, Any], seat: str | None) -> None:
+        self.paths: dict[str, str] = {}  # marker -> the path of the part it is in
+        self.real: dict[str, Any] = {}  # marker -> the value it replaced
+        marked = dict(state)
+        for path, part in secret_parts(referee, state, seat):
+            marked = _replace(marked, path.split("."), self._mark(part, path))
+        self.state = marked
+        # The values a choice may carry that the viewer's view does not hold, by marker.
+        hidden = hidden_values(referee, state, seat, referee.view(state, seat))
+        self.of_value: dict[Any, str] = {}
+        for marker, value in self.real.items():
+            if value in hidden:
+                self.of_value.setdefault(value, marker)
+
+    def _mark(self, value: Any, path: str) -> Any:
+        if isinstance(value, dict):
+            return {k: self._mark(v, path) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._mark(v, path) for v in value]
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            marker = f"zq{next(self._counter):06d}mark"
+            self.paths[marker] = path
+            self.real[marker] = value
+            return marker
+        return value
+
+    def unmarked(self, value: Any) -> Any:
+        """``value`` with each marker given back its real value (the referee's own state)."""
+        if isinstance(value, dict):
+            return {k: self.unmarked(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.unmarked(v) for v in value]
+        if isinstance(value, str) and value in self.real:
+            return self.real[value]
+        return value
+
+    def marked_choices(self, templates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Move templates with every choice drawn from a hidden part as its marker."""
+        out = []
+        for tpl in templates:
+            choices = tpl.get("choices")
+            if isinstance(choices, dict):
+                tpl = {
+                    **tpl,
+                    "choices": {
+                        k: [self._choice(c) for c in v] if isinstance(v, list) else v
+                        for k, v in choices.items()
+                    },
+                }
+            out.append(tpl)
+        return out
+
+    def _choice(self, choice: Any) -> Any:
+        try:
+            return self.of_value.get(choice, choice)
+        except TypeError:
+            return choice
+
+    def shown(self, text: str) -> list[str]:
+        """The paths of the markers ``text`` holds."""
+        text = text.lower()
+        return sorted({path for marker, path in self.paths.items() if marker in text})
+
+
+def _replace(value: Any, path: list[str], new: Any) -> Any:
+    """``value`` with ``new`` at ``path`` (a copy of each mapping on the way)."""
+    if not path:
+        return new
+    if not isinstance(value, dict) or path[0] not in value:
+        return value
+    return {**value, path[0]: _replace(value[path[0]], path[1:], new)}
+
+
+@contextmanager
+def _asked_with_the_real_state(referee: Game, marking: Marking) -> Iterator[None]:
+    """The referee's ``legal_moves`` reads the real state and answers marked (an instance
+    attribute over the method, for the length of one viewer's pages)."""
+    real = type(referee).legal_moves
+
+    def legal_moves(state: dict[str, Any], player: str) -> list[dict[str, Any]]:
+        return marking.marked_choices(real(referee, marking.unmarked(state), player))
+
+    referee.__dict__["legal_moves"] = legal_moves
+    try:
+        yield
+    finally:
+        referee.__dict__.pop("legal_moves", None)
+
+
+def _patterns(urlconf: Any, prefix: str = "") -> list[tuple[str, set[str]]]:
+    """(URL name, the names of its arguments) of every named pattern, namespaced."""
+    found: list[tuple[str, set[str]]] = []
+    for entry in getattr(urlconf, "url_patterns", urlconf):
+        if isinstance(entry, URLResolver):
+            space = f"{prefix}{entry.namespace}:" if entry.namespace else prefix
+            found.extend(_patterns(entry, space))
+        elif isinstance(entry, URLPattern) and entry.name:
+            found.append((prefix + entry.name, set(entry.pattern.converters)))
+    return found
+
+
+def pages(kit: GameKit) -> tuple[list[str], list[str], list[str]]:
+    """The URL names of a table's pages (taking only ``pk``), of a seat's (only ``token``)
+    and of the owner's screens for one seat (``pk`` and ``position``: the laptop passed to a
+    player): the site's own (``games:``) and the kit's."""
+    spaces = ("games:", f"{kit.slug}:")
+    named = [(n, a) for n, a in _patterns(get_resolver()) if n.startswith(spaces)]
+    return (
+        sorted(n for n, a in named if a == {"pk"}),
+        sorted(n for n, a in named if a == {"token"}),
+        sorted(n for n, a in named if a == {"pk", "position"}),
+    )
+
+
+def _host() -> str:
+    for host in settings.ALLOWED_HOSTS:
+        if host != "*" and host.lstrip("."):
+            return host.lstrip(".")
+    return "testserver"
+
+
+class _Rollback(Exception):
+    pass
+
+
+def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
+    """Every secret a page of one game's demo tables shows a viewer whose view does not
+    hold it, as check messages (none: the pages keep every secret)."""
+    messages: list[checks.CheckMessage] = []
+    said: set[tuple[str, str, str]] = set()
+    referee = kit.referee
+    table_pages, seat_pages, passed_pages = pages(kit)
+
+    def error(page: str, who: str, demo: str, text: str) -> None:
+        if (page, who, text) in said:
+            return
+        said.add((page, who, text))
+        messages.append(
+            checks.Error(
+                f"Game {kit.slug!r}, part 'pages': the page {page!r} ({who}) of the demo "
+                f"{demo!r} {text}",
+                hint=HINT,
+                obj=f"game {kit.slug}",
+                id=ID,
+            )
+        )
+
+    def look(client: Client, page: str, args: dict[str, Any], marking: Marking, who: str, demo):
+        try:
+            response = client.get(reverse(page, kwargs=args), secure=True)
+        except Exception as exc:  # noqa: BLE001 - a page that breaks is a message
+            error(page, who, demo, f"raised {type(exc).__name__}: {exc}")
+            return
+        if response.status_code >= 500:
+            error(page, who, demo, f"answered {response.status_code}.")
+            return
+        if getattr(response, "streaming", False):
+            return
+        for path in marking.shown(response.content.decode("utf-8", "replace")):
+            error(
+                page,
+                who,
+                demo,
+                f"shows {who} the secret at {path!r}, which their view does not hold.",
+            )
+
+    try:
+        with transaction.atomic():
+            owner = get_user_model().objects.create_user(f"leak-check-{uuid.uuid4().hex[:12]}")
+            for name, script in kit.demos(DEMO_NOW):
+                table = import_script(dict(script), owner, name=name)
+                table = Table.objects.get(pk=table.pk)
+                real = table.state
+                if real is None or table.state_seq != table.last_seq:
+                    continue
+                seated = Seat.objects.filter(table=table).values_list("name", "token", "position")
+                tokens = {n: t for n, t, _p in seated}
+                positions = {n: p for n, _t, p in seated}
+                viewers: list[tuple[str | None, str]] = [(None, "the owner")]
+                viewers += [(seat, f"seat {seat!r}") for seat in real.get("seats", [])]
+                for seat, who in viewers:
+                    marking = Marking(referee, real, seat)
+                    Table.objects.filter(pk=table.pk).update(state=marking.state)
+                    with _asked_with_the_real_state(referee, marking):
+                        if seat is None:
+                            owner_client = Client(HTTP_HOST=_host())
+                            owner_client.force_login(owner)
+                            anyone = Client(HTTP_HOST=_host())
+                            for page in table_pages:
+                                look(owner_client, page, {"pk": table.pk}, marking, who, name)
+                                look(anyone, page, {"pk": table.pk}, marking, "a spectator", name)
+                        elif seat in tokens:
+                            client = Client(HTTP_HOST=_host())
+                            for page in seat_pages:
+                                look(client, page, {"token": tokens[seat]}, marking, who, name)
+                            laptop = Client(HTTP_HOST=_host())
+                            laptop.force_login(owner)
+                            args = {"pk": table.pk, "position": positions[seat]}
+                            for page in passed_pages:
+                                look(
+                                    laptop,
+                                    page,
+                                    args,
+                                    marking,
+                                    f"{who} on the owner's screen",
+                                    name,
+                                )
+                Table.objects.filter(pk=table.pk).update(state=real)
+            raise _Rollback
+    except _Rollback:
+        pass
+    except DatabaseError as exc:
+        return [
+            checks.Warning(
+                f"The pages' secrets were not checked: the database cannot hold a demo table "
+                f"({type(exc).__name__}: {exc}).",
+                hint="Run `manage.py migrate`, then `manage.py check --deploy` again.",
+                id="games.W023",
+            )
+        ]
+    return messages
+
+
+@checks.register("games", deploy=True)
+def check_page_secrets(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """The deep check of every registered game's pages (``manage.py check --deploy``)."""
+    return [message for kit in registry.kits() for message in check_pages(kit)]
+
+
+__all__ = ["ID", "Marking", "check_pages", "leaves", "pages"]

@@ -1,0 +1,80 @@
+"""The deep check of secrets (``games.leaks``): every page of every demo table, for every
+viewer, shows no value of a part that viewer's view leaves out."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+from games import leaks, registry, services
+from games.facing import Facing
+from games.snapshot import Snapshot
+from tests.games import every_game
+from tests.games.three_cards.kit import KIT, page_context
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("slug", every_game.slugs())
+def test_every_page_of_every_demo_keeps_its_secrets(slug, every_kit):
+    assert leaks.check_pages(every_kit) == []
+
+
+def peeking(facing):
+    """A page context that reaches past its view for the state, and shows every hand."""
+    state = Snapshot(facing.table).state
+    hands = "; ".join(f"{n}: {','.join(h)}" for n, h in state["hands"].items())
+    return {**page_context(facing), "scores": {hands: 0}}
+
+
+def test_a_page_reaching_for_a_hand_in_the_state_is_refused_naming_game_page_and_path(
+    game_for_tests, monkeypatch
+):
+    leaky = game_for_tests(dataclasses.replace(KIT, page_context=peeking))
+    monkeypatch.setattr(registry, "kits", lambda: [leaky])  # the command checks it alone
+    messages = leaks.check_pages(leaky)
+    assert messages and {m.id for m in messages} == {leaks.ID}
+    said = " ".join(m.msg for m in messages)
+    assert "'three_cards'" in said and "'games:table'" in said and "'hands.Bruno'" in said
+    with pytest.raises(SystemCheckError) as refused:
+        call_command("check", "--deploy", "--tag", "games")
+    assert "'hands.Bruno'" in str(refused.value) and "'games:table'" in str(refused.value)
+    # Plain ``check`` (before every command) does not render pages: it stays quick.
+    call_command("check", "--tag", "games", stdout=io.StringIO())
+
+
+def test_the_same_game_reading_its_view_passes_the_deploy_check(game_for_tests, monkeypatch):
+    monkeypatch.setattr(registry, "kits", lambda: [game_for_tests(KIT)])
+    out = io.StringIO()
+    call_command("check", "--deploy", "--tag", "games", stdout=out)
+    assert "no issues" in out.getvalue()
+
+
+def test_a_page_gets_no_state_and_only_the_moves_its_viewer_may_enter(game_for_tests, gm):
+    game_for_tests(KIT)
+    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    snap = Snapshot(table)
+    hands = snap.state["hands"]
+    with pytest.raises(AttributeError, match="view"):
+        Facing.owner(snap).state  # noqa: B018 - the reading is what is refused
+    # A template offering every card in play: each viewer keeps only the cards they may see.
+    offered = [{"do": "play", "choices": {"card": [*hands["Ana"], *hands["Bruno"], "k99"]}}]
+    snap.__dict__["legal_moves"] = {"Ana": offered, "Bruno": offered}
+    owner, ana, spectator = Facing.owner(snap), Facing.seat(snap, "Ana"), Facing.spectator(snap)
+    assert owner.legal_moves == {n: [{"do": "play", "choices": {"card": ["k99"]}}] for n in hands}
+    assert ana.legal_moves == {"Ana": [{"do": "play", "choices": {"card": [*hands["Ana"], "k99"]}}]}
+    assert spectator.legal_moves == {} and ana.view["hands"] == {"Ana": hands["Ana"]}
+
+
+def test_a_seat_page_showing_another_hand_is_refused(game_for_tests):
+    def peeking_seat(facing, seat):
+        others = Snapshot(facing.table).state["hands"]
+        return {"hand": [c for hand in others.values() for c in hand], "score": 0}
+
+    leaky = game_for_tests(dataclasses.replace(KIT, seat_context=peeking_seat))
+    said = " ".join(m.msg for m in leaks.check_pages(leaky))
+    assert "'three_cards:seat' (seat 'Ana')" in said and "'hands.Bruno'" in said
