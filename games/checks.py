@@ -911,6 +911,8 @@ def _declared_figures(report: _Report, demos: list[Demo]) -> None:
                 "Add a games.playtests.figures.Figure for it (name and one-line meaning, "
                 "translated; unit; headline or not) to the kit's figures.",
             )
+
+
 def _balance(report: _Report, figures: dict[str, Any]) -> None:
     """The dashboard's balance rows, made from one demo's report as the dashboard holds it
     (an entry of ``games.playtests.service.table_entry``'s shape): typed records."""
