@@ -37,6 +37,7 @@ def spec_for(kit, players: int, games: int, keep: int):
         classes=dict(kit.bots),
         figures=kit.bot_figures,
         trace=kit.bot_trace,
+        value=kit.bot_value,
         options=options,
         players=players,
         bots=["sensible"],

@@ -42,4 +42,6 @@ KIT = GameKit(
     bots=bots.BOTS,
     bot_figures=bots.figures,
     bot_trace=bots.trace,
+    bot_value=bots.value,
+    bot_depth=24,
 )

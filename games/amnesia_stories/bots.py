@@ -163,3 +163,16 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
             out[f"seat{index}.wins"] = (seat in final["winners"]) / len(final["winners"])
             out[f"seat{index}.vp"] = final["vp"][seat]
     return out
+
+
+def value(state: dict[str, Any], seat: str) -> float:
+    """What a seat plays for (the search bot's measure): half its share of the win once the
+    game is over, half its VP against the leader's."""
+    vp = state["vp"]
+    top = max(vp.values())
+    ahead = vp[seat] / top if top > 0 else 1.0
+    if not state["finished"]:
+        return ahead
+    winners = state.get("winners") or []
+    win = 1 / len(winners) if seat in winners else 0.0
+    return 0.5 * win + 0.5 * ahead

@@ -49,6 +49,9 @@ KIT = GameKit(
     bots=bots.BOTS,
     bot_figures=bots.figures,
     bot_trace=bots.trace,
+    bot_value=bots.value,
+    bot_judged=frozenset({"extra_point", "bribe"}),
+    bot_depth=40,
     table_guard=minute.guard,
     guarded=minute.is_strict,
 )
