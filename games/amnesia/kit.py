@@ -43,5 +43,5 @@ KIT = GameKit(
     bot_figures=bots.figures,
     bot_trace=bots.trace,
     bot_value=bots.value,
-    bot_depth=24,
+    bot_depth=8,
 )

@@ -57,4 +57,5 @@ KIT = GameKit(
     bot_trace=bots.trace,
     bot_value=bots.value,
     bot_judged=frozenset({"answer"}),
+    bot_depth=5,
 )

@@ -51,7 +51,7 @@ KIT = GameKit(
     bot_trace=bots.trace,
     bot_value=bots.value,
     bot_judged=frozenset({"extra_point", "bribe"}),
-    bot_depth=40,
+    bot_depth=15,
     table_guard=minute.guard,
     guarded=minute.is_strict,
 )
