@@ -95,6 +95,12 @@ def main() -> None:
     parser.add_argument("--budgets", type=int, nargs=3, default=None)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument(
+        "--restricted",
+        nargs="*",
+        default=None,
+        help="restricted play: GAME=RULE each (RULE as refuse or take_control:with=drinks)",
+    )
+    parser.add_argument(
         "--bards", action="store_true", help="Amnesia Stories: draft 4 against draft 3"
     )
     args = parser.parse_args()
@@ -103,6 +109,9 @@ def main() -> None:
         return
     if args.bards:
         bards_bench(args)
+        return
+    if args.restricted is not None:
+        restricted_bench(args)
         return
 
     import django
@@ -185,6 +194,41 @@ def bards_bench(args) -> None:
                     f"  {players}p {bot:<9}{name:<20} draft4 {F.fmt(sa[name]):<28}"
                     f" draft3 {F.fmt(sb[name]):<28} d3-d4 {F.fmt(diff[name])}"
                 )
+
+
+# Each game's strategic choices a seat may be forbidden (Amnesia Stories has none: each of
+# its verbs is the only move at its point, so its choices are the story told, issue 49's
+# --bards).
+RESTRICTIONS = (
+    "amnesia=refuse",
+    "amnesia=insist",
+    "amnesia=join",
+    "amnesia=flashback",
+    "contest=take_control",
+    "contest=take_control:with=drinks",
+    "contest=refuse",
+    "contest=throw_pretzel",
+)
+
+
+def restricted_bench(args) -> None:
+    """Restricted play (Jaffe et al. 2012): one sensible seat forbidden one kind of move
+    against sensible bots; its edge with its interval, and inert or dominant."""
+    import django
+
+    django.setup()
+    from games import registry
+    from games.simulate import figures as F
+    from games.simulate.restrict import parse
+    from games.simulate.skill import restricted
+
+    print(f"restricted play: {args.players} players, {args.search_games} games each")
+    for item in args.restricted or RESTRICTIONS:
+        slug, _, text = item.partition("=")
+        kit = registry.kit(slug)
+        base = spec_for(kit, args.players, args.search_games, 0)
+        found = restricted(base, parse(text), processes=args.processes, ruleset=slug)
+        print(f"  {slug:<16}never {text:<28}{found['figure']} {F.fmt(found)} -> {found['kind']}")
 
 
 def search_bench(args) -> None:

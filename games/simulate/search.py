@@ -121,7 +121,7 @@ class SearchBot(Bot):
         referee, seat = self.referee, self.seat
         rng = random.Random(seed)
         seats = state["seats"]
-        bots = {s: self.playout(self.given, rng.getrandbits(63), s) for s in seats}
+        bots: dict[str, Any] = {s: self.playout(self.given, rng.getrandbits(63), s) for s in seats}
         waiting = None
         if move is not None:
             try:
