@@ -194,3 +194,32 @@ def test_a_restriction_takes_a_value_out_of_a_templates_choices():
     assert bot.choose({}, [template], True) == {"do": "take_control", "with": "KH"}
     only = {"do": "take_control", "choices": {"with": ["drinks"]}}
     assert bot.choose({}, [only], True) is None
+
+
+def test_search_bards_tell_the_stories_the_scoring_rewards():
+    """The bard's story follows the rules when bards search: a scoring that pays the bard
+    well for a step read by some but not all gets more such steps than one that pays
+    nothing for it, while sensible bards (clarity fixed) tell the same stories under both."""
+
+    def stories_and_some(bots, bard_points):
+        s = spec(
+            "amnesia_stories",
+            bots,
+            players=3,
+            games=12,
+            seed=21,
+            options={"bard_points": bard_points},
+            params={"budget": 8},
+            keep_scripts=12,
+        )
+        records = run(s).records
+        tells = [[m["story"] for m in r["script"]["moves"] if m["do"] == "tell"] for r in records]
+        return tells, F.summarize(records, 21)["steps_some_matched"]["value"]
+
+    plain_none, _ = stories_and_some(["sensible"], 0)
+    plain_rich, _ = stories_and_some(["sensible"], 10)
+    assert plain_none == plain_rich
+    told_none, some_none = stories_and_some(["search"], 0)
+    told_rich, some_rich = stories_and_some(["search"], 10)
+    assert told_none != told_rich
+    assert some_rich > some_none + 0.05, (some_none, some_rich)
