@@ -113,7 +113,16 @@ def test_the_search_bot_plays_every_game_to_its_end_by_legal_moves(game):
     kit = registry.kit(game)
     cls = kit.bots["search"]
     assert cls.params["budget"].default >= 8 and cls.params["budget"].help
-    s = spec(game, ["search", "sensible"], games=1, seed=3, params={"budget": 2, "depth": 12})
+    # The contest runs to hundreds of moves: two players, one playout a decision.
+    players, budget = (2, 1) if game == "contest" else (4, 2)
+    s = spec(
+        game,
+        ["search", "sensible"],
+        players=players,
+        games=1,
+        seed=3,
+        params={"budget": budget, "depth": 6},
+    )
     record = run(s).records[0]
     assert record["finished"] and "stall" not in record
     assert set(record["seat_values"]) == set(record["seat_bots"])
