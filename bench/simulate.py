@@ -8,6 +8,14 @@ Target (issue 24): at least 2,000 games a minute (33.3 a second) on one process 
 game, and a near-linear gain on two. Each measure plays games for about ``--seconds`` (at
 least 4 games); the same seeded games are then replayed bare from their scripts, with
 ``apply`` (a copy per move: the web's path) and with ``apply_in_place`` (the simulation's).
+With ``--search``: the search bot instead (issue 49): the seconds a 4-player game takes with
+one search bot at its default budget among sensible ones, then its strength against its
+budget: its edge over the sensible bots (share of the wins over its share of the seats, or of
+what the kit says a seat plays for) at three budgets, each with its 95% interval; then the
+skill figures (search against sensible, sensible against random) at the default budget.
+
+    .venv/bin/python bench/simulate.py --search [--search-games 60] [--budgets 4 12 24]
+
 The first line gives the load average: on this shared 2-core machine the wall-clock figures
 fall with the other work, so the one-process run's rate per second of its own CPU time is
 printed beside them.
@@ -37,6 +45,7 @@ def spec_for(kit, players: int, games: int, keep: int):
         classes=dict(kit.bots),
         figures=kit.bot_figures,
         trace=kit.bot_trace,
+        value=kit.bot_value,
         options=options,
         players=players,
         bots=["sensible"],
@@ -81,7 +90,29 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--games", nargs="*", default=None, help="game slugs (default: all)")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--search", action="store_true", help="the search bot's figures")
+    parser.add_argument("--search-games", type=int, default=60)
+    parser.add_argument("--budgets", type=int, nargs=3, default=None)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--restricted",
+        nargs="*",
+        default=None,
+        help="restricted play: GAME=RULE each (RULE as refuse or take_control:with=drinks)",
+    )
+    parser.add_argument(
+        "--bards", action="store_true", help="Amnesia Stories: draft 4 against draft 3"
+    )
     args = parser.parse_args()
+    if args.search:
+        search_bench(args)
+        return
+    if args.bards:
+        bards_bench(args)
+        return
+    if args.restricted is not None:
+        restricted_bench(args)
+        return
 
     import django
 
@@ -128,6 +159,117 @@ def main() -> None:
         "thinking, the legal moves and the views, as a ratio); in-place: the same replay on "
         "the simulation's own path (apply_in_place, no copies)"
     )
+
+
+BARD_FIGURES = ("steps_some_matched", "steps_all_matched", "steps_none_matched", "bard_share")
+
+
+def bards_bench(args) -> None:
+    """Which stories bards tell when they play to win (issue 49): Amnesia Stories, draft 4
+    (the defaults) and draft 3, at 3 and 4 players, every seat a search bot (the listeners'
+    answers stay the sensible model's) beside every seat sensible; each figure with its
+    interval, and draft 3's difference from draft 4 over the same seeds."""
+    import dataclasses
+
+    import django
+
+    django.setup()
+    from games import registry
+    from games.amnesia_stories.page import DRAFT3_OPTIONS
+    from games.simulate import figures as F
+    from games.simulate.engine import run
+
+    kit = registry.kit("amnesia_stories")
+    print(f"bards: Amnesia Stories, {args.search_games} games a cell")
+    for players in (3, 4):
+        for bot in ("sensible", "search"):
+            base = dataclasses.replace(spec_for(kit, players, args.search_games, 0), bots=[bot])
+            draft3 = dataclasses.replace(base, options={**base.options, **DRAFT3_OPTIONS})
+            a = run(base, processes=args.processes).records
+            b = run(draft3, processes=args.processes).records
+            sa, sb = F.summarize(a, base.seed), F.summarize(b, base.seed)
+            diff = F.compare(a, b, base.seed)
+            for name in BARD_FIGURES:
+                print(
+                    f"  {players}p {bot:<9}{name:<20} draft4 {F.fmt(sa[name]):<28}"
+                    f" draft3 {F.fmt(sb[name]):<28} d3-d4 {F.fmt(diff[name])}"
+                )
+
+
+# Each game's strategic choices a seat may be forbidden (Amnesia Stories has none: each of
+# its verbs is the only move at its point, so its choices are the story told, issue 49's
+# --bards).
+RESTRICTIONS = (
+    "amnesia=refuse",
+    "amnesia=insist",
+    "amnesia=join",
+    "amnesia=flashback",
+    "contest=take_control",
+    "contest=take_control:with=drinks",
+    "contest=refuse",
+    "contest=throw_pretzel",
+)
+
+
+def restricted_bench(args) -> None:
+    """Restricted play (Jaffe et al. 2012): one sensible seat forbidden one kind of move
+    against sensible bots; its edge with its interval, and inert or dominant."""
+    import django
+
+    django.setup()
+    from games import registry
+    from games.simulate import figures as F
+    from games.simulate.restrict import parse
+    from games.simulate.skill import restricted
+
+    print(f"restricted play: {args.players} players, {args.search_games} games each")
+    for item in args.restricted or RESTRICTIONS:
+        slug, _, text = item.partition("=")
+        kit = registry.kit(slug)
+        base = spec_for(kit, args.players, args.search_games, 0)
+        found = restricted(base, parse(text), processes=args.processes, ruleset=slug)
+        print(f"  {slug:<16}never {text:<28}{found['figure']} {F.fmt(found)} -> {found['kind']}")
+
+
+def search_bench(args) -> None:
+    import dataclasses
+
+    import django
+
+    django.setup()
+    from games import registry
+    from games.simulate import figures as F
+    from games.simulate.engine import run
+    from games.simulate.search import DEFAULT_BUDGET
+    from games.simulate.skill import edge, skill
+
+    kits = [k for k in registry.kits() if k.bots and (not args.games or k.slug in args.games)]
+    budgets = args.budgets or [max(1, DEFAULT_BUDGET // 6), DEFAULT_BUDGET // 2, DEFAULT_BUDGET]
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"search bot: {args.players} players, default budget {DEFAULT_BUDGET}; load {load}")
+    for kit in kits:
+        base = spec_for(kit, args.players, 2, 0)
+        field = ["search"] + ["sensible"] * (args.players - 1)
+        began = time.perf_counter()
+        timed = run(dataclasses.replace(base, bots=field, games=2))
+        per_game = (time.perf_counter() - began) / 2
+        moves = sum(r["moves"] for r in timed.records) / 2
+        print(f"{kit.slug}: {per_game:.2f} s a game with one search bot ({moves:.0f} moves)")
+        for budget in budgets:
+            spec = dataclasses.replace(
+                base, bots=field, games=args.search_games, params={"budget": budget}
+            )
+            result = run(spec, processes=args.processes)
+            figure = edge(result.records, "search", spec.seed)
+            print(
+                f"  budget {budget:>4}: {figure['figure']} {F.fmt(figure)} ({result.seconds:.0f} s)"
+            )
+        found = skill(dataclasses.replace(base, games=args.search_games), args.processes)
+        for strong, figure in found.items():
+            print(
+                f"  skill: {strong} against {figure['against']}: {figure['figure']} "
+                f"{F.fmt(figure)} -> {figure['verdict']}"
+            )
 
 
 if __name__ == "__main__":

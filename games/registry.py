@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypedDict
 from django.utils.translation import gettext as _
 
 from games.rules import Game, register_referee, unregister_referee
+from games.simulate.search import search_class
 from games.start import StartMethod
 
 
@@ -258,6 +259,14 @@ class GameKit:
     # hands the figures these traces and the last state whole; without it, every state is
     # a copy kept whole (slower).
     bot_trace: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # The search bot every game with ``random`` and ``sensible`` bots gets as ``search``
+    # (``games.simulate.search``), and what it may be told of the game: what a seat plays
+    # for, (state, seat) -> a number in [0, 1] (default: its share of the win once the game
+    # is over); the verbs people judge by talking, left to the ``sensible`` bot; and how many
+    # moves its playouts look ahead (0: to the end), judged there by ``bot_value``.
+    bot_value: Callable[[dict[str, Any], str], float] | None = None
+    bot_judged: frozenset[str] = frozenset()
+    bot_depth: int = 0
 
     # A setting of the table outside the referee's script that the write path enforces
     # (the referee's options are closed and it reads no clock): (the locked table, the state
@@ -285,6 +294,12 @@ class GameKit:
     def __post_init__(self) -> None:
         if self.slug != self.referee.name:
             raise ValueError(f"kit {self.slug!r} carries the referee of {self.referee.name!r}")
+        bots = self.bots
+        if bots and "search" not in bots and {"random", "sensible"} <= set(bots):
+            found = search_class(
+                self.referee, bots, self.bot_value, self.bot_judged, self.bot_depth
+            )
+            object.__setattr__(self, "bots", {**bots, "search": found})
 
 
 # Every part a kit must provide for the game to work in every generic page, and where the

@@ -261,3 +261,12 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
             kept = sum(final["tokens"][s] for s in mine) / total
             out[f"bot.{bot}.tokens_edge"] = kept - len(mine) / len(seats)
     return out
+
+
+def value(state: dict[str, Any], seat: str) -> float:
+    """What a seat plays for in a game nobody wins (the search bot's measure, and the lab's
+    for it): its share of the tokens the players hold, which the challenges it wins bring
+    in and its spending takes away (an even share while nobody holds any)."""
+    tokens = state["tokens"]
+    total = sum(tokens.values())
+    return tokens[seat] / total if total else 1 / len(tokens)

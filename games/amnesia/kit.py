@@ -59,4 +59,6 @@ KIT = GameKit(
     figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
+    bot_value=bots.value,
+    bot_depth=8,
 )

@@ -190,3 +190,16 @@ def lead_figures(seats: list[str], history: list[dict[str, Any]], final: dict[st
     if final["finished"] and at_half is not None and len(history) >= 2:
         out["behind_at_half_wins"] = any(w not in at_half for w in final["winners"])
     return out
+
+
+def value(state: dict[str, Any], seat: str) -> float:
+    """What a seat plays for (the search bot's measure): half its share of the win once the
+    game is over, half its VP against the leader's."""
+    vp = state["vp"]
+    top = max(vp.values())
+    ahead = vp[seat] / top if top > 0 else 1.0
+    if not state["finished"]:
+        return ahead
+    winners = state.get("winners") or []
+    win = 1 / len(winners) if seat in winners else 0.0
+    return 0.5 * win + 0.5 * ahead

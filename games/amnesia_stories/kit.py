@@ -73,4 +73,7 @@ KIT = GameKit(
     figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
+    bot_value=bots.value,
+    bot_judged=frozenset({"answer"}),
+    bot_depth=5,
 )

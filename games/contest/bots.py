@@ -333,3 +333,15 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
         if final["finished"]:
             out[f"seat{index}.wins"] = (seat in final["winners"]) / len(final["winners"])
     return out
+
+
+def value(state: dict[str, Any], seat: str) -> float:
+    """What a seat plays for (the search bot's measure): its share of the win once the game
+    is over; before, its share of the survivors' places (nothing once it is out)."""
+    if state["finished"]:
+        winners = state.get("winners") or []
+        return 1 / len(winners) if seat in winners else 0.0
+    players = state["players"]
+    if players[seat]["out"]:
+        return 0.0
+    return 1 / sum(1 for p in players.values() if not p["out"])

@@ -70,6 +70,9 @@ KIT = GameKit(
     figures=lab_figures.FIGURES + questions.FIGURES,
     bot_param_labels=lab_figures.PARAMS,
     bot_trace=bots.trace,
+    bot_value=bots.value,
+    bot_judged=frozenset({"extra_point", "bribe"}),
+    bot_depth=15,
     table_guard=minute.guard,
     guarded=minute.is_strict,
 )

@@ -294,6 +294,7 @@ def spec_of(run: SimulationRun) -> Spec:
         classes=dict(kit.bots),
         figures=kit.bot_figures,
         trace=kit.bot_trace,
+        value=kit.bot_value,
         options=dict(run.options),
         players=run.players,
         bots=list(run.bots),

@@ -145,6 +145,11 @@ class RunForm(forms.Form):
         self.fields["bots"].help_text = _("One a seat in turn, separated by commas: %(bots)s.") % {
             "bots": ", ".join(kit.bots or {})
         }
+        if kit.bots and "search" in kit.bots:
+            self.fields["bots"].help_text += " " + _(
+                "search tries each of its moves in games played on from what its seat can "
+                "see, and makes the one that does best for it (budget: games tried a move)."
+            )
         self.settings = lab_words.sweepable(game)
         options = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "option"]
         params = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "param"]

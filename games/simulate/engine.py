@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules.base import ATOMS, Blanked, Game, Setup, copy_plain
+from games.simulate.restrict import Restricted
+from games.simulate.sampler import sample
 
 MAX_GAMES = 100_000
 DEFAULT_MOVE_CAP = 5_000
@@ -62,6 +64,13 @@ class Spec:
     # plays it with ``apply``'s copies and keeps every state (the tests compare the two).
     trace: Any = None
     fast: bool = True
+    # The kit's bot_value, (state, seat) -> what the seat plays for: each record keeps every
+    # seat's value at the end (``seat_values``), which the figures give per kind of bot (a
+    # game nobody wins is measured by it).
+    value: Any = None
+    # Restricted play: bot names of this run that are another bot forbidden one kind of
+    # move (``games.simulate.restrict``), name -> {"bot", "verb", "field", "value"}.
+    restricted: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def draw_below(rng: random.Random, n: int) -> int:
@@ -159,6 +168,11 @@ class LazyView(Mapping):
         # The ``Blanked`` parts made, kept from one step to the next (see ``__getitem__``).
         self._kept: dict[str, Blanked] = {}
 
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """A world this seat cannot tell from the real one (``games.simulate.sampler``): what
+        a search bot plays out, never the state itself."""
+        return sample(self._referee, self._state, self._seat, rng)
+
     def forget(self) -> None:
         """Forget what was read: the state has changed since (a view kept by its seat)."""
         if self._parts:
@@ -205,6 +219,14 @@ class LazyView(Mapping):
         return len(self._get())
 
 
+def make_bot(spec: Spec, name: str, seed: int, seat: str) -> Any:
+    """The bot called ``name`` in this run, for ``seat`` (a restricted one wraps its own)."""
+    rule = spec.restricted.get(name)
+    if rule is None:
+        return spec.classes[name](spec.params, seed, seat)
+    return Restricted(spec.classes[rule["bot"]](spec.params, seed, seat), rule)
+
+
 def play_game(spec: Spec, index: int) -> dict[str, Any]:
     """Play game ``index`` of the run; its record (figures, winners' bots, any stall).
 
@@ -223,11 +245,11 @@ def play_game(spec: Spec, index: int) -> dict[str, Any]:
 
 
 def _play(spec: Spec, index: int) -> dict[str, Any]:
-    referee, classes = spec.referee, spec.classes
+    referee = spec.referee
     setup = setup_for(spec, index)
     seat_bots = bots_for(spec, index)
     bots = {
-        seat: classes[name](spec.params, derive(spec.seed, index, "bot", i), seat)
+        seat: make_bot(spec, name, derive(spec.seed, index, "bot", i), seat)
         for i, (seat, name) in enumerate(seat_bots.items())
     }
     table = random.Random(derive(spec.seed, index, "table"))
@@ -317,6 +339,8 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
         "winner_bots": [seat_bots[w] for w in state.get("winners", [])],
         "seat_bots": seat_bots,
     }
+    if spec.value is not None:
+        record["seat_values"] = {seat: float(spec.value(state, seat)) for seat in seat_bots}
     if stall is not None:
         stall["phase"] = state.get("phase")
         stall["position"] = referee.view(state, None)

@@ -33,7 +33,24 @@ def collect(records: list[dict[str, Any]]) -> dict[str, list]:
             for bot in sorted(set(seats)):
                 credit = winners.count(bot) / len(winners)
                 values[f"bot.{bot}.win_edge"].append(credit - seats.count(bot) / len(seats))
+        seat_values = record.get("seat_values")
+        if seat_values and len(set(seats)) > 1:
+            for bot, edge in value_edges(record).items():
+                values[f"bot.{bot}.value_edge"].append(edge)
     return dict(values)
+
+
+def value_edges(record: dict[str, Any]) -> dict[str, float]:
+    """Each kind of bot's mean value (what its seats play for, the kit's ``bot_value``) over
+    the mean of every seat's: above 0, it does better than the table."""
+    seat_values = record["seat_values"]
+    seat_bots = record["seat_bots"]
+    mean = sum(seat_values.values()) / len(seat_values)
+    out = {}
+    for bot in sorted(set(seat_bots.values())):
+        mine = [seat_values[s] for s, b in seat_bots.items() if b == bot]
+        out[bot] = sum(mine) / len(mine) - mean
+    return out
 
 
 def interval_of(values: list, seed: int) -> dict[str, Any]:
@@ -131,6 +148,10 @@ def _value(record: dict[str, Any], name: str) -> Any:
         bot = name[4:-9]
         seats = list(record["seat_bots"].values())
         return winners.count(bot) / len(winners) - seats.count(bot) / len(seats)
+    if name.startswith("bot.") and name.endswith(".value_edge"):
+        if not record.get("seat_values"):
+            return None
+        return value_edges(record).get(name[4:-11])
     return record["figures"].get(name)
 
 

@@ -194,6 +194,7 @@ class Command(BaseCommand):
             classes=dict(kit.bots),
             figures=kit.bot_figures,
             trace=kit.bot_trace,
+            value=kit.bot_value,
             options=main["options"],
             players=players,
             bots=names,
