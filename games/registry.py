@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypedDict
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.rules import Game, register_referee, unregister_referee
 from games.simulate.search import search_class
@@ -300,6 +301,22 @@ class GameKit:
                 self.referee, bots, self.bot_value, self.bot_judged, self.bot_depth
             )
             object.__setattr__(self, "bots", {**bots, "search": found})
+            labels = {**SEARCH_PARAM_LABELS, **self.bot_param_labels}
+            object.__setattr__(self, "bot_param_labels", labels)
+
+
+# The words of the search bot's own parameters, which every game with a ``search`` bot takes
+# beside its playout bot's (the lab lists, sweeps and reports a parameter by its words).
+SEARCH_PARAM_LABELS = {
+    "budget": (
+        gettext_lazy("Search budget"),
+        gettext_lazy("Games the search bot plays on from each of its moves before it chooses."),
+    ),
+    "depth": (
+        gettext_lazy("Search depth"),
+        gettext_lazy("How many moves each of those games looks ahead (0: to the end)."),
+    ),
+}
 
 
 # Every part a kit must provide for the game to work in every generic page, and where the
