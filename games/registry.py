@@ -301,6 +301,7 @@ class GameKit:
                 self.referee, bots, self.bot_value, self.bot_judged, self.bot_depth
             )
             object.__setattr__(self, "bots", {**bots, "search": found})
+        if self.bots and "search" in self.bots:  # (a kit copied with replace() too)
             labels = {**SEARCH_PARAM_LABELS, **self.bot_param_labels}
             object.__setattr__(self, "bot_param_labels", labels)
 

@@ -621,6 +621,16 @@ ROWS: list[Row] = [
         owner_changes=True,
     ),
     Row("playtests:run_detail", OWNER, pk("run")),
+    # A run read as a study, and one of its games replayed (the run's owner only).
+    Row("playtests:study", OWNER, pk("run")),
+    Row("playtests:run_game", OWNER, lambda w, a: [w.run.pk, 1]),
+    Row("playtests:run_game_open", (LOGIN, 404, LOGIN, 302, 404), pk("run")),
+    Row(
+        "playtests:study_new",
+        (LOGIN, 403, LOGIN, 200, 200),
+        lambda w, a: ["amnesia_stories"],
+        post=(LOGIN, 403, LOGIN, X, X),
+    ),
     Row("playtests:run_compare", OWNER, pk("run"), query=lambda w: {"other": w.run.pk}),
     Row("playtests:run_export", OWNER, lambda w, a: [w.run.pk, "csv"]),
     Row("playtests:run_export", OWNER, lambda w, a: [w.run.pk, "json"], variant="json"),

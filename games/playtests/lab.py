@@ -295,7 +295,12 @@ def spec_of(run: SimulationRun) -> Spec:
         figures=kit.bot_figures,
         trace=kit.bot_trace,
         value=kit.bot_value,
-        options=dict(run.options),
+        # The run's options as stored, each one it does not name at the game's default (a
+        # run kept from before an option existed plays, and opens, all the same).
+        options={
+            **{name: option.default for name, option in kit.referee.options.items()},
+            **run.options,
+        },
         players=run.players,
         bots=list(run.bots),
         params=dict(run.params),

@@ -265,7 +265,10 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
             f"{who[winner]} is the last one standing",
         ):
             assert said in text, (said, text)
-        assert text.count("takes 2 drinks") == 1, text
+        # The take-over paid with drinks is told once in its part (the contents may name the
+        # part by it).
+        taken = re.search(r"part 2 told by Cy(.*?)part 3 told by", text, re.IGNORECASE)
+        assert taken and taken.group(1).count("takes 2 drinks") == 1, text
         for part in range(1, 5):  # every part has a title in the contents
             assert re.search(rf"Part {part} [^.\s]", text), (part, text)
         # What the laptop typed while the phones played is Zed's telling, in Zed's part.
