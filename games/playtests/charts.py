@@ -17,6 +17,8 @@ from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from amnesia_site import lists
+
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2", "#F0E442", "#999"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3"]
 MARKERS = ["circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle"]
@@ -134,7 +136,7 @@ def line_chart(
     xs = list(x) if x is not None else list(range(longest))
     values = [v for vals in series.values() for v in vals if v is not None]
     values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
-    desc = f"{title}: " + "; ".join(
+    desc = f"{title}{lists.colon()}" + _groups().join(
         f"{name} "
         + " · ".join(
             (_num(v) if v is not None else "-") + _band_text(bands.get(name), j)
@@ -230,7 +232,9 @@ def _band_text(band, j: int) -> str:
     if not band or j >= len(band[0]) or j >= len(band[1]):
         return ""
     lo, hi = band[0][j], band[1][j]
-    return f" ({_num(lo)}–{_num(hi)})" if lo is not None and hi is not None else ""
+    if lo is None or hi is None:
+        return ""
+    return _in_brackets(f"{_num(lo)}–{_num(hi)}")
 
 
 def bar_chart(
@@ -299,7 +303,7 @@ def bar_chart(
             out.append(
                 f'<rect class="chart__bar" x="{x0 + 1:.1f}" y="{y0:.1f}" width="{bar_w - 2:.1f}" '
                 f'height="{bottom - y0:.1f}" fill="{colour}"><title>{_e(label_of(labels, i))} · '
-                f"{_e(name)}: {_e(fmt(value))}</title></rect>"
+                f"{_e(name)}{lists.colon()}{_e(fmt(value))}</title></rect>"
             )
             label_y = y0
             rng = (ranges or {}).get(name)
@@ -369,7 +373,7 @@ def hbar_chart(
             out.append(
                 f'<rect class="chart__bar" x="{left}" y="{by:.1f}" '
                 f'width="{max(px(value) - left, 1):.1f}" height="{bar_h - 2}" fill="{colour}">'
-                f"<title>{_e(label)} · {_e(name)}: {_e(fmt(value))}</title></rect>"
+                f"<title>{_e(label)} · {_e(name)}{lists.colon()}{_e(fmt(value))}</title></rect>"
                 f'<text x="{px(value) + 5:.1f}" y="{by + bar_h - 3:.1f}" fill="currentColor" '
                 f'font-size="{FONT - 2}">{_e(fmt(value))}</text>'
             )
@@ -395,15 +399,26 @@ def _empty(head: str, height: int) -> SafeString:
 
 def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> str:
     """The text a screen reader gets for a bar chart: each group's value per series."""
-    return f"{title}: " + "; ".join(
-        f"{label}: "
-        + ", ".join(
+    return f"{title}{lists.colon()}" + _groups().join(
+        f"{label}{lists.colon()}"
+        + lists.separator().join(
             f"{name} {fmt(values[i]) if values[i] is not None else '-'}"
             for name, values in series.items()
             if i < len(values)
         )
         for i, label in enumerate(labels)
     )
+
+
+def _groups() -> str:
+    """Between the groups of a chart's text alternative: a semicolon, a full stop in Japanese
+    (which has no semicolon of its own)."""
+    return "。" if lists.separator() == "、" else "; "
+
+
+def _in_brackets(text: str) -> str:
+    """`` (text)``, or ``（text）`` in Japanese."""
+    return f"（{text}）" if lists.separator() == "、" else f" ({text})"
 
 
 def _no_data() -> str:

@@ -26,3 +26,18 @@ def comma() -> str:
 def colon() -> str:
     """A label's colon: ：, full width, in Japanese; ": " in the other languages."""
     return lists.colon()
+
+
+@register.filter
+def day(value) -> str:
+    """A day kept as ISO text (``2026-03-14``, as the exports write it) in the reader's own
+    short form (14/03/2026 in Portuguese, 2026/03/14 in Japanese); anything else as it is."""
+    from datetime import date
+
+    from django.utils import formats
+
+    try:
+        parsed = date.fromisoformat(str(value))
+    except ValueError:
+        return value
+    return formats.date_format(parsed, "SHORT_DATE_FORMAT")
