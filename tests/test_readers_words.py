@@ -134,3 +134,42 @@ def test_an_area_cards_alt_text_is_joined_as_the_language_joins(make_table) -> N
     with translation.override("ja"):
         alt = card_lookup(table)("A01")["alt"]
     assert "、" in alt and ", " not in alt
+
+
+def test_a_contest_player_and_character_are_bracketed_as_the_language_brackets() -> None:
+    """'Doc Mirabel (Elio)が10♣を出します' put ASCII brackets inside a Japanese sentence."""
+    from games.contest.page import shown_name
+
+    with translation.override("ja"):
+        assert shown_name("Elio", "Doc Mirabel") == "Doc Mirabel（Elio）"
+        assert shown_name("Elio", None) == "Elio"
+    with translation.override("pt-br"):
+        assert shown_name("Elio", "Doc Mirabel") == "Doc Mirabel (Elio)"
+
+
+def test_brackets_and_groups_are_written_as_the_language_writes_them() -> None:
+    """'(銀行に1枚払う)', 'Ana 3; Bo 3' and 'プレイヤー 3: Ana、Bo (勝者： Bo)' were ASCII marks
+    inside Japanese."""
+    template = Template("{% load words %}x{% bracket_open %}y{% bracket_close %}{% colon %}z")
+    with translation.override("ja"):
+        assert template.render(Context()) == "x（y）：z"
+        from amnesia_site import lists
+
+        assert lists.groups().join(["a", "b"]) == "a。b"
+    with translation.override("pt-br"):
+        assert template.render(Context()) == "x (y): z"
+
+
+def test_the_glossarys_refused_variants_are_in_no_catalogue_entry() -> None:
+    """The crawl reads the glossary's refused words on every page; the catalogue, where most
+    of them would come from, is read here whole."""
+    import polib
+
+    from tests.test_crawl import refused_variants
+
+    refused = refused_variants()
+    assert refused["ja"] and refused["pt-br"]
+    for language, folder in (("ja", "ja"), ("pt-br", "pt_BR")):
+        for entry in polib.pofile(f"locale/{folder}/LC_MESSAGES/django.po"):
+            for wrong, right in refused[language]:
+                assert wrong not in entry.msgstr, (entry.msgid, wrong, right)

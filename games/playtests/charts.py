@@ -136,7 +136,7 @@ def line_chart(
     xs = list(x) if x is not None else list(range(longest))
     values = [v for vals in series.values() for v in vals if v is not None]
     values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
-    desc = f"{title}{lists.colon()}" + _groups().join(
+    desc = f"{title}{lists.colon()}" + lists.groups().join(
         f"{name} "
         + " · ".join(
             (_num(v) if v is not None else "-") + _band_text(bands.get(name), j)
@@ -234,7 +234,7 @@ def _band_text(band, j: int) -> str:
     lo, hi = band[0][j], band[1][j]
     if lo is None or hi is None:
         return ""
-    return _in_brackets(f"{_num(lo)}–{_num(hi)}")
+    return lists.bracketed(f"{_num(lo)}–{_num(hi)}")
 
 
 def bar_chart(
@@ -399,7 +399,7 @@ def _empty(head: str, height: int) -> SafeString:
 
 def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> str:
     """The text a screen reader gets for a bar chart: each group's value per series."""
-    return f"{title}{lists.colon()}" + _groups().join(
+    return f"{title}{lists.colon()}" + lists.groups().join(
         f"{label}{lists.colon()}"
         + lists.separator().join(
             f"{name} {fmt(values[i]) if values[i] is not None else '-'}"
@@ -408,17 +408,6 @@ def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> st
         )
         for i, label in enumerate(labels)
     )
-
-
-def _groups() -> str:
-    """Between the groups of a chart's text alternative: a semicolon, a full stop in Japanese
-    (which has no semicolon of its own)."""
-    return "。" if lists.separator() == "、" else "; "
-
-
-def _in_brackets(text: str) -> str:
-    """`` (text)``, or ``（text）`` in Japanese."""
-    return f"（{text}）" if lists.separator() == "、" else f" ({text})"
 
 
 def _no_data() -> str:
