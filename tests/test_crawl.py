@@ -1553,7 +1553,6 @@ def test_every_page_and_file_is_in_the_readers_language(django_user_model, caplo
     stale = set(NOT_REACHED) & reached
     report = [f"{where}: {what}" for where, whats in found.items() for what in whats]
     print(f"crawled (pages, files) per language: {counts}, and {len(english)} English pages")
-    Path("/tmp/crawl-report.txt").write_text("\n".join(report))
     assert not report, "\n".join(report)
     assert not warnings, sorted(set(warnings))[:20]
     assert not missing, f"patterns neither reached nor listed: {sorted(missing)}"
