@@ -23,3 +23,17 @@ def colon(language: str | None = None) -> str:
     """The mark between a label and what it labels."""
     language = (language or get_language() or "").lower()
     return "：" if language.startswith("ja") else ": "
+
+
+def bracketed(text: str, language: str | None = None) -> str:
+    """`` (text)`` after a word, or ``（text）`` in Japanese, whose brackets are full width and
+    take no space before them."""
+    language = (language or get_language() or "").lower()
+    return f"（{text}）" if language.startswith("ja") else f" ({text})"
+
+
+def groups(language: str | None = None) -> str:
+    """Between groups that hold commas themselves: a semicolon; a full stop in Japanese, which
+    has no semicolon of its own."""
+    language = (language or get_language() or "").lower()
+    return "。" if language.startswith("ja") else "; "

@@ -65,6 +65,13 @@ class Credit:
     name: str
     chapters: list[str]
     words: int
+    # Of ``words``, the characters of a script written without spaces (Japanese): the credit
+    # counts in the narration's own language, characters when most of it is Japanese.
+    wide: int = 0
+
+    @property
+    def in_characters(self) -> bool:
+        return self.wide * 2 > self.words
 
 
 class MoveTexts:
@@ -160,11 +167,19 @@ def incipit(text: str, words: int = 7, chars: int = 16) -> str:
 
 def word_count(text: str) -> int:
     """Words for spaced scripts; for Japanese, characters count as the words do."""
-    count = 0
+    return sum(counted(text))
+
+
+def counted(text: str) -> tuple[int, int]:
+    """(spaced words, characters of the scripts written without spaces) in ``text``."""
+    words = characters = 0
     for token in text.split():
         wide = sum(1 for ch in token if ord(ch) >= 0x3000)
-        count += wide if wide else 1
-    return count
+        if wide:
+            characters += wide
+        else:
+            words += 1
+    return words, characters
 
 
 def credits(chapters: list[Chapter], players: list[str]) -> list[Credit]:
@@ -175,9 +190,10 @@ def credits(chapters: list[Chapter], players: list[str]) -> list[Credit]:
             names.setdefault(name, Credit(name, [], 0)).chapters.append(chapter.title)
     for passage in (p for chapter in chapters for p in chapter.passages):
         if passage.by:
-            names.setdefault(passage.by, Credit(passage.by, [], 0)).words += word_count(
-                passage.text
-            )
+            credit = names.setdefault(passage.by, Credit(passage.by, [], 0))
+            words, characters = counted(passage.text)
+            credit.words += words + characters
+            credit.wide += characters
     return list(names.values())
 
 

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from amnesia_site.addresses import phone_url
@@ -165,7 +166,12 @@ def _reading_page(request, story: Story, *, shared: bool = False):
     return render(request, "stories/story_detail.html", context)
 
 
-SIZE_LABELS = [("a5", "A5"), ("a4", "A4"), ("letter", "Letter")]
+# The US paper size has a name in each language (A5 and A4 are the same everywhere).
+SIZE_LABELS = [
+    ("a5", "A5"),
+    ("a4", "A4"),
+    ("letter", pgettext_lazy("paper size", "Letter")),
+]
 
 
 @require_GET

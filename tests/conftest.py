@@ -81,9 +81,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if on_postgresql() and not config.getoption("every_test"):
         kept, left = [], []
         for item in items:
-            (kept if needs_database(item) and not in_browser_tests(item.path) else left).append(
-                item
-            )
+            on_both = needs_database(item) and not in_browser_tests(item.path)
+            on_both = on_both and item.get_closest_marker("sqlite_only") is None
+            (kept if on_both else left).append(item)
         if left:
             config.hook.pytest_deselected(items=left)
             items[:] = kept

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from amnesia_site import lists
 from games import presenters
 from games.addresses import address
 from games.amnesia_stories import reveal as reveal_state
@@ -148,7 +149,7 @@ def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], 
                 "large": address("amnesia_stories:area_image", card_id, "large"),
                 "thumb": address("amnesia_stories:area_image", card_id, "thumb"),
                 "text": area_text(card_id, lang),
-                "alt": f"{SCENE_LABELS.get(scene, scene)}, {TIME_LABELS.get(time, time)}",
+                "alt": lists.listing([SCENE_LABELS.get(scene, scene), TIME_LABELS.get(time, time)]),
             }
         else:
             large, thumb = images.get(card_id, (None, None))

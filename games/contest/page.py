@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
+from amnesia_site import lists
 from games.addresses import address
 from games.contest import clock as narration_clock
 from games.contest.cards import (
@@ -194,11 +195,18 @@ def _public_legal(raw: dict[str, list[dict[str, Any]]], virtual: bool) -> dict[s
 
 def names_of(view: dict[str, Any]) -> dict[str, str]:
     """'Zed (Ana)': each player with their character, once they have one (the referee's
-    ``player_and_character``, the one order of the log, the page and the book)."""
+    ``player_and_character``, the one order of the log, the page and the book), its brackets
+    as the reader's language writes them ('Zed（Ana）' in Japanese)."""
     return {
-        name: player_and_character(name, view["players"][name].get("character"))
-        for name in view["seats"]
+        name: shown_name(name, view["players"][name].get("character")) for name in view["seats"]
     }
+
+
+def shown_name(name: str, character: str | None) -> str:
+    """``player_and_character`` in the reader's marks."""
+    if not character:
+        return player_and_character(name, character)
+    return f"{character}{lists.bracketed(name)}"
 
 
 def control_info(view: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext_lazy
 
+from amnesia_site import lists
 from games.playtests import charts as svg
 from games.playtests.present import duration_text, join_values
 from games.playtests.reports import moment
@@ -146,7 +147,7 @@ def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     out.append(
         (
             _("Dropped out"),
-            "; ".join(
+            lists.groups().join(
                 _("%(p)s at move %(m)s (%(t)s)")
                 % {"p": d["player"], "m": d["move"] + 1, "t": duration_text(d["elapsed_seconds"])}
                 for d in dropouts

@@ -17,6 +17,8 @@ from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from amnesia_site import lists
+
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#CC79A7", "#0072B2", "#F0E442", "#999"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3"]
 MARKERS = ["circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle"]
@@ -138,7 +140,7 @@ def line_chart(
     values = [v for vals in series.values() for v in vals if v is not None]
     values += [v for lo, hi in bands.values() for v in (*lo, *hi) if v is not None]
     values += [v for lo, hi in bars.values() for v in (*lo, *hi) if v is not None]
-    desc = f"{title}: " + "; ".join(
+    desc = f"{title}{lists.colon()}" + lists.groups().join(
         f"{name} "
         + " · ".join(
             (_num(v) if v is not None else "-") + _band_text(bands.get(name) or bars.get(name), j)
@@ -251,7 +253,9 @@ def _band_text(band, j: int) -> str:
     if not band or j >= len(band[0]) or j >= len(band[1]):
         return ""
     lo, hi = band[0][j], band[1][j]
-    return f" ({_num(lo)}–{_num(hi)})" if lo is not None and hi is not None else ""
+    if lo is None or hi is None:
+        return ""
+    return lists.bracketed(f"{_num(lo)}–{_num(hi)}")
 
 
 def bar_chart(
@@ -320,7 +324,7 @@ def bar_chart(
             out.append(
                 f'<rect class="chart__bar" x="{x0 + 1:.1f}" y="{y0:.1f}" width="{bar_w - 2:.1f}" '
                 f'height="{bottom - y0:.1f}" fill="{colour}"><title>{_e(label_of(labels, i))} · '
-                f"{_e(name)}: {_e(fmt(value))}</title></rect>"
+                f"{_e(name)}{lists.colon()}{_e(fmt(value))}</title></rect>"
             )
             label_y = y0
             rng = (ranges or {}).get(name)
@@ -390,7 +394,7 @@ def hbar_chart(
             out.append(
                 f'<rect class="chart__bar" x="{left}" y="{by:.1f}" '
                 f'width="{max(px(value) - left, 1):.1f}" height="{bar_h - 2}" fill="{colour}">'
-                f"<title>{_e(label)} · {_e(name)}: {_e(fmt(value))}</title></rect>"
+                f"<title>{_e(label)} · {_e(name)}{lists.colon()}{_e(fmt(value))}</title></rect>"
                 f'<text x="{px(value) + 5:.1f}" y="{by + bar_h - 3:.1f}" fill="currentColor" '
                 f'font-size="{FONT - 2}">{_e(fmt(value))}</text>'
             )
@@ -416,9 +420,9 @@ def _empty(head: str, height: int) -> SafeString:
 
 def _grouped_description(title: str, labels: list[str], series: dict, fmt) -> str:
     """The text a screen reader gets for a bar chart: each group's value per series."""
-    return f"{title}: " + "; ".join(
-        f"{label}: "
-        + ", ".join(
+    return f"{title}{lists.colon()}" + lists.groups().join(
+        f"{label}{lists.colon()}"
+        + lists.separator().join(
             f"{name} {fmt(values[i]) if values[i] is not None else '-'}"
             for name, values in series.items()
             if i < len(values)

@@ -29,7 +29,8 @@ STARTED_SALT = "playtests.public-form"
 def add_option_fields(form: forms.Form, game: str, initial: dict[str, Any]) -> list[str]:
     """One field per rule option of the game (as on the new-table form), named ``opt_<key>``."""
     rules = get_game(game)
-    labels = registry.kit(game).option_labels
+    kit = registry.kit(game)
+    labels = kit.option_labels
     names = []
     for key, opt in rules.options.items():
         label = labels.get(key, opt.help or key)
@@ -38,7 +39,9 @@ def add_option_fields(form: forms.Form, game: str, initial: dict[str, Any]) -> l
             field = forms.BooleanField(label=label, required=False, initial=value)
         elif opt.choices is not None:
             field = forms.ChoiceField(
-                label=label, choices=[(c, c) for c in opt.choices], initial=value
+                label=label,
+                choices=[(c, kit.value_label(key, c)) for c in opt.choices],
+                initial=value,
             )
         else:
             field = forms.IntegerField(

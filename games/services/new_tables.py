@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from amnesia_site import lists
 from games import languages
 from games import story as kept_story
 from games.models import Seat, Table
@@ -85,7 +86,7 @@ def create_table(
 
 def default_name(setup: Setup) -> str:
     title = get_game(setup.game).title or setup.game
-    name = f"{title}: " + ", ".join(setup.players)
+    name = f"{title}{lists.colon()}" + lists.listing(setup.players)
     # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
     limit = Table._meta.get_field("name").max_length
     assert limit is not None  # a CharField's

@@ -40,3 +40,14 @@ def day(value) -> str:
     except ValueError:
         return value
     return formats.date_format(parsed, "SHORT_DATE_FORMAT")
+
+
+@register.simple_tag
+def bracket_open() -> str:
+    """An opening bracket after a word: `` (`` , or ``（`` (full width, no space) in Japanese."""
+    return lists.bracketed("")[:-1]
+
+
+@register.simple_tag
+def bracket_close() -> str:
+    return lists.bracketed("")[-1]

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.contest.rules import GAME
-from tests.test_no_english_on_screen import visible
+from tests.test_crawl import visible
 
 
 def page_text(client, url: str, language: str = "en") -> str:
