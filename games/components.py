@@ -33,6 +33,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 
+from amnesia_site import lists
 from games.registry import GameKit
 from stories.cache import cache_dir, cached
 from stories.pdf import html_to_pdf
@@ -190,7 +191,11 @@ def pages(components: Components, page: PageSize) -> list[dict[str, Any]]:
         ]
         for number, chunk in enumerate(chunks, start=1):
             marks = _marks(grid, len(chunk))
-            note = part.title if len(chunks) == 1 else f"{part.title} ({number}/{len(chunks)})"
+            note = (
+                part.title
+                if len(chunks) == 1
+                else f"{part.title}{lists.bracketed(f'{number}/{len(chunks)}')}"
+            )
             faces = [
                 {"style": _box(*grid.face(i), *part.size), "html": card.face}
                 for i, card in enumerate(chunk)

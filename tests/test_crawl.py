@@ -27,7 +27,9 @@ from __future__ import annotations
 import copy
 import difflib
 import io
+import json
 import logging
+import os
 import re
 import zipfile
 from collections import defaultdict
@@ -78,6 +80,7 @@ class Visible(HTMLParser):
         super().__init__()
         self.depth = 0
         self.parts: list[str] = []
+        self.raw = 0
         self.links: list[str] = []
         self.posts: list[str] = []
 
@@ -96,8 +99,11 @@ class Visible(HTMLParser):
                 self.links.append(named[name] or "")
         if named.get("hx-post"):
             self.posts.append(named["hx-post"] or "")
-        if tag in self.HIDDEN:
+        if tag in self.HIDDEN or (tag == "pre" and named.get("translate") == "no"):
+            # (A <pre translate="no"> is data shown as the program holds it: a replayed
+            # game's view as the referee gives it, a debugging aid the page says it is.)
             self.depth += 1
+            self.raw += tag == "pre"
         if self.depth:
             return
         for name, value in attrs:
@@ -108,6 +114,9 @@ class Visible(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in self.HIDDEN and self.depth:
+            self.depth -= 1
+        elif tag == "pre" and self.raw and self.depth:
+            self.raw -= 1
             self.depth -= 1
 
     def handle_data(self, data):
@@ -127,6 +136,10 @@ def visible(html: str) -> list[str]:
 # the language switcher's own names, card ranks, keys and formats).
 KEPT = {
     "Amnesia Table",
+    # The contest demo's characters: names, kept as they are in every language.
+    "Captain Vex",
+    "Doc Mirabel",
+    "Grub",
     "Amnesia Stories",  # the Japanese seed's own title
     "Amnesia",
     "Heroic Saga",
@@ -171,6 +184,7 @@ SAME_IN_PORTUGUESE = {
     "Bots",
     "Bot",
     "Pretzels",
+    "Flashbacks",  # the glossary keeps the seed's word
 }
 # What a person types as it is shown (the lab's settings, a deck's CSV header), and the
 # bundled fonts' licence (a legal text, kept in its own words).
@@ -182,7 +196,12 @@ LICENCE = re.compile(r"licen[cs]e|\bofl\b", re.I)
 JAPANESE = r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3001-\u303f]"
 # A ratio or a time (3:2, 19:00) is no colon in a sentence.
 ASCII_IN_JAPANESE = re.compile(rf"{JAPANESE} ?(?:[,;()]|:(?!\d))|(?:[,;()]|(?<!\d):) ?{JAPANESE}")
-DECIMAL_POINT = re.compile(r"(?<![\w./-])\d+\.\d+(?![\w./-])")
+# A decimal point, not Portuguese thousands (100.000): a group never starts with 0 ("0.500").
+DECIMAL_POINT = re.compile(
+    r"(?<![\w./-])(?![1-9]\d{0,2}(?:\.\d{3})+(?![\w./-]))\d+\.\d+(?![\w./-])"
+)
+# An e-mail address a credit gives as its author gave it (the contest's author's, say).
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 ADDRESS = re.compile(r"https?://|/\w|\w@\w|\bv\d")
 
@@ -257,7 +276,7 @@ class Reader:
         found: list[str] = []
         if TYPED.search(part) or ADDRESS.fullmatch(part.split()[0] if part.split() else ""):
             return found
-        part = FILE_NAME.sub("", re.sub(r"https?://\S+", "", part))
+        part = FILE_NAME.sub("", EMAIL.sub("", re.sub(r"https?://\S+", "", part)))
         rest = without(part, LATIN_ALLOWED | self.people)
         for code in code_names(part, allowed=self.people | LATIN_ALLOWED):
             found.append(f"code {code!r}")
@@ -569,923 +588,17 @@ NOT_REACHED: dict[str, str] = {
     "stories:table_play": "one table's play as JSON: data, linked from no page",
 }
 
-# Findings in areas other branches mend (issue 47), each an exact (route, text, problem):
-# the integrator empties these after merging them (a finding they leave is then a failure).
-PENDING: set[tuple[str, str, str]] = {  # noqa: RUF001 - as found
-    # The lab shows codes in every language: metric keys, 'n=' (issue 47; h/figures gives the lab's figures their names)
-    ("playtests:run_detail", "0.000, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.000, n=2", "decimal point"),
-    ("playtests:run_detail", "0.111, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.111, n=2", "decimal point"),
-    ("playtests:run_detail", "0.372, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.372, n=2", "decimal point"),
-    ("playtests:run_detail", "0.389, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.389, n=2", "decimal point"),
-    ("playtests:run_detail", "0.485, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.485, n=2", "decimal point"),
-    ("playtests:run_detail", "0.500, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.500, n=2", "decimal point"),
-    ("playtests:run_detail", "0.600, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.600, n=2", "decimal point"),
-    ("playtests:run_detail", "0.616, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "0.616, n=2", "decimal point"),
-    ("playtests:run_detail", "1.00, n=1", "code 'n=1'"),
-    ("playtests:run_detail", "1.00, n=1", "decimal point"),
-    ("playtests:run_detail", "1.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "1.00, n=2", "decimal point"),
-    ("playtests:run_detail", "10.5, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "10.5, n=2", "decimal point"),
-    ("playtests:run_detail", "10.8, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "10.8, n=2", "decimal point"),
-    ("playtests:run_detail", "11.0, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "11.0, n=2", "decimal point"),
-    ("playtests:run_detail", "11.5, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "11.5, n=2", "decimal point"),
-    ("playtests:run_detail", "2.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "2.00, n=2", "decimal point"),
-    ("playtests:run_detail", "2.62, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "2.62, n=2", "decimal point"),
-    ("playtests:run_detail", "20.5, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "20.5, n=2", "decimal point"),
-    ("playtests:run_detail", "21.5, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "21.5, n=2", "decimal point"),
-    ("playtests:run_detail", "24.0, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "24.0, n=2", "decimal point"),
-    ("playtests:run_detail", "3.50, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "3.50, n=2", "decimal point"),
-    ("playtests:run_detail", "4.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "4.00, n=2", "decimal point"),
-    ("playtests:run_detail", "48.0, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "48.0, n=2", "decimal point"),
-    ("playtests:run_detail", "5.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "5.00, n=2", "decimal point"),
-    ("playtests:run_detail", "6.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "6.00, n=2", "decimal point"),
-    ("playtests:run_detail", "6.50, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "6.50, n=2", "decimal point"),
-    ("playtests:run_detail", "6.75, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "6.75, n=2", "decimal point"),
-    ("playtests:run_detail", "64.0, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "64.0, n=2", "decimal point"),
-    ("playtests:run_detail", "7.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "7.00, n=2", "decimal point"),
-    ("playtests:run_detail", "7.50, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "7.50, n=2", "decimal point"),
-    ("playtests:run_detail", "83.0, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "83.0, n=2", "decimal point"),
-    ("playtests:run_detail", "9.00, n=2", "code 'n=2'"),
-    ("playtests:run_detail", "9.00, n=2", "decimal point"),
-    ("playtests:run_detail", "Uma partida dura 24.0 jogadas.", "decimal point"),
-    ("playtests:run_detail", "Uma partida dura 64.0 jogadas.", "decimal point"),
-    ("playtests:run_detail", "Uma partida dura 83.0 jogadas.", "decimal point"),
-    ("playtests:run_detail", "bank_end", "Latin ['bank', 'end']"),
-    ("playtests:run_detail", "bank_end", "code 'bank_end'"),
-    ("playtests:run_detail", "bank_end", "same as the English page"),
-    ("playtests:run_detail", "bank_middle", "Latin ['bank', 'middle']"),
-    ("playtests:run_detail", "bank_middle", "code 'bank_middle'"),
-    ("playtests:run_detail", "bank_middle", "same as the English page"),
-    ("playtests:run_detail", "bard_share", "Latin ['bard', 'share']"),
-    ("playtests:run_detail", "bard_share", "code 'bard_share'"),
-    ("playtests:run_detail", "bard_share", "same as the English page"),
-    ("playtests:run_detail", "bot.random.challenge_edge", "Latin ['bot', 'challenge', 'edge']"),
-    ("playtests:run_detail", "bot.random.challenge_edge", "code 'bot.random'"),
-    ("playtests:run_detail", "bot.random.challenge_edge", "same as the English page"),
-    ("playtests:run_detail", "bot.random.tokens_edge", "Latin ['bot', 'tokens', 'edge']"),
-    ("playtests:run_detail", "bot.random.tokens_edge", "code 'bot.random'"),
-    ("playtests:run_detail", "bot.random.tokens_edge", "same as the English page"),
-    ("playtests:run_detail", "challenges", "Latin ['challenges']"),
-    ("playtests:run_detail", "challenges", "same as the English page"),
-    ("playtests:run_detail", "contests", "English 'contests'"),
-    ("playtests:run_detail", "contests", "Latin ['contests']"),
-    ("playtests:run_detail", "contests", "same as the English page"),
-    ("playtests:run_detail", "control_turns", "Latin ['control', 'turns']"),
-    ("playtests:run_detail", "control_turns", "code 'control_turns'"),
-    ("playtests:run_detail", "control_turns", "same as the English page"),
-    ("playtests:run_detail", "discard_end", "Latin ['discard', 'end']"),
-    ("playtests:run_detail", "discard_end", "code 'discard_end'"),
-    ("playtests:run_detail", "discard_end", "same as the English page"),
-    ("playtests:run_detail", "discard_middle", "Latin ['discard', 'middle']"),
-    ("playtests:run_detail", "discard_middle", "code 'discard_middle'"),
-    ("playtests:run_detail", "discard_middle", "same as the English page"),
-    ("playtests:run_detail", "draw", "Latin ['draw']"),
-    ("playtests:run_detail", "draw", "same as the English page"),
-    ("playtests:run_detail", "drinks", "English 'drinks'"),
-    ("playtests:run_detail", "drinks", "Latin ['drinks']"),
-    ("playtests:run_detail", "drinks", "same as the English page"),
-    ("playtests:run_detail", "finished", "English 'finished'"),
-    ("playtests:run_detail", "finished", "Latin ['finished']"),
-    ("playtests:run_detail", "finished", "same as the English page"),
-    ("playtests:run_detail", "first_out_at", "Latin ['first', 'out', 'at']"),
-    ("playtests:run_detail", "first_out_at", "code 'first_out_at'"),
-    ("playtests:run_detail", "first_out_at", "same as the English page"),
-    ("playtests:run_detail", "flashbacks", "Latin ['flashbacks']"),
-    ("playtests:run_detail", "flashbacks", "same as the English page"),
-    ("playtests:run_detail", "insists", "Latin ['insists']"),
-    ("playtests:run_detail", "insists", "same as the English page"),
-    ("playtests:run_detail", "joins", "Latin ['joins']"),
-    ("playtests:run_detail", "joins", "same as the English page"),
-    ("playtests:run_detail", "margin", "Latin ['margin']"),
-    ("playtests:run_detail", "margin", "same as the English page"),
-    ("playtests:run_detail", "moves", "English 'moves'"),
-    ("playtests:run_detail", "moves", "Latin ['moves']"),
-    ("playtests:run_detail", "moves", "same as the English page"),
-    ("playtests:run_detail", "passes", "Latin ['passes']"),
-    ("playtests:run_detail", "passes", "same as the English page"),
-    ("playtests:run_detail", "passes_at_cap", "Latin ['passes', 'at', 'cap']"),
-    ("playtests:run_detail", "passes_at_cap", "code 'passes_at_cap'"),
-    ("playtests:run_detail", "passes_at_cap", "same as the English page"),
-    ("playtests:run_detail", "pot", "Latin ['pot']"),
-    ("playtests:run_detail", "pot", "same as the English page"),
-    ("playtests:run_detail", "pretzels", "Latin ['pretzels']"),
-    ("playtests:run_detail", "pretzels", "same as the English page"),
-    ("playtests:run_detail", "pretzels_eaten", "Latin ['pretzels', 'eaten']"),
-    ("playtests:run_detail", "pretzels_eaten", "code 'pretzels_eaten'"),
-    ("playtests:run_detail", "pretzels_eaten", "same as the English page"),
-    ("playtests:run_detail", "red_cards", "Latin ['red', 'cards']"),
-    ("playtests:run_detail", "red_cards", "code 'red_cards'"),
-    ("playtests:run_detail", "red_cards", "same as the English page"),
-    ("playtests:run_detail", "red_penalty", "Latin ['red', 'penalty']"),
-    ("playtests:run_detail", "red_penalty", "code 'red_penalty'"),
-    ("playtests:run_detail", "red_penalty", "same as the English page"),
-    ("playtests:run_detail", "refusals", "Latin ['refusals']"),
-    ("playtests:run_detail", "refusals", "same as the English page"),
-    ("playtests:run_detail", "room_possible_at", "Latin ['possible', 'at']"),
-    ("playtests:run_detail", "room_possible_at", "code 'room_possible_at'"),
-    ("playtests:run_detail", "room_possible_at", "same as the English page"),
-    ("playtests:run_detail", "room_told", "Latin ['told']"),
-    ("playtests:run_detail", "room_told", "code 'room_told'"),
-    ("playtests:run_detail", "room_told", "same as the English page"),
-    ("playtests:run_detail", "rounds", "Latin ['rounds']"),
-    ("playtests:run_detail", "rounds", "same as the English page"),
-    ("playtests:run_detail", "scenes", "Latin ['scenes']"),
-    ("playtests:run_detail", "scenes", "same as the English page"),
-    ("playtests:run_detail", "seat1.control", "Latin ['seat', 'control']"),
-    ("playtests:run_detail", "seat1.control", "code 'seat1.control'"),
-    ("playtests:run_detail", "seat1.control", "same as the English page"),
-    ("playtests:run_detail", "seat1.narrations", "Latin ['seat', 'narrations']"),
-    ("playtests:run_detail", "seat1.narrations", "code 'seat1.narrations'"),
-    ("playtests:run_detail", "seat1.narrations", "same as the English page"),
-    ("playtests:run_detail", "seat1.out_at", "Latin ['seat', 'out', 'at']"),
-    ("playtests:run_detail", "seat1.out_at", "code 'seat1.out_at'"),
-    ("playtests:run_detail", "seat1.out_at", "same as the English page"),
-    ("playtests:run_detail", "seat1.out_place", "Latin ['seat', 'out', 'place']"),
-    ("playtests:run_detail", "seat1.out_place", "code 'seat1.out_place'"),
-    ("playtests:run_detail", "seat1.out_place", "same as the English page"),
-    ("playtests:run_detail", "seat1.tokens_end", "Latin ['seat', 'tokens', 'end']"),
-    ("playtests:run_detail", "seat1.tokens_end", "code 'seat1.tokens_end'"),
-    ("playtests:run_detail", "seat1.tokens_end", "same as the English page"),
-    ("playtests:run_detail", "seat1.tokens_middle", "Latin ['seat', 'tokens', 'middle']"),
-    ("playtests:run_detail", "seat1.tokens_middle", "code 'seat1.tokens_middle'"),
-    ("playtests:run_detail", "seat1.tokens_middle", "same as the English page"),
-    ("playtests:run_detail", "seat1.vp", "Latin ['seat', 'vp']"),
-    ("playtests:run_detail", "seat1.vp", "code 'seat1.vp'"),
-    ("playtests:run_detail", "seat1.vp", "same as the English page"),
-    ("playtests:run_detail", "seat1.wins", "Latin ['seat', 'wins']"),
-    ("playtests:run_detail", "seat1.wins", "code 'seat1.wins'"),
-    ("playtests:run_detail", "seat1.wins", "same as the English page"),
-    ("playtests:run_detail", "seat2.control", "Latin ['seat', 'control']"),
-    ("playtests:run_detail", "seat2.control", "code 'seat2.control'"),
-    ("playtests:run_detail", "seat2.control", "same as the English page"),
-    ("playtests:run_detail", "seat2.narrations", "Latin ['seat', 'narrations']"),
-    ("playtests:run_detail", "seat2.narrations", "code 'seat2.narrations'"),
-    ("playtests:run_detail", "seat2.narrations", "same as the English page"),
-    ("playtests:run_detail", "seat2.out_at", "Latin ['seat', 'out', 'at']"),
-    ("playtests:run_detail", "seat2.out_at", "code 'seat2.out_at'"),
-    ("playtests:run_detail", "seat2.out_at", "same as the English page"),
-    ("playtests:run_detail", "seat2.out_place", "Latin ['seat', 'out', 'place']"),
-    ("playtests:run_detail", "seat2.out_place", "code 'seat2.out_place'"),
-    ("playtests:run_detail", "seat2.out_place", "same as the English page"),
-    ("playtests:run_detail", "seat2.tokens_end", "Latin ['seat', 'tokens', 'end']"),
-    ("playtests:run_detail", "seat2.tokens_end", "code 'seat2.tokens_end'"),
-    ("playtests:run_detail", "seat2.tokens_end", "same as the English page"),
-    ("playtests:run_detail", "seat2.tokens_middle", "Latin ['seat', 'tokens', 'middle']"),
-    ("playtests:run_detail", "seat2.tokens_middle", "code 'seat2.tokens_middle'"),
-    ("playtests:run_detail", "seat2.tokens_middle", "same as the English page"),
-    ("playtests:run_detail", "seat2.vp", "Latin ['seat', 'vp']"),
-    ("playtests:run_detail", "seat2.vp", "code 'seat2.vp'"),
-    ("playtests:run_detail", "seat2.vp", "same as the English page"),
-    ("playtests:run_detail", "seat2.wins", "Latin ['seat', 'wins']"),
-    ("playtests:run_detail", "seat2.wins", "code 'seat2.wins'"),
-    ("playtests:run_detail", "seat2.wins", "same as the English page"),
-    ("playtests:run_detail", "seat3.vp", "Latin ['seat', 'vp']"),
-    ("playtests:run_detail", "seat3.vp", "code 'seat3.vp'"),
-    ("playtests:run_detail", "seat3.vp", "same as the English page"),
-    ("playtests:run_detail", "seat3.wins", "Latin ['seat', 'wins']"),
-    ("playtests:run_detail", "seat3.wins", "code 'seat3.wins'"),
-    ("playtests:run_detail", "seat3.wins", "same as the English page"),
-    ("playtests:run_detail", "set_bonuses", "Latin ['set', 'bonuses']"),
-    ("playtests:run_detail", "set_bonuses", "code 'set_bonuses'"),
-    ("playtests:run_detail", "set_bonuses", "same as the English page"),
-    ("playtests:run_detail", "steps_all_matched", "Latin ['steps', 'all', 'matched']"),
-    ("playtests:run_detail", "steps_all_matched", "code 'steps_all_matched'"),
-    ("playtests:run_detail", "steps_all_matched", "same as the English page"),
-    ("playtests:run_detail", "steps_none_matched", "Latin ['steps', 'none', 'matched']"),
-    ("playtests:run_detail", "steps_none_matched", "code 'steps_none_matched'"),
-    ("playtests:run_detail", "steps_none_matched", "same as the English page"),
-    ("playtests:run_detail", "steps_some_matched", "Latin ['steps', 'some', 'matched']"),
-    ("playtests:run_detail", "steps_some_matched", "code 'steps_some_matched'"),
-    ("playtests:run_detail", "steps_some_matched", "same as the English page"),
-    ("playtests:run_detail", "suggestions", "Latin ['suggestions']"),
-    ("playtests:run_detail", "suggestions", "same as the English page"),
-    ("playtests:run_detail", "take_control", "Latin ['take', 'control']"),
-    ("playtests:run_detail", "take_control", "code 'take_control'"),
-    ("playtests:run_detail", "take_control", "same as the English page"),
-    ("playtests:run_detail", "unnamed", "Latin ['unnamed']"),
-    ("playtests:run_detail", "unnamed", "same as the English page"),
-    ("playtests:run_detail", "vp_spread", "Latin ['vp', 'spread']"),
-    ("playtests:run_detail", "vp_spread", "code 'vp_spread'"),
-    ("playtests:run_detail", "vp_spread", "same as the English page"),
-    # The contest's book is half English: the referee's summaries and raw keys (issue 47; h/seeds)
-    (
-        "stories:shared",
-        "Ana throws a pretzel at Kit (Cy) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Ana throws a pretzel at Yum (Bo) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Bo throws a pretzel at Kit (Cy) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Bo throws a pretzel at Kit (Cy) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Bo throws a pretzel at Zed (Ana) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Cy throws a pretzel at Yum (Bo) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Cy throws a pretzel at Zed (Ana) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Cy throws a pretzel at Zed (Ana) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:shared",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:shared",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:shared", "Kit (Cy) loses 6♣.", "Latin ['loses']"),
-    ("stories:shared", "Kit (Cy) loses 8♠.", "Latin ['loses']"),
-    ("stories:shared", "Kit (Cy) loses 9♣.", "Latin ['loses']"),
-    (
-        "stories:shared",
-        "Kit (Cy) plays K♣ and takes control.",
-        "Latin ['plays', 'and', 'takes', 'control']",
-    ),
-    ("stories:shared", "Kit (Cy) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:shared",
-        "Kit (Cy) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:shared",
-        "Yum (Bo) is the last one standing and wins; the character earns a point.",
-        "Latin ['is', 'last', 'one', 'standing', 'and', 'wins', 'character', 'earns', 'point']",
-    ),
-    ("stories:shared", "Yum (Bo) loses 10♦.", "Latin ['loses']"),
-    ("stories:shared", "Yum (Bo) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:shared",
-        "Yum (Bo) takes over the story as the narrator dropped out.",
-        "Latin ['takes', 'over', 'story', 'as', 'narrator', 'dropped', 'out']",
-    ),
-    (
-        "stories:shared",
-        "Yum (Bo) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:shared",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:shared",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:shared", "Zed (Ana) starts the story.", "Latin ['starts', 'story']"),
-    ("stories:shared", "Zed (Ana) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:shared",
-        "Zed (Ana) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:shared",
-        "Zed (Ana)が物語の主導権を奪います（2杯飲む）。",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "stories:shared",
-        "brains 2、muscle 4、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:shared",
-        "brains 3、muscle 3、moves 4、coolness 2",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:shared",
-        "brains 4、muscle 2、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:shared", "coolness", "English 'coolness'"),
-    ("stories:shared", "coolness", "Latin ['coolness']"),
-    ("stories:shared", "moves", "English 'moves'"),
-    ("stories:shared", "moves", "Latin ['moves']"),
-    ("stories:shared", "muscle", "English 'muscle'"),
-    ("stories:shared", "muscle", "Latin ['muscle']"),
-    ("stories:shared", "· 10D", "code '10D'"),
-    ("stories:shared", "· 6C", "code '6C'"),
-    ("stories:shared", "· 9C", "code '9C'"),
-    ("stories:shared", "· drink", "Latin ['drink']"),
-    (
-        "stories:detail",
-        "Ana throws a pretzel at Kit (Cy) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Ana throws a pretzel at Yum (Bo) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Bo throws a pretzel at Kit (Cy) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Bo throws a pretzel at Kit (Cy) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Bo throws a pretzel at Zed (Ana) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Cy throws a pretzel at Yum (Bo) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Cy throws a pretzel at Zed (Ana) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Cy throws a pretzel at Zed (Ana) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:detail",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:detail",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:detail", "Kit (Cy) loses 6♣.", "Latin ['loses']"),
-    ("stories:detail", "Kit (Cy) loses 8♠.", "Latin ['loses']"),
-    ("stories:detail", "Kit (Cy) loses 9♣.", "Latin ['loses']"),
-    (
-        "stories:detail",
-        "Kit (Cy) plays K♣ and takes control.",
-        "Latin ['plays', 'and', 'takes', 'control']",
-    ),
-    ("stories:detail", "Kit (Cy) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:detail",
-        "Kit (Cy) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:detail",
-        "Yum (Bo) is the last one standing and wins; the character earns a point.",
-        "Latin ['is', 'last', 'one', 'standing', 'and', 'wins', 'character', 'earns', 'point']",
-    ),
-    ("stories:detail", "Yum (Bo) loses 10♦.", "Latin ['loses']"),
-    ("stories:detail", "Yum (Bo) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:detail",
-        "Yum (Bo) takes over the story as the narrator dropped out.",
-        "Latin ['takes', 'over', 'story', 'as', 'narrator', 'dropped', 'out']",
-    ),
-    (
-        "stories:detail",
-        "Yum (Bo) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:detail",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:detail",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:detail", "Zed (Ana) starts the story.", "Latin ['starts', 'story']"),
-    ("stories:detail", "Zed (Ana) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:detail",
-        "Zed (Ana) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:detail",
-        "Zed (Ana)が物語の主導権を奪います（2杯飲む）。",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "stories:detail",
-        "brains 2、muscle 4、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:detail",
-        "brains 3、muscle 3、moves 4、coolness 2",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:detail",
-        "brains 4、muscle 2、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:detail", "coolness", "English 'coolness'"),
-    ("stories:detail", "coolness", "Latin ['coolness']"),
-    ("stories:detail", "moves", "English 'moves'"),
-    ("stories:detail", "moves", "Latin ['moves']"),
-    ("stories:detail", "muscle", "English 'muscle'"),
-    ("stories:detail", "muscle", "Latin ['muscle']"),
-    ("stories:detail", "· 10D", "code '10D'"),
-    ("stories:detail", "· 6C", "code '6C'"),
-    ("stories:detail", "· 9C", "code '9C'"),
-    ("stories:detail", "· drink", "Latin ['drink']"),
-    (
-        "stories:epub",
-        "Ana throws a pretzel at Kit (Cy) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Ana throws a pretzel at Yum (Bo) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Bo throws a pretzel at Kit (Cy) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Bo throws a pretzel at Kit (Cy) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Bo throws a pretzel at Zed (Ana) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Cy throws a pretzel at Yum (Bo) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Cy throws a pretzel at Zed (Ana) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Cy throws a pretzel at Zed (Ana) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:epub",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:epub",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:epub", "Kit (Cy) loses 6♣.", "Latin ['loses']"),
-    ("stories:epub", "Kit (Cy) loses 8♠.", "Latin ['loses']"),
-    ("stories:epub", "Kit (Cy) loses 9♣.", "Latin ['loses']"),
-    (
-        "stories:epub",
-        "Kit (Cy) plays K♣ and takes control.",
-        "Latin ['plays', 'and', 'takes', 'control']",
-    ),
-    ("stories:epub", "Kit (Cy) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:epub",
-        "Kit (Cy) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:epub",
-        "Yum (Bo) is the last one standing and wins; the character earns a point.",
-        "Latin ['is', 'last', 'one', 'standing', 'and', 'wins', 'character', 'earns', 'point']",
-    ),
-    ("stories:epub", "Yum (Bo) loses 10♦.", "Latin ['loses']"),
-    ("stories:epub", "Yum (Bo) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:epub",
-        "Yum (Bo) takes over the story as the narrator dropped out.",
-        "Latin ['takes', 'over', 'story', 'as', 'narrator', 'dropped', 'out']",
-    ),
-    (
-        "stories:epub",
-        "Yum (Bo) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:epub",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:epub",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:epub", "Zed (Ana) starts the story.", "Latin ['starts', 'story']"),
-    ("stories:epub", "Zed (Ana) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:epub",
-        "Zed (Ana) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:epub",
-        "brains 2、muscle 4、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:epub",
-        "brains 3、muscle 3、moves 4、coolness 2",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:epub",
-        "brains 4、muscle 2、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:epub", "coolness", "English 'coolness'"),
-    ("stories:epub", "coolness", "Latin ['coolness']"),
-    ("stories:epub", "moves", "English 'moves'"),
-    ("stories:epub", "moves", "Latin ['moves']"),
-    ("stories:epub", "muscle", "English 'muscle'"),
-    ("stories:epub", "muscle", "Latin ['muscle']"),
-    ("stories:epub", "· 10D", "code '10D'"),
-    ("stories:epub", "· 6C", "code '6C'"),
-    ("stories:epub", "· 9C", "code '9C'"),
-    ("stories:epub", "· drink", "Latin ['drink']"),
-    ("stories:pdf", "(1 now).", "Latin ['now']"),
-    ("stories:pdf", "(2 now).", "Latin ['now']"),
-    ("stories:pdf", "(3 now).", "Latin ['now']"),
-    ("stories:pdf", "Ana moves 8♦  + A♣  = 12 · drink", "Latin ['moves', 'drink']"),
-    ("stories:pdf", "Ana muscle", "Latin ['muscle']"),
-    ("stories:pdf", "Ana muscle 7♣  + 2♣  + 9♥  = 22", "Latin ['muscle']"),
-    ("stories:pdf", "Ana throws a pretzel at Kit (Cy)", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Ana throws a pretzel at Yum (Bo)", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Bo coolness 6♥  + J♥  + 4♠  = 13 · 10D", "Latin ['coolness']"),
-    ("stories:pdf", "Bo coolness 6♥  + J♥  + 4♠  = 13 · 10D", "code '10D'"),
-    ("stories:pdf", "Bo muscle 10♣  + 4♥  = 16", "Latin ['muscle']"),
-    ("stories:pdf", "Bo throws a pretzel at Kit (Cy) (2", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Bo throws a pretzel at Kit (Cy) (3", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Bo throws a pretzel at Zed (Ana)", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Cy moves 5♦  + 3♦  + Q♦  + 6♠  = 18", "Latin ['moves']"),
-    ("stories:pdf", "Cy muscle 4♣  + J♣  + 7♠  = 14 · 6C", "Latin ['muscle']"),
-    ("stories:pdf", "Cy muscle 4♣  + J♣  + 7♠  = 14 · 6C", "code '6C'"),
-    ("stories:pdf", "Cy throws a pretzel at Yum (Bo)", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Cy throws a pretzel at Zed (Ana)", "Latin ['throws', 'pretzel', 'at']"),
-    ("stories:pdf", "Cy · 9C", "code '9C'"),
-    ("stories:pdf", "Kit (Cy) is buried under pretzels", "English 'buried under pretzels'"),
-    (
-        "stories:pdf",
-        "Kit (Cy) is buried under pretzels",
-        "Latin ['is', 'buried', 'under', 'pretzels']",
-    ),
-    ("stories:pdf", "Kit (Cy) loses 6♣.", "Latin ['loses']"),
-    ("stories:pdf", "Kit (Cy) loses 8♠.", "Latin ['loses']"),
-    ("stories:pdf", "Kit (Cy) loses 9♣.", "Latin ['loses']"),
-    (
-        "stories:pdf",
-        "Kit (Cy) plays K♣ and takes control.",
-        "Latin ['plays', 'and', 'takes', 'control']",
-    ),
-    ("stories:pdf", "Kit (Cy) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:pdf",
-        "Kit (Cy) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:pdf",
-        "Kit プレイヤー：Cy · brains 3、muscle 3、moves 4、coolness 2",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:pdf",
-        "Yum (Bo) is the last one standing and wins; the character earns a point.",
-        "Latin ['is', 'last', 'one', 'standing', 'and', 'wins', 'character', 'earns', 'point']",
-    ),
-    ("stories:pdf", "Yum (Bo) loses 10♦.", "Latin ['loses']"),
-    ("stories:pdf", "Yum (Bo) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:pdf",
-        "Yum (Bo) takes over the story as the narrator dropped out.",
-        "Latin ['takes', 'over', 'story', 'as', 'narrator', 'dropped', 'out']",
-    ),
-    (
-        "stories:pdf",
-        "Yum (Bo) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:pdf",
-        "Yum プレイヤー：Bo · brains 4、muscle 2、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:pdf", "Zed (Ana) is buried under", "Latin ['is', 'buried', 'under']"),
-    ("stories:pdf", "Zed (Ana) starts the story.", "Latin ['starts', 'story']"),
-    ("stories:pdf", "Zed (Ana) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:pdf",
-        "Zed (Ana) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:pdf",
-        "Zed プレイヤー：Ana · brains 2、muscle 4、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:pdf", "and is out of the game.", "Latin ['and', 'is', 'out', 'game']"),
-    ("stories:pdf", "now).", "Latin ['now']"),
-    (
-        "stories:pdf",
-        "pretzels and is out of the game.",
-        "Latin ['pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    (
-        "stories:pdf",
-        "第4部 Zed (Ana)が物語の主導権を奪います（2杯飲む）。 . . . . . . . . . . . . . . . . . . . . . . . . . 5",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "stories:single_html",
-        "Ana throws a pretzel at Kit (Cy) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Ana throws a pretzel at Yum (Bo) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Bo throws a pretzel at Kit (Cy) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Bo throws a pretzel at Kit (Cy) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Bo throws a pretzel at Zed (Ana) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Cy throws a pretzel at Yum (Bo) (2 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Cy throws a pretzel at Zed (Ana) (1 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Cy throws a pretzel at Zed (Ana) (3 now).",
-        "Latin ['throws', 'pretzel', 'at', 'now']",
-    ),
-    (
-        "stories:single_html",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:single_html",
-        "Kit (Cy) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:single_html", "Kit (Cy) loses 6♣.", "Latin ['loses']"),
-    ("stories:single_html", "Kit (Cy) loses 8♠.", "Latin ['loses']"),
-    ("stories:single_html", "Kit (Cy) loses 9♣.", "Latin ['loses']"),
-    (
-        "stories:single_html",
-        "Kit (Cy) plays K♣ and takes control.",
-        "Latin ['plays', 'and', 'takes', 'control']",
-    ),
-    ("stories:single_html", "Kit (Cy) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:single_html",
-        "Kit (Cy) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:single_html",
-        "Yum (Bo) is the last one standing and wins; the character earns a point.",
-        "Latin ['is', 'last', 'one', 'standing', 'and', 'wins', 'character', 'earns', 'point']",
-    ),
-    ("stories:single_html", "Yum (Bo) loses 10♦.", "Latin ['loses']"),
-    ("stories:single_html", "Yum (Bo) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:single_html",
-        "Yum (Bo) takes over the story as the narrator dropped out.",
-        "Latin ['takes', 'over', 'story', 'as', 'narrator', 'dropped', 'out']",
-    ),
-    (
-        "stories:single_html",
-        "Yum (Bo) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:single_html",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "English 'buried under pretzels'",
-    ),
-    (
-        "stories:single_html",
-        "Zed (Ana) is buried under pretzels and is out of the game.",
-        "Latin ['is', 'buried', 'under', 'pretzels', 'and', 'is', 'out', 'game']",
-    ),
-    ("stories:single_html", "Zed (Ana) starts the story.", "Latin ['starts', 'story']"),
-    ("stories:single_html", "Zed (Ana) takes a drink.", "Latin ['takes', 'drink']"),
-    (
-        "stories:single_html",
-        "Zed (Ana) takes two drinks and takes control of the story.",
-        "Latin ['takes', 'two', 'drinks', 'and', 'takes', 'control', 'story']",
-    ),
-    (
-        "stories:single_html",
-        "Zed (Ana)が物語の主導権を奪います（2杯飲む）。",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "stories:single_html",
-        "brains 2、muscle 4、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:single_html",
-        "brains 3、muscle 3、moves 4、coolness 2",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    (
-        "stories:single_html",
-        "brains 4、muscle 2、moves 3、coolness 3",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("stories:single_html", "coolness", "English 'coolness'"),
-    ("stories:single_html", "coolness", "Latin ['coolness']"),
-    ("stories:single_html", "moves", "English 'moves'"),
-    ("stories:single_html", "moves", "Latin ['moves']"),
-    ("stories:single_html", "muscle", "English 'muscle'"),
-    ("stories:single_html", "muscle", "Latin ['muscle']"),
-    ("stories:single_html", "· 10D", "code '10D'"),
-    ("stories:single_html", "· 6C", "code '6C'"),
-    ("stories:single_html", "· 9C", "code '9C'"),
-    ("stories:single_html", "· drink", "Latin ['drink']"),
-    # Contest attribute names stay English in the report, its PDF and the dashboard (issue 47; h/seeds)
-    ("playtests:dashboard", "Contests on brains", "English 'Contests on brains'"),
-    ("playtests:dashboard", "Contests on brains", "Latin ['Contests', 'on', 'brains']"),
-    ("playtests:dashboard", "Contests on brains", "same as the English page"),
-    ("playtests:dashboard", "Contests on coolness", "English 'Contests on coolness'"),
-    ("playtests:dashboard", "Contests on coolness", "Latin ['Contests', 'on', 'coolness']"),
-    ("playtests:dashboard", "Contests on coolness", "same as the English page"),
-    ("playtests:dashboard", "Contests on moves", "English 'Contests on moves'"),
-    ("playtests:dashboard", "Contests on moves", "Latin ['Contests', 'on', 'moves']"),
-    ("playtests:dashboard", "Contests on moves", "same as the English page"),
-    ("playtests:dashboard", "Contests on muscle", "English 'Contests on muscle'"),
-    ("playtests:dashboard", "Contests on muscle", "Latin ['Contests', 'on', 'muscle']"),
-    ("playtests:dashboard", "Contests on muscle", "same as the English page"),
-    ("playtests:table_report", "brains", "English 'brains'"),
-    ("playtests:table_report", "brains", "Latin ['brains']"),
-    ("playtests:table_report", "brains", "same as the English page"),
-    ("playtests:table_report", "brains · 勝負：0", "Latin ['brains']"),
-    ("playtests:table_report", "coolness", "English 'coolness'"),
-    ("playtests:table_report", "coolness", "Latin ['coolness']"),
-    ("playtests:table_report", "coolness", "same as the English page"),
-    ("playtests:table_report", "coolness · 勝負：0", "Latin ['coolness']"),
-    ("playtests:table_report", "moves", "English 'moves'"),
-    ("playtests:table_report", "moves", "Latin ['moves']"),
-    ("playtests:table_report", "moves", "same as the English page"),
-    ("playtests:table_report", "moves · 勝負：1", "Latin ['moves']"),
-    ("playtests:table_report", "muscle", "English 'muscle'"),
-    ("playtests:table_report", "muscle", "Latin ['muscle']"),
-    ("playtests:table_report", "muscle", "same as the English page"),
-    ("playtests:table_report", "muscle · 勝負：3", "Latin ['muscle']"),
-    (
-        "playtests:table_report",
-        "能力値別の勝負数：brains：勝負 0。muscle：勝負 3。moves：勝負 1。coolness：勝負 0",
-        "Latin ['brains', 'muscle', 'moves', 'coolness']",
-    ),
-    ("playtests:table_report_pdf", "brains", "English 'brains'"),
-    ("playtests:table_report_pdf", "brains", "Latin ['brains']"),
-    ("playtests:table_report_pdf", "coolness", "English 'coolness'"),
-    ("playtests:table_report_pdf", "coolness", "Latin ['coolness']"),
-    ("playtests:table_report_pdf", "moves", "English 'moves'"),
-    ("playtests:table_report_pdf", "moves", "Latin ['moves']"),
-    ("playtests:table_report_pdf", "muscle", "English 'muscle'"),
-    ("playtests:table_report_pdf", "muscle", "Latin ['muscle']"),
-    # Print-and-play: the components PDFs (issue 47; h/seeds mends print-and-play)
+# Findings left as they are, each an exact (route, text, problem), and each must still occur
+# (the crawl fails on one that no longer does, so the list never hides the same text coming
+# back). The other branches of issue 47 that this list once held for are merged and mended.
+PENDING: set[tuple[str, str, str]] = {
+    # Amnesia Stories' components in Japanese: the start card's "S" and the score track's "VP"
+    # run together in the PDF's text layer ("SVP"); on the page they are two labels.
     ("games:components", "SVP ", "Latin ['SVP']"),
-    (
-        "games:components",
-        "エリアカード (1/6): 標準のエリアカード48枚、48枚：表面にイラストとID、裏面にアドベンチャーテキスト。両面印刷（長辺とじ）で印刷してください。",
-        "ASCII punctuation in Japanese",
-    ),
-    ("games:components", "エリアカード (2/6)", "ASCII punctuation in Japanese"),
-    ("games:components", "エリアカード (3/6)", "ASCII punctuation in Japanese"),
-    ("games:components", "エリアカード (4/6)", "ASCII punctuation in Japanese"),
-    ("games:components", "エリアカード (5/6)", "ASCII punctuation in Japanese"),
-    ("games:components", "エリアカード (6/6)", "ASCII punctuation in Japanese"),
-    (
-        "games:components",
-        "キャラクターシート (1/2): 8枚、プレイヤー1人に1枚：表面は能力値、裏面は失ったカードとメモ。",
-        "ASCII punctuation in Japanese",
-    ),
-    ("games:components", "キャラクターシート (2/2)", "ASCII punctuation in Japanese"),
-    (
-        "games:components",
-        "スコアカード: スコアカード4枚（うち1枚にスタートプレイヤーを表すSマーク）と、各自のマーカー：ランダムに配ってください。",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "games:components",
-        "ナンバーカードとレッドカード (1/2): 1〜5のセットが5組：4人のプレイヤーに1組ずつと、選択番号用に1組。 さらにレッドカード4枚（足りなくなったら何か別の物で代",
-        "ASCII punctuation in Japanese",
-    ),
-    ("games:components", "ナンバーカードとレッドカード (2/2)", "ASCII punctuation in Japanese"),
-    (
-        "games:components",
-        "早見表カード (1/2): 8枚、プレイヤー1人に1枚：表面は勝負、裏面は同点・ペナルティ・主導権。",
-        "ASCII punctuation in Japanese",
-    ),
-    (
-        "games:components",
-        "早見表カード (1/2): 8枚、プレイヤー1人に1枚：表面は自分の手番、裏面は挑戦と終幕。",
-        "ASCII punctuation in Japanese",
-    ),
-    ("games:components", "早見表カード (2/2)", "ASCII punctuation in Japanese"),
 }
 
-# Print-and-play in pt-BR: components.html writes its CSS numbers localised ("5,0mm"), and
-# WeasyPrint ignores them (issue 47; h/seeds).
-PENDING_WARNINGS = {
-    "Ignored `left:5,0mm` at 1:1, invalid value.",
-    "Ignored `right:5,0mm` at 1:22, invalid value.",
-    "Ignored `top:3,0mm` at 1:12, invalid value.",
-}
+# WeasyPrint warnings left as they are (none: a CSS value WeasyPrint ignores is a misprint).
+PENDING_WARNINGS: set[str] = set()
 
 
 @pytest.mark.usefixtures("weasyprint_once")
@@ -1511,6 +624,7 @@ def test_every_page_and_file_is_in_the_readers_language(django_user_model, caplo
         route_of(urlsplit(url).path) for (_p, url), page in english.items() if page.status < 400
     }
     found: dict[str, list[str]] = defaultdict(list)
+    pending_seen: set[tuple[str, str, str]] = set()
     counts: dict[str, tuple[int, int]] = {}
     with caplog.at_level(logging.WARNING, logger="weasyprint"):
         for language in LANGUAGES:
@@ -1542,6 +656,7 @@ def test_every_page_and_file_is_in_the_readers_language(django_user_model, caplo
                 for index, part in enumerate(page.parts):
                     for problem in reader.problems(part, same_as_english=index in same):
                         if (route, part, problem) in PENDING:
+                            pending_seen.add((route, part, problem))
                             continue
                         found[f"{language} {person} {url}"].append(f"{problem}: {part!r}")
     warnings = [
@@ -1549,6 +664,12 @@ def test_every_page_and_file_is_in_the_readers_language(django_user_model, caplo
         for r in caplog.records
         if r.name.startswith("weasyprint") and r.getMessage() not in PENDING_WARNINGS
     ]
+    seen_warnings = {r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")}
+    # A pending finding that no longer occurs was mended: it leaves the list, so that the list
+    # never hides the same text coming back.
+    mended = sorted(PENDING - pending_seen) + sorted(PENDING_WARNINGS - seen_warnings)
+    if os.environ.get("CRAWL_PENDING_DUMP"):
+        Path(os.environ["CRAWL_PENDING_DUMP"]).write_text(json.dumps(sorted(pending_seen)))
     missing = pattern_names() - reached - set(NOT_REACHED)
     stale = set(NOT_REACHED) & reached
     report = [f"{where}: {what}" for where, whats in found.items() for what in whats]
@@ -1557,6 +678,7 @@ def test_every_page_and_file_is_in_the_readers_language(django_user_model, caplo
     assert not warnings, sorted(set(warnings))[:20]
     assert not missing, f"patterns neither reached nor listed: {sorted(missing)}"
     assert not stale, f"listed as not reached, but reached: {sorted(stale)}"
+    assert not mended, f"pending findings no longer found (take them off the list): {mended[:20]}"
 
 
 # -- the detectors themselves -----------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from amnesia_site import lists
 from games.playtests.figures import COUNT, SHARE, TOKENS, Figure
 from games.playtests.questions import (
     Question,
@@ -98,7 +99,7 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
             ask(
                 "edges",
                 _("Does one way of playing get an edge?"),
-                (_("Yes: %(edges)s.") % {"edges": "; ".join(said)})
+                (_("Yes: %(edges)s.") % {"edges": lists.groups().join(said)})
                 if said
                 else _("No measurable edge in challenges won or tokens kept."),
                 edges,

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.contest.cards import card, card_label
 from games.contest.characters import ATTRIBUTE_LABELS, drinks_as
-from games.contest.rules.core import player_and_character
+from games.contest.page import shown_name
 from games.contest.rules.narrative import said_once, teller
 from games.contest.story import count_drinks, describe
 from stories.books import Chapter, MoveTexts, incipit
@@ -103,10 +103,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         )
     part: Chapter | None = None
     seen_text: set[int] = set()
-    names = {
-        e.get("player", ""): player_and_character(e.get("player", ""), e.get("character"))
-        for e in cast
-    }
+    names = {e.get("player", ""): shown_name(e.get("player", ""), e.get("character")) for e in cast}
     mode = drinks_as(texts.table) if texts.table is not None else "drinks"
     # A part with nothing written down is listed in the contents by how it began.
     began: dict[str, str] = {}

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from amnesia_site import lists
 from games.playtests.figures import COUNT, Figure
 from games.playtests.questions import (
     Question,
@@ -18,6 +19,12 @@ from games.playtests.questions import (
     proportion,
     share_text,
 )
+
+
+def full_stop() -> str:
+    """A sentence's end as the reader's language writes it."""
+    return "。" if (get_language() or "").lower().startswith("ja") else "."
+
 
 HOW = ("face_card", "drinks", "plot_card")
 
@@ -33,7 +40,7 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
         }
         if all(known(p) for p in places):
             answer += " " + _("Average place in the order of elimination: %(places)s.") % {
-                "places": ", ".join(
+                "places": lists.separator().join(
                     _("seat %(k)s %(share)s") % {"k": k, "share": mean_text(p)}  # type: ignore[arg-type]
                     for k, p in enumerate(places, 1)
                 )
@@ -64,10 +71,12 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
         ]
         control = [figures.get(f"seat{k}.control") for k in range(1, players + 1)]
         answer = _("Control is taken %(times)s times a game") % {"times": mean_text(take)}
-        answer += (": " + ", ".join(parts) + ".") if parts else "."
+        answer += (
+            (lists.colon() + lists.separator().join(parts) + full_stop()) if parts else full_stop()
+        )
         if all(known(c) for c in control):
             answer += " " + _("Share of the game each seat controls the story: %(shares)s.") % {
-                "shares": ", ".join(
+                "shares": lists.separator().join(
                     _("seat %(k)s %(share)s") % {"k": k, "share": share_text(c)}  # type: ignore[arg-type]
                     for k, c in enumerate(control, 1)
                 )

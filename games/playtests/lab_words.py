@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from amnesia_site import lists
 from games import registry
 from games.models import Ruleset
 from games.playtests import figures as F
@@ -104,7 +105,7 @@ def _range(game: str, kind: str, name: str, spec: Any) -> str:
         if isinstance(spec.default, bool):
             return _("on or off")
         if spec.choices is not None:
-            return ", ".join(value_words(game, kind, name, c) for c in spec.choices)
+            return lists.separator().join(value_words(game, kind, name, c) for c in spec.choices)
         low = "…" if spec.min is None else value_words(game, kind, name, spec.min)
         high = "…" if spec.max is None else value_words(game, kind, name, spec.max)
     else:

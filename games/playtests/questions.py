@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from amnesia_site import lists
 from games import registry
 from games.playtests import figures as P
 from games.simulate import figures as F
@@ -109,7 +110,7 @@ def _wins(figures: dict[str, Any], players: int) -> list[Question]:
     fair = 1 / players
     first = seats[0]
     assert first is not None
-    by_seat = ", ".join(
+    by_seat = lists.separator().join(
         _("seat %(k)s %(share)s") % {"k": k, "share": share_text(s)}  # type: ignore[arg-type]
         for k, s in enumerate(seats, 1)
     )

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRefresh
 
-from amnesia_site import numbers
+from amnesia_site import lists, numbers
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from amnesia_site.numbers import WholeNumberField
 from amnesia_site.workers import work
@@ -44,7 +44,9 @@ class RulesetsChoice(forms.ModelMultipleChoiceField):
 
 class StudyForm(forms.Form):
     baseline = RulesetChoice(
-        label=gettext_lazy("Read against this ruleset"), queryset=Ruleset.objects.none()
+        label=gettext_lazy("Read against this ruleset"),
+        queryset=Ruleset.objects.none(),
+        empty_label=None,  # a study always reads against one: the first is chosen
     )
     others = RulesetsChoice(
         label=gettext_lazy("Rulesets to try"),
@@ -89,7 +91,7 @@ class StudyForm(forms.Form):
         fields["bots"].choices = [(name, names.bot_label(name)) for name in kit.bots or {}]
         self.sweepables = studies.sweepables(game)
         choices = [("", _("Nothing"))] + [
-            (s.key, f"{s.label} ({s.range})") for s in self.sweepables
+            (s.key, s.label + lists.bracketed(s.range)) for s in self.sweepables
         ]
         fields["sweep1"].choices = choices
         fields["sweep2"].choices = choices
