@@ -50,7 +50,7 @@ def test_draft_4_against_draft_3_at_3_and_4_players_read_in_japanese(
     page.get_by_label("プレイヤー数（から）").fill("3")
     page.locator("[name=players_to]").fill("4")
     page.get_by_label("組み合わせごとのゲーム数").fill("16")
-    page.get_by_label("もしもこれを変えたら").select_option(label="吟遊詩人の明快さ (0〜1)")
+    page.get_by_label("もしもこれを変えたら").select_option(label="吟遊詩人の明快さ（0〜1）")
     page.locator("[name=values1]").fill("0.2, 0.8")
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.get_by_role("button", name="検証を始める").click()

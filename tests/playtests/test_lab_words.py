@@ -17,7 +17,7 @@ from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.pdfs import all_text
 from tests.playtests.conftest import builtin
-from tests.test_no_english_on_screen import visible
+from tests.test_crawl import visible
 
 GAME = "amnesia_stories"
 LANGUAGES = ["pt-br", "ja"]

@@ -94,7 +94,7 @@ def test_only_those_who_see_the_run_open_its_games(run, client, django_user_mode
 
 def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, client):
     from tests.codenames import code_names
-    from tests.test_no_english_on_screen import visible
+    from tests.test_crawl import visible
 
     client.force_login(designer)
     url = reverse("playtests:run_game", args=[run.pk, 1])
