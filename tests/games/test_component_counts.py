@@ -104,11 +104,16 @@ def test_a_player_count_the_game_does_not_seat_is_refused() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("accept", "word"), [("ja", "アムネジア"), ("pt-br", "Amnésia")])
-def test_the_bare_components_link_follows_the_readers_language(monkeypatch, accept, word):
+def test_the_bare_components_link_follows_the_readers_language(
+    monkeypatch, settings, tmp_path, accept, word
+):
     """``/rules/<game>/components.pdf`` with no ``language=`` speaks the browser's language.
     (The PDF step is the same renderer the tests above and the command exercise; here it
-    hands back the HTML it was given, to read the words.)"""
+    hands back the HTML it was given, to read the words: in a cache folder of its own, so
+    that no PDF another test printed for the same sheets is read instead.)"""
     from django.test import Client
+
+    settings.STORY_CACHE_DIR = str(tmp_path / "story-cache")
 
     monkeypatch.setattr(components, "html_to_pdf", lambda html, extra=None: html.encode())
     response = Client().get("/rules/amnesia/components.pdf", HTTP_ACCEPT_LANGUAGE=accept)
