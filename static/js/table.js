@@ -67,7 +67,12 @@
     var status = area.form && area.form.querySelector(".draft-status");
     var saved = null;
     try { saved = window.localStorage.getItem(key); } catch (e) { /* private mode */ }
-    if (saved && saved.length > area.value.length) area.value = saved;
+    // Only into a box as the page drew it (a reload, a dropped connection): a box a refresh
+    // has just carried the text into (static/js/live.js) holds the newest text already, and
+    // may have been typed in before this runs (a refresh settles a moment after its swap).
+    if (saved && area.value === area.defaultValue && saved.length > area.value.length) {
+      area.value = saved;
+    }
     area.addEventListener("input", function () {
       try { window.localStorage.setItem(key, area.value); } catch (e) { /* full or private */ }
       var seq = pageSeq();
