@@ -59,7 +59,7 @@ serve:
 # tests/games/test_checks.py and tests/test_migrations.py.
 # The types, then the two runs, one after the other. Running them at once (make -j3) was tried:
 # on 2 cores it took more wall time and about a fifth more CPU time (four test workers, their
-# servers and the browser fighting for the cores), measured back to back (README, make test).
+# servers and the browser fighting for the cores), measured back to back (docs/development.md, make test).
 # TEST_MEMO_DIR: a folder for this make test alone, where the tests keep the pictures that the
 # same input always makes alike (tests/memo.py), so the second worker and the PostgreSQL run read
 # them instead of drawing them again; removed after, so the next make test draws them anew.

@@ -82,7 +82,7 @@ def private_addresses() -> list[str]:
 @lru_cache(maxsize=1)
 def _detected() -> tuple[str, ...]:
     # Once per process: the development server has no LAN_ADDRESSES, and interfaces rarely
-    # change while it runs (the README says to restart after changing network).
+    # change while it runs (docs/serving.md says to restart after changing network).
     return tuple(private_addresses())
 
 
@@ -126,7 +126,7 @@ def phone_url(request: HttpRequest, path: str, via: str | None = None) -> str:
 def reaches_no_phone(request: HttpRequest) -> bool:
     """No network at all: the only address there is would be this machine's own, which no
     phone can open. ``PUBLIC_URL`` is never that case: it is the address whatever it says, a
-    loopback one included (the README's recipe for trying the phones on one machine)."""
+    loopback one included (the recipe for trying the phones on one machine in docs/table.md)."""
     if settings.PUBLIC_URL:
         return False
     return is_loopback(urlsplit(phone_base(request)).hostname or "")

@@ -2,7 +2,7 @@
 
 The defaults suit a developer's checkout: DEBUG on, SQLite beside manage.py, the usual local host
 names allowed. A deployment sets DEBUG=0, which makes SECRET_KEY mandatory and turns on the HTTPS
-hardening further down. README.md lists every variable.
+hardening further down. docs/settings.md lists every variable.
 """
 
 from __future__ import annotations

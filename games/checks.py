@@ -67,7 +67,7 @@ SEAT_FRAME = "games/seat_frame.html"
 # The moment the demos are built for (a fixed one: the check must say the same every time).
 DEMO_NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
 
-# What each message id means (the README's "Adding a game" lists them too).
+# What each message id means (docs/adding-a-game.md, "The check's messages", lists them too).
 IDS = {
     "games.E001": "a required part is missing",
     "games.E002": "a part is not of the right kind",
@@ -221,7 +221,7 @@ def _fills(report: _Report, part: str, loaded: Any, frame: str) -> None:
             part,
             f"{template.name!r} fills the block(s) {', '.join(unknown)}, which {frame!r} does "
             "not have: they would never show.",
-            f"Use the frame's blocks: {', '.join(sorted(offered))} (README, 'Adding a game').",
+            f"Use the frame's blocks: {', '.join(sorted(offered))} (docs/adding-a-game.md, 'The frames and their blocks').",
         )
 
 
@@ -235,7 +235,7 @@ def _framed(report: _Report, template: Any) -> None:
         "table_template",
         f"{template.template.name!r} does not extend {TABLE_FRAME!r}.",
         f'Start it with {{% extends "{TABLE_FRAME}" %}} and draw the game in its blocks '
-        "(moves, side, …; its forms with {% moveform %}): README, 'Adding a game'.",
+        "(moves, side, …; its forms with {% moveform %}): docs/adding-a-game.md, 'The frames and their blocks'.",
     )
 
 
@@ -249,7 +249,7 @@ def _required(report: _Report) -> None:
                 part,
                 "is missing.",
                 f"Every game needs its {part}: see {registry.PART_HELP[part]} "
-                "(README, 'Adding a game').",
+                "(docs/adding-a-game.md, 'The package').",
             )
     if kit.referee is not None and not isinstance(kit.referee, Game):
         report.error(

@@ -48,7 +48,7 @@ from games.services import import_script
 ID = "games.E023"
 HINT = (
     "Build the page from what it is given (games.facing.Facing: view, legal, story_tail, "
-    "...), never from the table's state: README, 'Adding a game'."
+    "...), never from the table's state: docs/adding-a-game.md, 'What a page receives'."
 )
 
 

@@ -4,7 +4,7 @@ A game is a package under ``games/`` (a Django app labelled with the game's slug
 ``AppConfig.ready`` registers one :class:`GameKit`. The write path, the table pages, the
 new-table form, the story book, the playtests and the demo command ask this registry for the
 game's parts; none of them names a game. Adding a game is one package and one registration
-(the checklist is in the README).
+(the checklist is in docs/adding-a-game.md).
 
 This module imports no game: the games import it.
 """
@@ -321,7 +321,7 @@ SEARCH_PARAM_LABELS = {
 
 
 # Every part a kit must provide for the game to work in every generic page, and where the
-# README says how to write it. ``games/checks.py`` (``manage.py check``) checks them all, and
+# docs/adding-a-game.md says how to write it. ``games/checks.py`` (``manage.py check``) checks them all, and
 # every optional part a kit has, for each registered game.
 PART_HELP = {
     "referee": "rules.py, a games.rules.base.Game whose name is the slug",

@@ -4,7 +4,7 @@ ruleset version, story) as JSON under our own versioned JSON Schema
 
 The figures are the playtest report's (``games.playtests.service.compute_figures``), so a
 player who asked to be left out is their label here too. No play-logging app's import format
-is claimed (see the README): the columns are named plainly, for a person or a spreadsheet.
+is claimed (see docs/stories.md, "Play records"): the columns are named plainly, for a person or a spreadsheet.
 
 The CSV has one row per play; the list cells (players, winners) and the scores are JSON, so
 :func:`read_csv` gives back exactly the records :func:`to_csv` was given. A cell a spreadsheet

@@ -1,4 +1,4 @@
-"""Games registered for the tests only (the README's "Adding a game", "A game for the tests").
+"""Games registered for the tests only (docs/adding-a-game.md, "A game for the tests only").
 
 A test game is a package under ``tests/games/<slug>/`` like a real one (its ``kit.py``, its
 referee, its ``templates/<slug>/``, its ``urls.py`` if it has pages of its own) but no app in

@@ -4,7 +4,7 @@ board and its buttons (the table page's plumbing is ``games/table_frame.html``).
 
 ``{% moveform legal by=name action=url do=verb turn=True class="…" data_narrate=True %}``
 draws ``<form method="post">`` with the CSRF token and the hidden inputs every move carries
-(*Moves from a page* in the README):
+(*Moves from a page* in docs/moves.md):
 
 - ``expected_seq`` (the context's), ``client_id`` (a fresh one per form: the fallback for a
   page without JavaScript), and ``expected_turn`` when the form's verb is one of the referee's

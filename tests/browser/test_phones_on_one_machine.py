@@ -1,4 +1,4 @@
-"""The README's recipe for trying the phones on one machine, step by step, in Chromium: the site
+"""The recipe for trying the phones on one machine (docs/table.md), step by step, in Chromium: the site
 told that 127.0.0.1 is its public address (``PUBLIC_URL``), the game master logs in, makes an
 Amnesia table, opens its join screen, and each seat's link (the text under its QR code) opens
 that player's page in a phone-sized window of its own."""
@@ -16,7 +16,7 @@ PHONE = {"width": 390, "height": 844}
 PLAYERS = ["Ana", "Bruno", "Caio"]
 
 
-def test_the_readme_recipe_for_phones_on_one_machine(
+def test_the_recipe_for_phones_on_one_machine(
     browser, page, django_user_model, live_server, settings
 ) -> None:
     # PUBLIC_URL=http://127.0.0.1:8000 make run, on the port this test's server has.

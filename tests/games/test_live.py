@@ -332,7 +332,7 @@ def test_the_join_screen_says_so_when_there_is_no_network(
 def test_a_loopback_public_url_is_the_address_of_the_join_screen(
     make_table, gm_client, settings, monkeypatch
 ):
-    """The README's recipe for the phones on one machine: PUBLIC_URL says 127.0.0.1, and the
+    """The recipe for the phones on one machine (docs/table.md): PUBLIC_URL says 127.0.0.1, and the
     codes use it, network or not."""
     settings.PUBLIC_URL = "http://127.0.0.1:8000"
     settings.LAN_ADDRESSES = []

@@ -10,7 +10,7 @@ while the site runs.
 
 ``--into DIR`` names the copy after the time (``amnesia-20261130-235959.sqlite3`` or
 ``.pgdump``) and keeps the newest ``--keep`` copies there. The uploads in MEDIA_ROOT are files,
-not in the database: README.md says how to keep them too, and how to restore.
+not in the database: docs/backups.md says how to keep them too, and how to restore.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ What ``runserver`` is not: Granian, a production server, runs the site with DEBU
 site serves its own static files (WhiteNoise, hashed names kept a year by browsers); the
 addresses phones open are allowed hosts and are printed, with a QR code of the first, in the
 terminal. Plain HTTP on a local network is the normal case for a table, so the HTTPS-only
-settings (secure cookies, redirect, HSTS) are off unless asked for (README: "make serve").
+settings (secure cookies, redirect, HSTS) are off unless asked for (docs/serving.md: "HTTPS, or plain HTTP").
 
 The steps, each testable alone:
 0. the refusal of a port another process listens on already, naming it (``lifeline.py``);
@@ -161,7 +161,7 @@ class Command(BaseCommand):
             "--workers",
             type=int,
             default=int(os.environ.get("WORKERS") or 1),
-            help="server processes (more than one wants REDIS_URL, see the README)",
+            help="server processes (more than one wants REDIS_URL, see docs/serving.md)",
         )
         parser.add_argument(
             "--threads",

@@ -1,4 +1,4 @@
-"""Three Cards' kit: the parts the README's "Adding a game" asks for."""
+"""Three Cards' kit: the parts docs/adding-a-game.md asks for."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Three Cards, a game with a deck and hidden hands written from the README's "Adding a game"
+"""Three Cards, a game with a deck and hidden hands written from docs/adding-a-game.md
 and the check's messages, registered for these tests only (``game_for_tests``): the contract's
 check passes it, and it plays through the write path, its table page, its seat page, its book
 and its playtest figures, none of them showing a hand to anyone but its player."""
