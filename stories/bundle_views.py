@@ -13,7 +13,9 @@ from django.views.decorators.http import require_http_methods
 
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.playtests.service import is_designer
-from stories import bundles
+from stories.bundles.format import BundleError, limit
+from stories.bundles.importing import import_bundle
+from stories.bundles.summary import summary_lines
 
 
 class BundleForm(forms.Form):
@@ -37,16 +39,16 @@ def bundle_import(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             upload = form.cleaned_data["bundle"]
             try:
-                if upload.size > bundles.limit("BUNDLE_MAX_BYTES"):
-                    raise bundles.BundleError(_("The bundle is larger than this site accepts."))
+                if upload.size > limit("BUNDLE_MAX_BYTES"):
+                    raise BundleError(_("The bundle is larger than this site accepts."))
                 # Everything it brings is the uploader's (stories.bundles).
-                summary = bundles.import_bundle(upload.read(), request.user)
-            except bundles.BundleError as exc:
+                summary = import_bundle(upload.read(), request.user)
+            except BundleError as exc:
                 context["error"] = _("The bundle was refused and nothing was imported: %(why)s") % {
                     "why": exc
                 }
                 status = 400
             else:
-                context["lines"] = bundles.summary_lines(summary)
+                context["lines"] = summary_lines(summary)
                 context["form"] = BundleForm()
     return render(request, "stories/bundle_import.html", context, status=status)

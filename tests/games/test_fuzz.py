@@ -39,7 +39,7 @@ from games.amnesia_stories.modes import PHONES
 from games.contest.models import Character, SeatCharacter
 from games.models import Move, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP, FREE_TEXTS, RATINGS, Impression, PlaytestReport
-from stories import bundles
+from stories.bundles.format import MANIFEST
 from stories.models import Story
 from tests.playtests.conftest import finished_table
 
@@ -446,12 +446,12 @@ def broken_bundle(rng: random.Random, good: bytes) -> bytes:
     manifest = json.loads(entries[0][1])
     if how == "manifest":
         manifest = _poke(rng, manifest)
-        entries[0] = (bundles.MANIFEST, json.dumps(manifest, allow_nan=True).encode())
+        entries[0] = (MANIFEST, json.dumps(manifest, allow_nan=True).encode())
     elif how == "raw":  # text no JSON reader should take whole
         raw = rng.choice(RAW_VALUES)
-        entries[0] = (bundles.MANIFEST, entries[0][1].replace(b"null", raw.encode(), 1))
+        entries[0] = (MANIFEST, entries[0][1].replace(b"null", raw.encode(), 1))
         if b"null" not in _entries(good)[0][1]:
-            entries[0] = (bundles.MANIFEST, f'{{"format": {raw}}}'.encode())
+            entries[0] = (MANIFEST, f'{{"format": {raw}}}'.encode())
     elif how == "entry":
         name = rng.choice(
             ["../evil.png", "/abs.png", "files/../../x.png", "files/x.exe", "C:x", "a\\b"]
@@ -460,7 +460,7 @@ def broken_bundle(rng: random.Random, good: bytes) -> bytes:
     elif how == "twice":
         entries.append(entries[0])
     else:
-        entries[0] = (bundles.MANIFEST, entries[0][1].replace(b'"', b'"\\u0000', 1))
+        entries[0] = (MANIFEST, entries[0][1].replace(b'"', b'"\\u0000', 1))
     return _zip(entries)
 
 

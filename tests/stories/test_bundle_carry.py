@@ -21,7 +21,10 @@ from games.contest import characters
 from games.contest.carry import FIGURES
 from games.contest.models import Character, SeatCharacter
 from games.models import Table
-from stories import bundles
+from stories.bundles.export import export_bundle
+from stories.bundles.format import BundleError
+from stories.bundles.importing import import_bundle
+from stories.bundles.summary import summary_lines
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
 from tests.stories.test_bundles import empty_the_site, importer, zip_of
 from tests.test_permission_matrix import deck_table as matrix_deck_table
@@ -96,18 +99,18 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
     before = seen()
     assert len(before["Forest one"]["deck"]) == laptop.cards.count() > 0
     assert len(before["Fair"]["characters"]) == 2
-    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
+    data = export_bundle(Table.objects.all(), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     pictures = [n for n in archive.namelist() if n.startswith("files/")]
     assert len(pictures) == laptop.cards.count()  # two tables, one deck: each picture once
 
     mover = empty_the_site()
     assert CustomDeck.objects.count() == 0 and Character.objects.count() == 0
-    summary = bundles.import_bundle(data, mover)
+    summary = import_bundle(data, mover)
     assert summary.decks == 1 and summary.characters == 2
-    assert "Custom decks: 1; Contest characters: 2." in bundles.summary_lines(summary)
+    assert "Custom decks: 1; Contest characters: 2." in summary_lines(summary)
     with translation.override("pt-br"):
-        assert "Baralhos próprios: 1; personagens da Disputa: 2." in bundles.summary_lines(summary)
+        assert "Baralhos próprios: 1; personagens da Disputa: 2." in summary_lines(summary)
     assert seen() == owned_by(before, "mover")
     deck = CustomDeck.objects.get()
     assert deck.owner == mover and deck.name == "Forest deck"
@@ -119,7 +122,7 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
         assert decks.table_picture(table, card.pk, "large") is not None
     # Nothing is made twice.
     counts = [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)]
-    again = bundles.import_bundle(data, mover)
+    again = import_bundle(data, mover)
     assert again.decks == 0 and again.characters == 0 and len(again.already_there) == 3
     assert [m.objects.count() for m in (CustomDeck, CustomCard, Character, SeatCharacter)] == counts
 
@@ -136,8 +139,8 @@ def test_a_finished_table_is_credited_once(gm):
     assert characters.credit(table) > 0  # what the table's end did at home
     before = seen()["Finished fair"]["characters"]
     assert all(row[-1] for row in before)
-    data = bundles.export_bundle(Table.objects.filter(pk=table.pk))
-    bundles.import_bundle(data, empty_the_site())
+    data = export_bundle(Table.objects.filter(pk=table.pk))
+    import_bundle(data, empty_the_site())
     assert (
         seen()["Finished fair"]["characters"]
         == owned_by({"t": {"characters": before}}, "mover")["t"]["characters"]
@@ -148,14 +151,14 @@ def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
     """The script names its deck by this site's id; elsewhere that id is another deck (here,
     one the same owner has), whose pictures the table must never show."""
     table = Table.objects.get(name="Forest one")
-    data = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
+    data = export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     entries = {n: archive.read(n) for n in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])
     manifest["tables"][0]["carried"] = None  # a bundle that carries no deck
     entries = {"bundle.json": json.dumps(manifest).encode()}
     Table.objects.all().delete()  # the deck stays: same owner, same id as in the script
-    bundles.import_bundle(zip_of(entries), gm)
+    import_bundle(zip_of(entries), gm)
     arrived = Table.objects.get()
     assert "custom_deck" not in arrived.extra
     assert not decks.table_cards(arrived).exists()
@@ -163,7 +166,7 @@ def test_a_table_whose_deck_is_not_carried_points_at_no_deck(laptop, gm):
 
 
 def bundle_with(laptop, change) -> bytes:
-    data = bundles.export_bundle(Table.objects.filter(name="Forest one"), with_deck=True)
+    data = export_bundle(Table.objects.filter(name="Forest one"), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     entries = {n: archive.read(n) for n in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])
@@ -183,8 +186,8 @@ def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, setting
     empty_the_site()
     media = Path(settings.MEDIA_ROOT)
     files_before = sorted(p for p in media.rglob("*") if p.is_file())
-    with pytest.raises(bundles.BundleError, match="not a JPEG, PNG or WebP"):
-        bundles.import_bundle(data, importer())
+    with pytest.raises(BundleError, match="not a JPEG, PNG or WebP"):
+        import_bundle(data, importer())
     assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
     assert sorted(p for p in media.rglob("*") if p.is_file()) == files_before
 
@@ -202,18 +205,18 @@ def test_a_deck_picture_that_is_not_a_picture_refuses_the_bundle(laptop, setting
 def test_a_part_of_the_wrong_shape_is_refused_before_anything_is_written(laptop, change, where):
     data = bundle_with(laptop, lambda manifest, entries: change(manifest["tables"][0]))
     empty_the_site()
-    with pytest.raises(bundles.BundleError) as caught:
-        bundles.import_bundle(data, importer())
+    with pytest.raises(BundleError) as caught:
+        import_bundle(data, importer())
     assert where in str(caught.value)
     assert Table.objects.count() == 0 and CustomDeck.objects.count() == 0
 
 
 def test_a_character_of_the_wrong_shape_is_refused(laptop):
-    data = bundles.export_bundle(Table.objects.filter(name="Fair"))
+    data = export_bundle(Table.objects.filter(name="Fair"))
     archive = zipfile.ZipFile(io.BytesIO(data))
     manifest = json.loads(archive.read("bundle.json"))
     manifest["tables"][0]["carried"]["characters"][0]["muscle"] = -1
     empty_the_site()
-    with pytest.raises(bundles.BundleError, match=r"characters\[0\]\.muscle"):
-        bundles.import_bundle(zip_of({"bundle.json": json.dumps(manifest).encode()}), importer())
+    with pytest.raises(BundleError, match=r"characters\[0\]\.muscle"):
+        import_bundle(zip_of({"bundle.json": json.dumps(manifest).encode()}), importer())
     assert Character.objects.count() == 0

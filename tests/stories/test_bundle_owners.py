@@ -32,8 +32,11 @@ from games.contest import characters
 from games.contest.models import Character, SeatCharacter
 from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP
-from stories import bundles
 from stories import services as story_services
+from stories.bundles.export import build_bundle, export_bundle
+from stories.bundles.format import BundleError
+from stories.bundles.importing import import_bundle
+from stories.bundles.summary import summary_lines
 from stories.models import NarrationEdit, Story, story_for
 
 from .conftest import make_story
@@ -85,7 +88,7 @@ def naming_root(root) -> bytes:
         character = Character.objects.create(owner=root, name=f"Hero of {seat.name}", brains=4)
         SeatCharacter.objects.create(seat=seat, character=character)
     assert characters.credit(contest) > 0  # the win, credited at home
-    data = bundles.export_bundle(Table.objects.all())
+    data = export_bundle(Table.objects.all())
     Table.objects.all().delete()
     Character.objects.all().delete()
     Ruleset.objects.filter(builtin=False).delete()
@@ -181,7 +184,7 @@ def test_link_accounts_links_only_accounts_that_exist(gm, other, tmp_path):
     story_services.edit_narration(story, seq, "By the ghost.", ghost)
     Seat.objects.filter(table=story.table, position=1).update(user=other)
     path = tmp_path / "b.zip"
-    path.write_bytes(bundles.export_bundle(Table.objects.all()))
+    path.write_bytes(export_bundle(Table.objects.all()))
     Table.objects.all().delete()
     ghost.delete()
     mover = importer()
@@ -206,18 +209,18 @@ def test_a_ruleset_is_matched_only_to_one_the_importer_owns(gm, other, designer)
     table = game_services.import_script(contest_script(), gm, "Rules table")
     table.ruleset = Ruleset.objects.create(game="contest", name="House", version=3, owner=gm)
     table.save(update_fields=["ruleset"])
-    data = bundles.export_bundle(Table.objects.all())
+    data = export_bundle(Table.objects.all())
     Table.objects.all().delete()
     Ruleset.objects.filter(name="House").update(owner=rival, created_by=rival)
     theirs = Ruleset.objects.get(name="House")
-    bundles.import_bundle(data, designer)
+    import_bundle(data, designer)
     arrived = Table.objects.get().ruleset
     assert arrived != theirs and arrived.owner == designer
     assert (arrived.game, arrived.version) == ("contest", 3) and "House" in arrived.name
     assert not Table.objects.filter(ruleset=theirs).exists()
     # The same ruleset again: the importer's is found, not made twice.
     Table.objects.all().delete()
-    bundles.import_bundle(data, designer)
+    import_bundle(data, designer)
     assert Table.objects.get().ruleset == arrived
     assert Ruleset.objects.filter(game="contest", version=3).count() == 2
 
@@ -240,29 +243,25 @@ def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds
     table = answering(gm, 6)
     story = story_for(table)
     story_services.edit_narration(story, 1, "Edited before the first bundle.", gm)
-    early = bundles.build_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
+    early = build_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     assert early.left_out == 1
     play_on(table, stories_script()["moves"][6:9])
     # After the first bundle: an edit of an old move and one of a move it did not have.
     story_services.edit_narration(story, 1, "Edited again, later.", other)
     story_services.edit_narration(story, 9, "The third bard, edited.", gm)
-    later = bundles.export_bundle(
-        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
-    )
+    later = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     home = (game_services.script_of(table)["moves"], game_services.rebuild_state(table))
     history = [(e.move_seq, e.text) for e in NarrationEdit.objects.order_by("pk")]
     Table.objects.all().delete()
 
     mover = importer()
-    first = bundles.import_bundle(early.data, mover)
+    first = import_bundle(early.data, mover)
     assert first.tables and first.left_out == 1
     here = Table.objects.get()
     assert here.last_seq == 5 and NarrationEdit.objects.count() == 1
-    summary = bundles.import_bundle(later, mover)
+    summary = import_bundle(later, mover)
     assert summary.tables == [] and summary.extended == [here.name] and summary.edits == 2
-    assert any(
-        "now given the moves the bundle adds" in line for line in bundles.summary_lines(summary)
-    )
+    assert any("now given the moves the bundle adds" in line for line in summary_lines(summary))
     here = Table.objects.get()
     moves = game_services.script_of(here)["moves"]
     assert [Move.objects.get(table=here, seq=i + 1).payload for i in range(9)] == [
@@ -277,8 +276,8 @@ def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds
     assert not Move.objects.filter(entered_by__isnull=False).exists()
     # Again: nothing more to add, and the earlier bundle has nothing to add either.
     counts = Move.objects.count()
-    assert bundles.import_bundle(later, mover).already_there == [here.name]
-    assert bundles.import_bundle(early.data, mover).already_there == [here.name]
+    assert import_bundle(later, mover).already_there == [here.name]
+    assert import_bundle(early.data, mover).already_there == [here.name]
     assert Move.objects.count() == counts
 
 
@@ -287,34 +286,32 @@ def refused_after(kept: bytes, later: bytes, says: str) -> None:
     sentence matching ``says``, and the table, its version and the log stay as they were."""
     Table.objects.all().delete()
     mover = importer()
-    bundles.import_bundle(kept, mover)
+    import_bundle(kept, mover)
     here = Table.objects.get()
     before = (game_services.script_of(here), here.version, Move.objects.count())
-    with pytest.raises(bundles.BundleError, match=says):
-        bundles.import_bundle(later, mover)
+    with pytest.raises(BundleError, match=says):
+        import_bundle(later, mover)
     here.refresh_from_db()
     assert (game_services.script_of(here), here.version, Move.objects.count()) == before
 
 
 def test_a_bundle_whose_log_disagrees_is_refused_and_nothing_is_written(gm):
     table = answering(gm, 4)
-    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
+    kept = export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     # At home the judged turn's last answer was taken back and given otherwise.
     game_services.undo(table, table.last_seq)
     play_on(table, [{"by": "Caio", "do": "answer", "picks": [5, 4, 3]}])
     play_on(table, stories_script()["moves"][4:6])
-    other_log = bundles.export_bundle(
-        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
-    )
+    other_log = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     refused_after(kept, other_log, "moves that differ from the bundle's")
 
 
 def test_a_later_bundle_with_a_move_at_no_such_time_is_refused_and_nothing_is_written(gm):
     table = answering(gm, 4)
-    kept = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
+    kept = export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     play_on(table, stories_script()["moves"][4:6])
     archive = zipfile.ZipFile(
-        io.BytesIO(bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True))
+        io.BytesIO(export_bundle(Table.objects.filter(pk=table.pk), with_deck=True))
     )
     entries = {name: archive.read(name) for name in archive.namelist()}
     manifest = json.loads(entries["bundle.json"])
@@ -326,17 +323,15 @@ def test_a_later_bundle_with_a_move_at_no_such_time_is_refused_and_nothing_is_wr
 
 def test_a_table_someone_else_has_is_left_alone_and_named(gm, other):
     table = answering(gm, 4)
-    data = bundles.export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
+    data = export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     play_on(table, stories_script()["moves"][4:6])
-    longer = bundles.export_bundle(
-        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
-    )
+    longer = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     Table.objects.all().delete()
-    bundles.import_bundle(data, gm)  # gm brought it in first
+    import_bundle(data, gm)  # gm brought it in first
     before = game_services.script_of(Table.objects.get())
-    summary = bundles.import_bundle(longer, other)
+    summary = import_bundle(longer, other)
     assert summary.others == [table.name] and not summary.changed
-    lines = bundles.summary_lines(summary)
+    lines = summary_lines(summary)
     assert f"Left alone, because someone else has them on this site: {table.name}." in lines
     here = Table.objects.get()
     assert here.owner == gm and game_services.script_of(here) == before
@@ -431,8 +426,8 @@ SAID = {
 @pytest.mark.parametrize("language", SAID)
 def test_a_zip_bomb_is_refused_for_its_size_in_every_language(bomb, language):
     assert len(bomb) < 1024 * 1024
-    with translation.override(language), pytest.raises(bundles.BundleError) as caught:
-        bundles.import_bundle(bomb, importer())
+    with translation.override(language), pytest.raises(BundleError) as caught:
+        import_bundle(bomb, importer())
     assert SAID[language] in str(caught.value)
     assert "outside its own folders" not in str(caught.value)
 

@@ -13,7 +13,8 @@ from games import services as game_services
 from games.models import Table
 from games.playtests.models import Impression
 from games.playtests.service import ensure_report
-from stories import bundles
+from stories.bundles.export import export_bundle
+from stories.bundles.importing import import_bundle
 
 from .test_bundles import importer
 
@@ -24,9 +25,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts/amnesia_stories/01_judgi
 def test_an_extension_that_ends_the_game_brings_the_report(gm):
     script = json.loads(SCRIPT.read_text())["script"]
     table = game_services.import_script({**script, "moves": script["moves"][:6]}, gm)
-    early = bundles.export_bundle(
-        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
-    )
+    early = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     for move in script["moves"][6:]:
         game_services.play(table, move, table.last_seq)
     table.refresh_from_db()
@@ -37,14 +36,12 @@ def test_an_extension_that_ends_the_game_brings_the_report(gm):
     seat = table.seats.get(position=0)
     ratings = {"fun": 5, "length": 4, "clarity": 3, "downtime": 4, "decisions": 5, "again": 4}
     Impression.objects.create(report=report, seat=seat, player=seat.name, **ratings)
-    later = bundles.export_bundle(
-        Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True
-    )
+    later = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     Table.objects.all().delete()
 
     mover = importer()
-    assert bundles.import_bundle(early, mover).tables
-    summary = bundles.import_bundle(later, mover)
+    assert import_bundle(early, mover).tables
+    summary = import_bundle(later, mover)
     here = Table.objects.get()
     assert summary.extended == [here.name] and here.status == Table.Status.FINISHED
     assert here.playtest_report.place == "Café Lisboa"

@@ -23,7 +23,10 @@ from PIL import Image
 from games import services as game_services
 from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP, Impression, PlaytestReport
-from stories import bundles, services
+from stories import services
+from stories.bundles.export import export_bundle
+from stories.bundles.format import BundleError
+from stories.bundles.importing import import_bundle
 from stories.models import NarrationEdit, Story, Tag
 
 from .conftest import make_story
@@ -158,10 +161,10 @@ def as_imported(seen: dict, owner: str) -> dict:
 def test_a_round_trip_brings_everything_and_a_second_import_changes_nothing(laptop):
     before = snapshot()
     # The whole log (the answers of the turn being answered included: see the secrets below).
-    data = bundles.export_bundle(Table.objects.all(), with_pending=True, with_deck=True)
+    data = export_bundle(Table.objects.all(), with_pending=True, with_deck=True)
     mover = empty_the_site()
     assert Table.objects.count() == 0
-    summary = bundles.import_bundle(data, mover)
+    summary = import_bundle(data, mover)
     assert sorted(summary.tables) == sorted(v["name"] for v in before.values())
     assert summary.stories == 1 and summary.edits == 3 and summary.impressions == 1
     assert summary.names == ["gm", "other"] and summary.linked == []
@@ -172,7 +175,7 @@ def test_a_round_trip_brings_everything_and_a_second_import_changes_nothing(lapt
     assert list(get_user_model().objects.values_list("username", flat=True)) == ["mover"]
     # A second import changes nothing.
     counts = [m.objects.count() for m in (Table, Move, Story, NarrationEdit, Impression)]
-    again = bundles.import_bundle(data, mover)
+    again = import_bundle(data, mover)
     assert again.tables == [] and len(again.already_there) == 3 and again.names == []
     assert [m.objects.count() for m in (Table, Move, Story, NarrationEdit, Impression)] == counts
     assert snapshot() == after
@@ -206,8 +209,8 @@ def refused(data: bytes, settings=None) -> str:
     mover = importer()
     before = snapshot()
     counts = [m.objects.count() for m in (get_user_model(), Table, Story, Tag, Ruleset)]
-    with pytest.raises(bundles.BundleError) as caught:
-        bundles.import_bundle(data, mover)
+    with pytest.raises(BundleError) as caught:
+        import_bundle(data, mover)
     assert snapshot() == before
     assert [m.objects.count() for m in (get_user_model(), Table, Story, Tag, Ruleset)] == counts
     return str(caught.value)
@@ -215,7 +218,7 @@ def refused(data: bytes, settings=None) -> str:
 
 @pytest.fixture
 def bundle(laptop) -> bytes:
-    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
+    data = export_bundle(Table.objects.all(), with_deck=True)
     Table.objects.all().delete()  # the same site, without the tables: a good import would add them
     return data
 
@@ -371,7 +374,7 @@ def test_the_command_refuses_with_a_message(bundle, tmp_path):
 def test_designers_upload_a_bundle_and_read_what_came_in(client, laptop, gm, other):
     from django.contrib.auth.models import Group
 
-    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
+    data = export_bundle(Table.objects.all(), with_deck=True)
     Table.objects.all().delete()
     url = reverse("stories:bundle_import")
     client.force_login(other)
@@ -427,7 +430,7 @@ def test_a_bundle_from_sqlite_comes_into_postgresql(laptop, tmp_path):
     admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
     admin.execute(f'CREATE DATABASE "{name}"')
     path = tmp_path / "laptop.zip"
-    path.write_bytes(bundles.export_bundle(Table.objects.all(), with_pending=True, with_deck=True))
+    path.write_bytes(export_bundle(Table.objects.all(), with_pending=True, with_deck=True))
     env = {
         **os.environ,
         "DATABASE_URL": _other_url(server, name),
@@ -503,12 +506,12 @@ def test_a_cover_arrives_as_its_pixels_alone(laptop, settings):
     marked = out.getvalue() + b"<script>after the picture</script>"
     story = Story.objects.get(table__in=laptop)
     story.cover.save("c.jpg", ContentFile(marked))
-    data = bundles.export_bundle(Table.objects.all(), with_deck=True)
+    data = export_bundle(Table.objects.all(), with_deck=True)
     archive = zipfile.ZipFile(io.BytesIO(data))
     tables = json.loads(archive.read("bundle.json"))["tables"]
     (name,) = [t["story"]["cover"] for t in tables if t["story"]]
     assert archive.read(name) == marked  # the bundle carries the file as it was kept
-    bundles.import_bundle(data, empty_the_site())
+    import_bundle(data, empty_the_site())
     arrived = Story.objects.get().cover.read()
     assert b"after the picture" not in arrived and b"Phone maker" not in arrived
     with Image.open(io.BytesIO(arrived)) as image:

@@ -12,7 +12,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import registry
 from games.models import Table
-from stories.bundles import BundleError, build_bundle, import_bundle, summary_lines
+from stories.bundles.export import build_bundle
+from stories.bundles.format import BundleError
+from stories.bundles.importing import import_bundle
+from stories.bundles.summary import summary_lines
 
 # A command used wrongly (no owner, an unknown one) exits 2, as argparse does for its own.
 USAGE = 2
