@@ -116,7 +116,7 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_is_read():
     graph = import_graph()
     assert "games.services" in graph["games.views"]
-    assert "games.amnesia_stories.art" in graph["games.amnesia_stories.area_store"]
+    assert "games.amnesia_stories.art.render" in graph["games.amnesia_stories.area_store"]
 
 
 def test_tarjan_finds_a_cycle():

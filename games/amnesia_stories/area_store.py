@@ -16,7 +16,7 @@ from django.conf import settings
 
 from games import images
 from games.amnesia_stories.area_texts import AREA_IDS
-from games.amnesia_stories.art import render_area
+from games.amnesia_stories.art.render import render_area
 from stories.cache import cache_dir
 
 LARGE = (960, 640)

@@ -18,7 +18,7 @@ from games.amnesia_stories.area_texts import (
     area_text,
     area_texts,
 )
-from games.amnesia_stories.art import render_area
+from games.amnesia_stories.art.render import render_area
 
 THUMB = (240, 160)
 
