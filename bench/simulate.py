@@ -175,7 +175,7 @@ def bards_bench(args) -> None:
 
     django.setup()
     from games import registry
-    from games.amnesia_stories.page import DRAFT3_OPTIONS
+    from games.amnesia_stories.options import DRAFT3_OPTIONS
     from games.simulate import figures as F
     from games.simulate.engine import run
 

@@ -128,7 +128,7 @@ def test_the_japanese_colophon_names_the_site_as_it_is_named() -> None:
 
 @pytest.mark.django_db
 def test_an_area_cards_alt_text_is_joined_as_the_language_joins(make_table) -> None:
-    from games.amnesia_stories.page import card_lookup
+    from games.amnesia_stories.card_faces import card_lookup
 
     table = make_table("amnesia_stories", ["Ana", "Bo", "Cy"])
     with translation.override("ja"):

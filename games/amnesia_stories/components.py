@@ -17,8 +17,8 @@ from django.utils.translation import ngettext
 
 from games.amnesia_stories.area_store import BOOK_PICTURES
 from games.amnesia_stories.area_texts import AREA_IDS, area_text
+from games.amnesia_stories.card_faces import text_language
 from games.amnesia_stories.models import CustomCard, CustomDeck
-from games.amnesia_stories.page import text_language
 from games.amnesia_stories.rules import GAME
 from games.components import Card, CardSheet, Components, ComponentsError, PrintRequest, Sheet
 

@@ -5,279 +5,37 @@ whole table, so it never holds a pending pick. Picks appear only in judged turns
 (``last_turn``, ``history`` and the judged stories of ``narrative()``), and of a judged turn
 only what the table has opened of its reveal: ``context`` shows the view and the narrative
 through the reveal's filter (``games.amnesia_stories.reveal``).
+
+It draws on its neighbours: ``card_faces`` (a card as a page shows it), ``players`` (the
+order the laptop passes in, the scores); the options' labels, the presets and the built-in
+rulesets live in ``options``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from amnesia_site import lists
 from games import presenters
-from games.addresses import address
 from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
-from games.amnesia_stories.area_texts import AREA_IDS, area_scene, area_text
-from games.amnesia_stories.decks import table_cards
+from games.amnesia_stories.area_texts import AREA_IDS
+from games.amnesia_stories.card_faces import card_lookup, pick_text, slots_of, text_language
 from games.amnesia_stories.modes import answers_on_phones
+from games.amnesia_stories.players import (
+    by_turn_start,
+    earlier_rounds,
+    next_to_answer,
+    pass_order,
+    positions,
+    score_by_turn,
+    scoreboard,
+    standings,
+)
 from games.facing import Facing
-from games.models import Seat, Table
+from games.models import Table
 from games.story import Slice
-
-# Labels the new-table form shows for the options (the referee's own help is English only).
-OPTION_LABELS = {
-    "choices": _("Selection slots (and journey cards, and number cards each)"),
-    "questions": _("Steps in each bard's story"),
-    "rounds": _("Rounds (each player is the bard this many times)"),
-    "bard_points": _("Bard VP for a step some (not all) of the audience matched"),
-    "audience_points": _("Audience VP for each step matching the bard"),
-    "set_bonus": _("Audience bonus VP for the bard's numbers in any order"),
-    "red_card_on_all_wrong": _("A step nobody matched gives the bard a red card"),
-    "starting_vp": _("VP everyone starts with"),
-    "all_matched": _("A step the whole audience matched"),
-}
-VALUE_LABELS = {
-    "all_matched": {
-        "zero": _("gives the bard nothing"),
-        "zero_at_climax": _("gives the bard VP, except on the story’s last step"),
-    },
-}
-
-# Earlier (and later) drafts, one click away on the new-table form; draft 4, the seed's own
-# rules, is the defaults. Each says in words (``changes``) what it changes from draft 4; the
-# form lists them under the links.
-DRAFT3_OPTIONS = {
-    "choices": 6,
-    "questions": 4,
-    "bard_points": 1,
-    "red_card_on_all_wrong": False,
-    "all_matched": "zero_at_climax",
-}
-HEROIC_SAGA_OPTIONS = {"starting_vp": 5, "red_card_on_all_wrong": False}
-PRESETS = {
-    "draft3": {
-        "label": _("Draft 3"),
-        "changes": _(
-            "From draft 4: 6 choices instead of 5; 4 questions instead of 3; the bard scores "
-            "1 VP instead of 2 for a step some of the audience matched; a step everyone matched "
-            "still pays the bard, except at the climax (the story's last step); no red card "
-            "when nobody matches."
-        ),
-        "options": DRAFT3_OPTIONS,
-    },
-    "heroic_saga": {
-        "label": _("Heroic Saga (draft 6, partial)"),
-        "changes": _(
-            "From draft 4: everyone starts with 5 VP instead of 0, and no red card when nobody "
-            "matches. Only what its public changelog says; the rest is draft 4."
-        ),
-        "options": HEROIC_SAGA_OPTIONS,
-    },
-}
-
-SCENE_LABELS = {
-    "mountains": _("mountains"),
-    "sea": _("sea"),
-    "forest": _("forest"),
-    "desert": _("desert"),
-    "snowfield": _("snowfield"),
-    "cave": _("cave"),
-    "castle": _("castle"),
-    "village": _("village"),
-    "ruins": _("ruins"),
-    "swamp": _("swamp"),
-    "volcano": _("volcano"),
-    "lake": _("lake"),
-    "canyon": _("canyon"),
-    "waterfall": _("waterfall"),
-    "island": _("island"),
-    "tower": _("tower"),
-}
-TIME_LABELS = {"dawn": _("dawn"), "day": _("day"), "dusk": _("dusk"), "night": _("night")}
-
-
-# -- cards ------------------------------------------------------------------------------------
-def text_language() -> str:
-    """The adventure texts' language (en, pt or ja) for the page's language."""
-    code = (get_language() or "en").lower()
-    if code.startswith("pt"):
-        return "pt"
-    if code.startswith("ja"):
-        return "ja"
-    return "en"
-
-
-def pick_text(texts: Any, lang: str) -> str:
-    if isinstance(texts, dict):
-        return str(texts.get(lang) or texts.get("en") or next(iter(texts.values()), ""))
-    return str(texts or "")
-
-
-def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], dict[str, Any]]:
-    """``card(id)``: the id, its pictures' URLs (or None) and its text in the page's language.
-    A seat's page (``seat_token``) reaches a custom deck's pictures through its own link."""
-    lang = text_language()
-    custom = table.extra.get("area_ids")
-    texts = table.extra.get("area_texts") or {}
-    images: dict[str, tuple[str, str]] = {}
-    if custom is not None:
-        # The table's own door to its deck's pictures: the files are served to those who may
-        # see this table, never from MEDIA_URL (games.uploads).
-        def url(card_pk: int, size: str) -> str:
-            if seat_token is not None:
-                return reverse("games:seat_picture", args=[seat_token, card_pk, size])
-            return reverse("games:picture", args=[table.pk, card_pk, size])
-
-        images = {
-            c.card_id: (url(c.pk, "large"), url(c.pk, "thumb"))
-            for c in table_cards(table).only("pk", "card_id", "image")
-            if c.image
-        }
-    cache: dict[str, dict[str, Any]] = {}
-
-    def card(card_id: str) -> dict[str, Any]:
-        if card_id in cache:
-            return cache[card_id]
-        if custom is None and card_id in AREA_IDS:
-            scene, _variant, time = area_scene(card_id)
-            info = {
-                "id": card_id,
-                "large": address("amnesia_stories:area_image", card_id, "large"),
-                "thumb": address("amnesia_stories:area_image", card_id, "thumb"),
-                "text": area_text(card_id, lang),
-                "alt": lists.listing([SCENE_LABELS.get(scene, scene), TIME_LABELS.get(time, time)]),
-            }
-        else:
-            large, thumb = images.get(card_id, (None, None))
-            info = {
-                "id": card_id,
-                "large": large,
-                "thumb": thumb,
-                "text": pick_text(texts.get(card_id), lang),
-                "alt": card_id,
-            }
-        cache[card_id] = info
-        return info
-
-    return card
-
-
-def slots_of(selection: dict[str, str], card) -> list[dict[str, Any]]:
-    return [
-        {"n": int(n), **card(card_id)}
-        for n, card_id in sorted(selection.items(), key=lambda kv: int(kv[0]))
-    ]
-
-
-# -- players ----------------------------------------------------------------------------------
-def pass_order(seen: dict[str, Any]) -> list[str]:
-    """Who gets the laptop, in order: the bard (who holds it after telling), then clockwise."""
-    seats = seen["seats"]
-    bard = seen.get("bard")
-    if bard not in seats:
-        return list(seats)
-    i = seats.index(bard)
-    return seats[i:] + seats[:i]
-
-
-def next_to_answer(seen: dict[str, Any]) -> str | None:
-    if seen["phase"] != "answer":
-        return None
-    for name in pass_order(seen):
-        if name not in seen["answered"]:
-            return name
-    return None
-
-
-def positions(table: Table) -> dict[str, int]:
-    return {s.name: s.position for s in Seat.objects.filter(table=table)}
-
-
-def scoreboard(seen: dict[str, Any]) -> list[dict[str, Any]]:
-    answering = seen["phase"] == "answer"
-    return [
-        {
-            "name": name,
-            "vp": seen["vp"][name],
-            "red_cards": seen["red_cards"][name],
-            "penalty": seen["penalty"][name],
-            "bard": name == seen.get("bard"),
-            "answered": answering and name in seen["answered"],
-            "waiting": answering and name not in seen["answered"],
-            "winner": name in seen.get("winners", []),
-        }
-        for name in seen["seats"]
-    ]
-
-
-def standings(seen: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = sorted(scoreboard(seen), key=lambda r: -r["vp"])
-    for row in rows:
-        row["before_penalty"] = row["vp"] + row["penalty"]
-    return rows
-
-
-def turn_points(turn: dict[str, Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
-    """A judged turn's points, once its reveal is over (the projector's Σ): what each player
-    gained and the red cards they took in that turn, and their VP since."""
-    return [
-        {
-            "name": name,
-            "gains": turn["gains"].get(name, 0),
-            "red_cards": turn["red_cards"].get(name, 0),
-            "vp": seen["vp"][name],
-            "bard": name == turn["bard"],
-        }
-        for name in seen["seats"]
-    ]
-
-
-# The points-by-turn table shows the turns of the last this many rounds; the earlier ones
-# are drawn only when asked for (``?turns=all``), so a long game's page stays as light as a
-# short one's.
-BY_TURN_ROUNDS = 2
-
-
-def by_turn_start(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
-    """The index in ``history`` of the first turn of its last ``rounds`` rounds."""
-    history = seen["history"]
-    if not history:
-        return 0
-    per_round = len(seen["seats"])
-    last_round = (history[-1]["turn_number"] - 1) // per_round + 1
-    first_turn = max(0, last_round - rounds) * per_round + 1
-    # turn numbers run 1, 2, ... along history, one row per judged turn
-    return max(0, min(len(history), first_turn - history[0]["turn_number"]))
-
-
-def earlier_rounds(seen: dict[str, Any], rounds: int = BY_TURN_ROUNDS) -> int:
-    """How many whole rounds come before the ones the points-by-turn table shows."""
-    return -(-by_turn_start(seen, rounds) // len(seen["seats"]))
-
-
-def score_by_turn(seen: dict[str, Any], start: int = 0) -> list[dict[str, Any]]:
-    """The rows of the points-by-turn table, from ``history[start]`` on."""
-    seats = seen["seats"]
-    return [
-        {
-            "turn": t["turn_number"],
-            "bard": t["bard"],
-            "partial": t.get("partial", False),  # a turn under reveal: its opened steps
-            "cells": [
-                {
-                    "gain": t["gains"].get(p, 0),
-                    "red": t["red_cards"].get(p, 0),
-                    "bard": p == t["bard"],
-                }
-                for p in seats
-            ],
-        }
-        for t in seen["history"][start:]
-    ]
 
 
 # -- the reveal of a judged turn --------------------------------------------------------------
@@ -551,83 +309,6 @@ def context(snap: Facing) -> dict[str, Any]:
 def story_part(snap: Facing, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Some of the bards' stories, for ``amnesia_stories/_tales.html``."""
     return {"tales": tales(entries, card_lookup(snap.table))}
-
-
-# The built-in rulesets, each (name, version) seeded once after migrate. A correction is a
-# new version, never an edit in place: the reports of tables that played an earlier version
-# keep comparing version against version. Draft 3 version 1 missed the climax exception
-# (all_matched), which draft 4 removed; version 2 has it.
-DRAFT3_V1_OPTIONS = {"choices": 6, "questions": 4, "bard_points": 1, "red_card_on_all_wrong": False}
-RULESETS = (
-    {
-        "name": "Amnesia Stories draft 3",
-        "label": _("Amnesia Stories draft 3"),
-        "version": 1,
-        "options": DRAFT3_V1_OPTIONS,
-        "changelog": "Draft 3: six choices, four questions, the bard scores 1 VP, "
-        "no red card for a step nobody matched.",
-        "changelog_label": _(
-            "Draft 3: six choices, four questions, the bard scores 1 VP, "
-            "no red card for a step nobody matched."
-        ),
-    },
-    {
-        "name": "Amnesia Stories draft 3",
-        "label": _("Amnesia Stories draft 3"),
-        "version": 2,
-        "options": DRAFT3_OPTIONS,
-        "changelog": "Draft 3, corrected: six choices, four questions, the bard scores 1 VP, "
-        "no red card for a step nobody matched, and the climax exception: a step the whole "
-        "audience matched still gives the bard 1 VP, except on the story's last step. "
-        "Version 1 left the climax exception out.",
-        "changelog_label": _(
-            "Draft 3, corrected: six choices, four questions, the bard scores 1 VP, "
-            "no red card for a step nobody matched, and the climax exception: a step the whole "
-            "audience matched still gives the bard 1 VP, except on the story's last step. "
-            "Version 1 left the climax exception out."
-        ),
-    },
-    {
-        "name": "Amnesia Stories draft 4",
-        "label": _("Amnesia Stories draft 4"),
-        "version": 1,
-        "options": {},
-        "changelog": "Draft 4, the seed's own rules; what changed from draft 3, as its "
-        "designer lists it, aimed at making it play more smoothly: five choices (was 6) and "
-        "three questions (was 4); the bard scores 2 VP for a step some but not all of the "
-        "audience matched (was 1); the climax exception is gone, so a step the whole audience "
-        "matched gives the bard nothing on every step (draft 3 paid the bard for it except on "
-        "the last step); a step nobody in the audience matched gives the bard nothing and a "
-        "red card (draft 3 had no red cards), because a bard who could not be sure of "
-        "splitting the audience was better off making everyone miss than letting everyone "
-        "match, so choosing an impossible picture now costs; at the end the players holding "
-        "the most red cards lose that many VP.",
-        "changelog_label": _(
-            "Draft 4, the seed's own rules; what changed from draft 3, as its "
-            "designer lists it, aimed at making it play more smoothly: five choices (was 6) and "
-            "three questions (was 4); the bard scores 2 VP for a step some but not all of the "
-            "audience matched (was 1); the climax exception is gone, so a step the whole audience "
-            "matched gives the bard nothing on every step (draft 3 paid the bard for it except on "
-            "the last step); a step nobody in the audience matched gives the bard nothing and a "
-            "red card (draft 3 had no red cards), because a bard who could not be sure of "
-            "splitting the audience was better off making everyone miss than letting everyone "
-            "match, so choosing an impossible picture now costs; at the end the players holding "
-            "the most red cards lose that many VP."
-        ),
-    },
-    {
-        "name": "Heroic Saga draft 6 (partial)",
-        "label": _("Heroic Saga draft 6 (partial)"),
-        "version": 1,
-        "options": HEROIC_SAGA_OPTIONS,
-        "changelog": "Heroic Saga, draft 6, partial (only what its public changelog says): "
-        "everyone starts with 5 VP (was 0), and no red card for a step nobody matched.",
-        "changelog_label": _(
-            "Heroic Saga, draft 6, partial (only what its public changelog says): "
-            "everyone starts with 5 VP (was 0), and no red card for a step nobody matched."
-        ),
-    },
-)
 
 
 def describe_move(move: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.numbers import number_or_text
-from games.amnesia_stories import page
+from games.amnesia_stories import card_faces, players
 from games.amnesia_stories import timer as answer_timer
 from games.facing import Facing
 from games.forms import Posted, posted_move
@@ -31,19 +31,19 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
     seen = facing.public
     legal = facing.legal.get(seat.name, {})
     answering = seen["phase"] == "answer"
-    card = page.card_lookup(table, seat.token)
+    card = card_faces.card_lookup(table, seat.token)
     return {
         "seen": seen,
         "state": seen,
         "me": seat.name,
         "can_answer": "answer" in legal,
-        "answered": [n for n in page.pass_order(seen) if n in seen["answered"]]
+        "answered": [n for n in players.pass_order(seen) if n in seen["answered"]]
         if answering
         else [],
-        "slots": page.slots_of(seen["selection"], card) if answering else [],
+        "slots": card_faces.slots_of(seen["selection"], card) if answering else [],
         "story": [card(c) for c in seen["story"]] if answering else [],
         "numbers": range(1, seen["options"]["choices"] + 1),
-        "board": page.scoreboard(seen),
+        "board": players.scoreboard(seen),
         # the answer timer the laptop and the projector show (the same end time)
         "answer_timer": answer_timer.info(table, seen, facing.story_tail.entries)
         if answering

@@ -23,7 +23,7 @@ from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import number_or_text, whole_number
 from amnesia_site.workers import work
 from games import services, uploads
-from games.amnesia_stories import area_store, deck_queue
+from games.amnesia_stories import area_store, card_faces, deck_queue, players
 from games.amnesia_stories import page as page
 from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
@@ -90,9 +90,9 @@ def projector(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     judged = reveal_state.on_screen(snap.view)
     opened = reveal_state.opened(table, judged)
     seen = reveal_state.shown_view(snap.view, opened)
-    card = page.card_lookup(table)
+    card = card_faces.card_lookup(table)
     shown = None
-    slots = [] if seen["phase"] == "deal" else page.slots_of(seen["selection"], card)
+    slots = [] if seen["phase"] == "deal" else card_faces.slots_of(seen["selection"], card)
     if seen["revealing"]:
         entry = next((e for e in snap.narrative() if e["turn"] == judged["turn_number"]), None)
         selection = entry["selection"] if entry else seen["selection"]
@@ -102,13 +102,13 @@ def projector(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # Once a turn's reveal is over (its Σ open): the turn's points, until the next bard tells;
     # at the end, the final standings instead.
     over = judged is not None and not seen["revealing"]
-    final = page.standings(seen) if over and seen.get("finished") else []
+    final = players.standings(seen) if over and seen.get("finished") else []
     context = {
         "table": table,
         "answer_timer": clock,
         "seen": seen,
         "reveal": shown,
-        "turn_points": page.turn_points(judged, seen) if over and not final else [],
+        "turn_points": players.turn_points(judged, seen) if over and not final else [],
         "turn_done": judged if over else None,
         "standings": final,
         "draw": len(seen.get("winners", [])) > 1,
@@ -191,10 +191,10 @@ def _seat_name(table: Table, position: int) -> str:
 def _next_screen(table: Table) -> str:
     """Where the laptop goes next: the next player's privacy screen, or the table."""
     seen = _seen(table)
-    name = page.next_to_answer(seen)
+    name = players.next_to_answer(seen)
     if name is None:
         return table.get_absolute_url() + "#reveal"
-    position = page.positions(table)[name]
+    position = players.positions(table)[name]
     return reverse("amnesia_stories:handoff", args=[table.pk, position])
 
 
@@ -206,7 +206,7 @@ def handoff(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpRe
     seen = _seen(table)
     if seen["phase"] != "answer" or name in seen["answered"]:
         return redirect(_next_screen(table))
-    answered = [n for n in page.pass_order(seen) if n in seen["answered"]]
+    answered = [n for n in players.pass_order(seen) if n in seen["answered"]]
     return _private(
         render(
             request,
@@ -266,7 +266,7 @@ def _answer_screen(
     seen = _seen(table)
     if seen["phase"] != "answer" or name in seen["answered"]:
         return redirect(_next_screen(table))
-    card = page.card_lookup(table)
+    card = card_faces.card_lookup(table)
     context = {
         "table": table,
         "name": name,
@@ -274,7 +274,7 @@ def _answer_screen(
         "seen": seen,
         "expected_seq": table.last_seq,
         "expected_turn": get_game(GAME).turn_marker(seen),
-        "slots": page.slots_of(seen["selection"], card),
+        "slots": card_faces.slots_of(seen["selection"], card),
         "story": [card(c) for c in seen["story"]],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "error": error,
@@ -301,10 +301,10 @@ def revealed(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     all or nothing (``services.play_many``)."""
     table = _stories_table(request, pk)
     seen = _seen(table)
-    where = page.positions(table)
+    where = players.positions(table)
     questions = seen["options"]["questions"]
     moves = []
-    for name in page.pass_order(seen) if seen["phase"] == "answer" else []:
+    for name in players.pass_order(seen) if seen["phase"] == "answer" else []:
         if name in seen["answered"]:
             continue
         picks = _picks_from(request.POST, f"picks-{where[name]}-", questions)
