@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from games.answers import write_url
+from games.contest.cards import attribute_info
 from games.contest.characters import (
     ATTRIBUTE_LABELS,
     ATTRIBUTES,
@@ -23,7 +24,6 @@ from games.contest.characters import (
     spend_point,
 )
 from games.contest.models import Character
-from games.contest.page import attribute_info
 
 
 class CharacterForm(forms.ModelForm):

@@ -4,99 +4,34 @@ No rule is decided here. The buttons come from the referee's legal moves, the fi
 its state; the physical-deck builder asks the referee itself whether a move is complete
 (``contest_cards``). The game master's page is built from ``view(state, None)`` and the legal
 moves stripped of anything drawn from a hand: it never shows a hand.
+
+Its neighbours: ``decisions`` (what the page offers each player, button by button),
+``deck_builder`` (the physical deck's builder box) and ``options`` (the options' labels and the
+built-in ruleset).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.http import urlencode
-from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
 from amnesia_site import lists
 from games.addresses import address
 from games.contest import clock as narration_clock
-from games.contest.cards import (
-    BUILD_VERBS,
-    add_pick,
-    attribute_info,
-    card,
-    drop_pick,
-    evaluate,
-    grid,
-    next_fill,
-    picked,
-)
+from games.contest import decisions
+from games.contest.cards import attribute_info, grid
 from games.contest.characters import available_for, drinks_as
 from games.contest.models import SeatCharacter
+from games.contest.options import OPTION_LABELS
 from games.contest.rules import GAME
-from games.contest.rules.core import ATTR_SUIT, player_and_character, side_total, visible_cards
-from games.contest.story import (
-    contest_sides,
-    describe,
-    describe_events,
-    drink_words,
-    out_label,
-    penalty_label,
-    story_blocks,
-)
+from games.contest.rules.core import ATTR_SUIT, player_and_character, visible_cards
+from games.contest.story import contest_sides, describe_events, drink_words, story_blocks
 from games.facing import Facing
 from games.models import Seat, Table, link_mark
 from games.presenters import shown_value
-from games.rules import cards as C
-
-__all__ = [
-    "BUILD_VERBS",
-    "OPTION_LABELS",
-    "PHASES",
-    "add_pick",
-    "attribute_info",
-    "card",
-    "context",
-    "contest_sides",
-    "describe",
-    "describe_events",
-    "drink_words",
-    "drop_pick",
-    "evaluate",
-    "names_of",
-    "next_fill",
-    "pending_context",
-]
-
-OPTION_LABELS = {
-    "hand_size": _("Cards in hand (and the hand limit before lost cards)"),
-    "attribute_points": _("Attribute points each character spreads over four attributes"),
-    "attribute_min": _("Lowest value an attribute may start at"),
-    "attribute_max": _("Highest value an attribute may start at"),
-    "control_seconds": _("Seconds a narrator holds the story before others may take it"),
-    "pretzel_limit": _("Pretzels in front of you that put you out"),
-    "eat_limit": _("Pretzels a player may eat in one game (6 with a big appetite)"),
-    "ties": _("A tied contest: replay it, or the defender or the challenger wins"),
-    "jokers": _("Jokers: a played joker wins the contest"),
-    "joker_swap": _("Joker swap: the loser takes the winning joker into hand"),
-    "teams": _("Teams"),
-    "tarot": _("Tarot deck (court cards are face cards)"),
-    "plot_cards": _("Plot cards: major arcana take control of the story (tarot)"),
-    "word_bonus": _("Word bonus: +2 for using the card's word (tarot)"),
-    "hamming_it_up": _("Hamming it up: a laugh earns extra draws"),
-    "healing": _("Healing: the winner removes a pretzel or gets a lost card back"),
-    "extended_contests": _("Extended contests (rounds until someone gives up)"),
-    "voting_off": _("Voting a player off"),
-    "extra_points": _("Extra points: the vote and the bribe"),
-}
-VALUE_LABELS = {
-    "ties": {
-        "replay": _("play it again"),
-        "defender": _("the defender wins"),
-        "challenger": _("the challenger wins"),
-    },
-}
 
 PHASES = {
     "characters": _("making characters"),
@@ -108,71 +43,6 @@ PHASES = {
     "vote": _("voted off"),
     "ended": _("the end"),
 }
-
-
-def pending_context(
-    table: Table,
-    state: dict[str, Any],
-    move: dict[str, Any],
-    names: dict[str, str],
-    text: str = "",
-) -> dict[str, Any]:
-    """The builder box: what has been tapped so far and the grid for the next card."""
-    fill = next_fill(move)
-    by = move.get("by", "")
-    verb = move.get("do")
-    contest = state.get("contest") or {}
-    attr = (contest.get("attributes") or {}).get(by) if verb == "play" else None
-    chain_suit = ATTR_SUIT.get(attr) if attr else None
-    who = names.get(by, by)
-    only = None
-    if verb == "take_control":
-        only = "major" if move.get("with") == "plot_card" else "face"
-    if verb == "play" and fill == "card":
-        prompt = _g("%(who)s plays: tap the card they put down.") % {"who": who}
-    elif verb == "play":
-        prompt = _g(
-            "%(who)s’s chain goes on: tap the next card drawn from the deck (a %(suit)s keeps "
-            "it going)."
-        ) % {"who": who, "suit": C.SUIT_SYMBOLS.get(chain_suit or "", "")}
-    elif verb == "take_control":
-        prompt = _g("%(who)s takes control: tap the card they play.") % {"who": who}
-    elif verb == "swap_joker":
-        prompt = _g("%(who)s takes the joker: tap the card they give up for it.") % {"who": who}
-    else:
-        prompt = _g("Tap the card %(who)s loses (face up).") % {"who": who}
-    shown = [card(c) for c in picked(move)]
-    for i, c in enumerate(shown):
-        c["drawn"] = verb == "play" and i > 0
-    total = None
-    if verb == "play" and attr and move.get("card"):
-        value = state["players"][by]["attributes"][attr]
-        total = side_total(value, [c["code"] for c in shown], bool(move.get("word")))
-    disabled = visible_cards(state) | set(picked(move))
-    back = ""
-    if picked(move):
-        url = reverse("contest:build", args=[table.pk])
-        back = f"{url}?{urlencode({'move': json.dumps(drop_pick(move))})}"
-    return {
-        "pending": {
-            "back_url": back,
-            "text": text,
-            "move": move,
-            "json": json.dumps(move),
-            "fill": fill,
-            "by": by,
-            "who": who,
-            "do": verb,
-            "prompt": prompt,
-            "picked": shown,
-            "attribute": attribute_info(attr),
-            "total": total,
-            "penalty": penalty_label(move["penalty"], drink_words(drinks_as(table)))
-            if verb in ("refuse", "forfeit", "stay") and move.get("penalty")
-            else "",
-            "grid": grid(state["options"], disabled, only, chain_suit),
-        }
-    }
 
 
 # -- the page ----------------------------------------------------------------------------------
@@ -236,207 +106,6 @@ def control_info(view: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any] 
     }
 
 
-def _choices(verbs: dict[str, Any], verb: str, field: str) -> list[Any]:
-    return verbs.get(verb, {}).get("choices", {}).get(field, [])
-
-
-def _penalty_buttons(by: str, verb: str, verbs: dict[str, Any], words: dict) -> list[dict]:
-    """One button per legal penalty (or mix of penalties) of a refusal, forfeit or stay."""
-    return [
-        {
-            "value": mix,
-            "json": _json({"by": by, "do": verb, "penalty": mix}),
-            "label": penalty_label(mix, words),
-            "cards": "card" in ([mix] if isinstance(mix, str) else mix),
-        }
-        for mix in _choices(verbs, verb, "penalty")
-    ]
-
-
-def _players(view: dict, public: dict, names: dict, out_reasons: dict[str, Any]) -> list[dict]:
-    options = view["options"]
-    contest = view.get("contest") or {}
-    owed = view.get("owed") or {}
-    rows = []
-    for name in view["seats"]:
-        p = view["players"][name]
-        attrs = p.get("attributes") or {}
-        rows.append(
-            {
-                "name": name,
-                "who": names[name],
-                "character": p.get("character"),
-                "attributes": [attribute_info(a, attrs[a]) for a in attrs],
-                "hand_count": p["hand_count"],
-                "hand_limit": p["hand_limit"],
-                "lost": [card(c) for c in p["lost"]],
-                "drinks": p["drinks"],
-                "pretzels": p["pretzels"],
-                "pretzel_limit": options["pretzel_limit"],
-                "eaten": p["eaten"],
-                "eat_limit": max(6, options["eat_limit"]) if p.get("bfa") else options["eat_limit"],
-                "bfa": p.get("bfa"),
-                "out": p["out"],
-                "out_reason": out_label(out_reasons.get(name)) if p["out"] else "",
-                "controller": name == view.get("controller"),
-                "contestant": name in (contest.get("challenger"), contest.get("defender")),
-                "owes": owed.get(name, 0),
-                "winner": name in view.get("winners", []),
-                "eat_counts": _choices(public[name], "eat_pretzels", "count"),
-                "needs_character": "character" in public[name],
-            }
-        )
-    return rows
-
-
-def _takers(view: dict, public: dict, names: dict) -> list[dict]:
-    """Who may take control now, and how (drinks, a face card, a plot card)."""
-    rows = []
-    for name in view["seats"]:
-        ways = {k for k in public[name] if k.startswith("take_control")}
-        if ways:
-            rows.append(
-                {
-                    "name": name,
-                    "who": names[name],
-                    "drinks": "take_control_drinks" in ways,
-                    "face_card": "take_control_face_card" in ways,
-                    "plot_card": "take_control_plot_card" in ways,
-                    "face_json": _json({"by": name, "do": "take_control", "with": "face_card"}),
-                    "plot_json": _json({"by": name, "do": "take_control", "with": "plot_card"}),
-                }
-            )
-    return rows
-
-
-def _challenge_form(view: dict, public: dict, names: dict) -> dict | None:
-    controller = view.get("controller")
-    challenge = public.get(controller or "", {}).get("challenge")
-    if not challenge:
-        return None
-    return {
-        "by": controller,
-        "targets": [
-            {"name": t, "who": names[t], "character": view["players"][t]["character"]}
-            for t in challenge["choices"]["target"]
-        ],
-        "attributes": [attribute_info(a) for a in challenge["choices"]["attribute"]],
-        "teams": view["options"]["teams"],
-        "extended": view["options"]["extended_contests"],
-        "others": [n for n in view["seats"] if not view["players"][n]["out"]],
-    }
-
-
-def _board(view: dict, public: dict, names: dict, mode: str, words: dict) -> dict | None:
-    """The contest under way: both sides, and what each contestant may still do."""
-    contest = view.get("contest")
-    if not contest:
-        return None
-    board = contest_sides(contest, view["players"], names, mode)
-    for side in board["sides"]:
-        verbs = public[side["name"]]
-        side["can_play"] = "play" in verbs
-        side["forfeit"] = _penalty_buttons(side["name"], "forfeit", verbs, words)
-        side["play_json"] = _json({"by": side["name"], "do": "play"})
-        side["give_up"] = "give_up" in verbs
-    board["to_play"] = [s for s in board["sides"] if s["can_play"]]
-    return board
-
-
-def _response(view: dict, public: dict, names: dict, words: dict) -> dict | None:
-    contest = view.get("contest")
-    if view["phase"] != "response" or not contest:
-        return None
-    defender = contest["defender"]
-    verbs = public[defender]
-    attrs = view["players"][defender]["attributes"] or {}
-    return {
-        "by": defender,
-        "who": names[defender],
-        "accept": [attribute_info(a, attrs.get(a)) for a in _choices(verbs, "accept", "attribute")],
-        "refuse": _penalty_buttons(defender, "refuse", verbs, words),
-        "forfeit": _penalty_buttons(defender, "forfeit", verbs, words),
-    }
-
-
-def _debts(view: dict, public: dict, names: dict) -> list[dict]:
-    return [
-        {
-            "name": name,
-            "who": names[name],
-            "count": count,
-            "drink": "drink" in public.get(name, {}),
-            "lose_card": "lose_card" in public.get(name, {}),
-            "lose_json": _json({"by": name, "do": "lose_card"}),
-        }
-        for name, count in (view.get("owed") or {}).items()
-    ]
-
-
-def _swap(view: dict, names: dict) -> dict | None:
-    swap = view.get("swap")
-    if not swap:
-        return None
-    return {
-        "name": swap["player"],
-        "who": names[swap["player"]],
-        "joker": card(swap["joker"]),
-        "json": _json({"by": swap["player"], "do": "swap_joker"}),
-    }
-
-
-def _heal(view: dict, public: dict, names: dict) -> dict | None:
-    contest = view.get("contest")
-    if view["phase"] != "heal" or not contest:
-        return None
-    winner = contest.get("winner")
-    return {
-        "by": winner,
-        "who": names.get(winner, winner),
-        "choices": _choices(public.get(winner, {}), "heal", "choice"),
-    }
-
-
-def _vote(view: dict, public: dict, names: dict, words: dict) -> dict | None:
-    if view["phase"] != "vote" or not view.get("vote"):
-        return None
-    voter = view["vote"]["player"]
-    return {
-        "by": voter,
-        "who": names[voter],
-        "stay": _penalty_buttons(voter, "stay", public[voter], words),
-        "leave": "leave" in public[voter],
-    }
-
-
-def _penalties_shown(board: dict | None, response: dict | None, vote: dict | None) -> list[dict]:
-    """Every penalty button of the page (a refusal's, a forfeit's, a stay's)."""
-    buttons = [f for side in (board or {}).get("sides", []) for f in side["forfeit"]]
-    buttons += (response or {}).get("refuse", []) + (response or {}).get("forfeit", [])
-    return buttons + (vote or {}).get("stay", [])
-
-
-def _others(view: dict, names: dict, but: str) -> list[dict]:
-    return [
-        {"name": n, "who": names[n]}
-        for n in view["seats"]
-        if n != but and not view["players"][n]["out"]
-    ]
-
-
-def _vote_off(view: dict, public: dict, names: dict) -> dict | None:
-    controller = view.get("controller")
-    if not controller or "vote_off" not in public.get(controller, {}):
-        return None
-    return {
-        "by": controller,
-        "targets": [
-            {"name": t, "who": names[t]} for t in _choices(public[controller], "vote_off", "target")
-        ],
-        "voters": _others(view, names, controller),
-    }
-
-
 def _seat_links(table: Table, names: dict) -> list[dict]:
     # Only the three columns the links are made of, by position alone (the seats' default
     # order also sorts by table, a join): no Seat is built, on every render of the page.
@@ -484,10 +153,10 @@ def context(snap: Facing) -> dict[str, Any]:
     options = view["options"]
     phase = view["phase"]
     controller = view.get("controller")
-    challenge_form = _challenge_form(view, public, names)
-    board = _board(view, public, names, mode, words)
-    response = _response(view, public, names, words)
-    vote = _vote(view, public, names, words)
+    challenge_form = decisions.challenge_form(view, public, names)
+    board = decisions.board(view, public, names, mode, words)
+    response = decisions.response(view, public, names, words)
+    vote = decisions.vote(view, public, names, words)
 
     # Physical deck: the first contestant still to play gets the grid (either may go first).
     first_to_play = player_grid = None
@@ -505,7 +174,7 @@ def context(snap: Facing) -> dict[str, Any]:
     # A penalty paid with cards is tapped in card by card on a physical deck (the builder).
     move_url = address("games:move", table.pk)
     build_url = address("contest:build", table.pk)
-    for button in _penalties_shown(board, response, vote):
+    for button in decisions.penalties_shown(board, response, vote):
         button["url"] = build_url if button["cards"] and not virtual else move_url
 
     narration_form = ""
@@ -528,10 +197,10 @@ def context(snap: Facing) -> dict[str, Any]:
         "drinks_mode": mode,
         "names": names,
         "phase_label": PHASES.get(phase, phase),
-        "players": _players(view, public, names, snap.story_facts.get("out", {})),
+        "players": decisions.players(view, public, names, snap.story_facts.get("out", {})),
         "controller_who": names.get(controller or "", ""),
         "control": control_info(view, snap.story_facts),
-        "takers": _takers(view, public, names),
+        "takers": decisions.takers(view, public, names),
         "challenge_form": challenge_form,
         "narration_form": narration_form,
         "board": board,
@@ -539,13 +208,13 @@ def context(snap: Facing) -> dict[str, Any]:
         "player_grid": player_grid,
         "play_json": first_to_play["play_json"] if first_to_play else "",
         "response": response,
-        "debts": _debts(view, public, names),
-        "swap": _swap(view, names),
-        "heal": _heal(view, public, names),
+        "debts": decisions.debts(view, public, names),
+        "swap": decisions.swap(view, names),
+        "heal": decisions.heal(view, public, names),
         "vote": vote,
-        "vote_off": _vote_off(view, public, names),
+        "vote_off": decisions.vote_off(view, public, names),
         "extra_movers": [
-            {"name": n, "who": names[n], "others": _others(view, names, n)}
+            {"name": n, "who": names[n], "others": decisions.others(view, names, n)}
             for n in view["seats"]
             if "extra_point" in public[n] or "bribe" in public[n]
         ],
@@ -582,26 +251,6 @@ def story_part(snap: Facing, entries: list[dict[str, Any]]) -> dict[str, Any]:
     view = snap.view
     mode = drinks_as(snap.table)
     return {"story_blocks": story_blocks(entries, view["players"], names_of(view), mode)}
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value)
-
-
-# The built-in ruleset: the English seed with the app's rulings where it is silent.
-RULESETS = (
-    {
-        "name": "Contest: default rulings",
-        "label": _("Contest: default rulings"),
-        "options": {},
-        "changelog": "The English seed with the app's rulings where it is silent: "
-        "8 cards, 12 attribute points, 5 pretzels put you out, ties are replayed.",
-        "changelog_label": _(
-            "The English seed with the app's rulings where it is silent: "
-            "8 cards, 12 attribute points, 5 pretzels put you out, ties are replayed."
-        ),
-    },
-)
 
 
 # One sentence per verb (lazy: each is put into the reader's language when it is said), made

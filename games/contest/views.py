@@ -26,12 +26,22 @@ from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
 from games import services
 from games.answers import answer_move, render_table, table_page, write_url
-from games.contest import characters, minute
+from games.contest import characters, deck_builder, minute
 from games.contest import page as page
 from games.contest import seat as contest_seat
+from games.contest.cards import (
+    BUILD_VERBS,
+    add_pick,
+    attribute_info,
+    card,
+    drop_pick,
+    evaluate,
+    next_fill,
+)
 from games.contest.models import Character
 from games.contest.rules import GAME
 from games.contest.rules.core import full_deck
+from games.contest.story import contest_sides, describe_events, drink_words
 from games.facing import Facing
 from games.forms import Posted, declared_fields, posted_move
 from games.messages import referee_message
@@ -61,7 +71,7 @@ def _render(
     url = reverse("contest:build", args=[table.pk])
 
     def builder(facing, context) -> dict[str, Any]:
-        return page.pending_context(table, facing.view, pending, context["names"], text)
+        return deck_builder.pending_context(table, facing.view, pending, context["names"], text)
 
     return render_table(
         request,
@@ -82,7 +92,7 @@ def _pending_move(data) -> dict[str, Any] | None:
         move = load_json(data.get("move") or "")
     except BadScript:
         return None
-    if not isinstance(move, dict) or move.get("do") not in page.BUILD_VERBS:
+    if not isinstance(move, dict) or move.get("do") not in BUILD_VERBS:
         return None
     if not isinstance(move.get("by"), str) or len(move["by"]) > services.MAX_NAME:
         return None
@@ -127,8 +137,8 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         # The referee trusts card codes to be well formed (the script parser checks them).
         return _render(request, table, error=_("There is no such card in this deck."), status=400)
     if pick:
-        move = page.add_pick(move, page.next_fill(move), pick)
-    outcome, exc = page.evaluate(state, move)
+        move = add_pick(move, next_fill(move), pick)
+    outcome, exc = evaluate(state, move)
     text = data.get("text", "")
     if outcome == "complete" and request.method == "POST":
         if text.strip():
@@ -136,10 +146,10 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return answer_move(request, table, lambda: _play(request, table, move))
     if outcome == "error":
         message = referee_message(exc) if exc else _("That card cannot be used here.")
-        back = page.drop_pick(move) if pick else move
+        back = drop_pick(move) if pick else move
         # A reload of a move's address the table has moved past since: the table, as it is.
         status = 400 if request.method == "POST" else 200
-        if page.evaluate(state, back)[0] != "more":
+        if evaluate(state, back)[0] != "more":
             return _render(request, table, error=message, status=status)
         return _render(request, table, error=message, status=status, pending=back, text=text)
     if request.method == "POST":
@@ -260,9 +270,9 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
     plots = set(choices("take_control_plot_card"))
     swaps = set(choices("swap_joker"))
     contest = public.get("contest")
-    board = page.contest_sides(contest, public["players"], names, mode) if contest else None
+    board = contest_sides(contest, public["players"], names, mode) if contest else None
     attrs = me.get("attributes") or {}
-    words = page.drink_words(mode)
+    words = drink_words(mode)
     virtual = public["deck_mode"] == "virtual"
     # The narrator's countdown, the laptop's own (counted from the moves' stored times).
     control = page.control_info(public, facing.story_facts)
@@ -277,17 +287,17 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
             "name": seat.name,
             "who": names[seat.name],
             "character": me.get("character"),
-            "attributes": [page.attribute_info(a, attrs[a]) for a in attrs],
+            "attributes": [attribute_info(a, attrs[a]) for a in attrs],
             "drinks": me["drinks"],
             "pretzels": me["pretzels"],
-            "lost": [page.card(c) for c in me["lost"]],
+            "lost": [card(c) for c in me["lost"]],
             "out": me["out"],
             "hand_limit": me["hand_limit"],
             "controller": controller is not None and controller == seat.name,
         },
         "hand": [
             dict(
-                page.card(c),
+                card(c),
                 playable=c in playable,
                 take=c in faces or c in plots,
                 plot=c in plots,
@@ -297,11 +307,11 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         ],
         "can_play": bool(playable),
         "can_take": bool(faces or plots),
-        "take_faces": [page.card(c) for c in hand if c in faces],
-        "take_plots": [page.card(c) for c in hand if c in plots],
+        "take_faces": [card(c) for c in hand if c in faces],
+        "take_plots": [card(c) for c in hand if c in plots],
         "can_swap": bool(swaps),
         "plot_rewards": choices("take_control_plot_card", "reward"),
-        "my_attribute": page.attribute_info((contest or {}).get("attributes", {}).get(seat.name)),
+        "my_attribute": attribute_info((contest or {}).get("attributes", {}).get(seat.name)),
         "board": board,
         # accept, refuse, forfeit, pay a penalty, heal: only what legal_moves gives this seat
         "decide": contest_seat.decisions(seat.name, legal, attrs, words, virtual),
@@ -310,7 +320,7 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         "controller_who": names.get(controller or "", ""),
         "phase_label": page.PHASES.get(public["phase"], public["phase"]),
         "winner_who": names.get(public["winners"][0]) if public.get("winners") else "",
-        "last_events": page.describe_events(public.get("events") or [], names, mode),
+        "last_events": describe_events(public.get("events") or [], names, mode),
     }
 
 
