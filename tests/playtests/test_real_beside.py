@@ -5,6 +5,8 @@ said in words only with enough plays, after the false discovery correction."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -74,3 +76,36 @@ def test_the_real_tables_measure_amnesias_refusals_and_the_contests_drinks_with_
     for game, found in (("amnesia", {"refuse": refuse}), ("contest", drink)):
         kit = registry.kit(game)
         assert set(found) <= set(kit.bots["sensible"].params)
+
+
+@pytest.mark.django_db
+def test_the_dashboard_sets_each_real_figure_beside_the_newest_simulation(
+    designer, designer_client, settings
+):
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    url = reverse("playtests:dashboard", args=[GAME])
+    # No real table: the minutes are unknown, and nothing is set beside anything.
+    page = designer_client.get(url).content.decode()
+    part = page.split('data-testid="beside-real"', 1)[1].split("</section>", 1)[0]
+    assert "unknown without real tables" in part and "beside-group" not in part
+    many_reports(designer, 8, [draft4])
+    page = designer_client.get(url).content.decode()
+    assert "no simulation of this version yet" in page
+    old = lab.start(designer, GAME, draft4, players=3, games=3, bots=["sensible"], seed=4)
+    lab.run_everything(old)
+    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    page = html.unescape(designer_client.get(url).content.decode())
+    part = page.split('data-testid="beside-real"', 1)[1].split("</section>", 1)[0]
+    assert f"run #{run.pk}" in part and f"run #{old.pk}" not in part  # the newest
+    assert "The real tables' pace:" in part and "(8 tables)" in part
+    assert "At the real tables' pace a simulated game lasts" in part
+    # The same rows, and the same words about the band, as the run's page (lab.predicted).
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    assert len(seen["rows"]) > 5
+    for row in seen["rows"]:
+        assert f'data-figure="{row["name"]}"' in part
+    assert seen["said"] and all(s in part for s in seen["said"])
