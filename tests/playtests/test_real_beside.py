@@ -68,12 +68,28 @@ def test_the_real_tables_measure_amnesias_refusals_and_the_contests_drinks_with_
     assert refuse["value"] == 0.5 and refuse["n"] == 2
     assert 0 < refuse["low"] < 0.5 < refuse["high"] < 1
     assert amnesia({}, [{"figures": {}}]) == {}
+    # Insisting: 10 of 40 suggestions paid, on the bot's scale beside its free suggestions.
+    insist = amnesia({}, [{"figures": {"paid_suggestions": 10, "free_suggestions": 30}}])
+    insist = insist["insist"]
+    assert insist["share"] == 0.25 and insist["n"] == 1
+    assert insist["value"] == round(0.25 * 0.3 / (1 - 0.25 + 0.25 * 0.3), 2)  # 0.09
+    assert insist["low"] < insist["value"] < insist["high"] < 0.25
+    assert "25%" in insist["note"]
     contest = registry.kit("contest").playtest.bot_params
     drink = contest({}, [{"figures": {"drinks_total": 3, "cards_lost": {"Ana": 1, "Bia": 0}}}])
     assert drink["drink"]["value"] == 0.75 and drink["drink"]["n"] == 1
     assert drink["drink"]["low"] < 0.75 < drink["drink"]["high"]
+    # How long a narrator keeps the story: 12 face-card take-overs over 400 moves and 3
+    # listeners each, and 400 moves over 30 control turns kept.
+    engine = {"moves": 400, "control_turns": 30, "take_control.face_card": 12}
+    kept = contest({}, [{"figures": {"players": 4, "engine": engine}}])["take_control"]
+    assert kept["value"] == 0.01 and kept["low"] < 0.01 < kept["high"]
+    assert "13.3 moves" in kept["note"]
     # Each is a parameter of the game's bots, so "Simulate with it" starts a run.
-    for game, found in (("amnesia", {"refuse": refuse}), ("contest", drink)):
+    for game, found in (
+        ("amnesia", {"refuse": refuse, "insist": insist}),
+        ("contest", {**drink, "take_control": kept}),
+    ):
         kit = registry.kit(game)
         assert set(found) <= set(kit.bots["sensible"].params)
 
