@@ -99,8 +99,8 @@ VIEW = {
     "challenger": _("Challenger"),
     "defender": _("Defender"),
     "winner": _("Winner"),
+    # (A bot's character has no name worth reading: "Hero of P1", the bot's, in English.)
     "players": _("Players"),
-    "character": _("Character"),
     "attributes": _("Attributes"),
     "brains": _("Brains"),
     "muscle": _("Muscle"),

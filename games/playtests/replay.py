@@ -99,8 +99,9 @@ def extremes(run: SimulationRun) -> dict[str, Any]:
 # -- a view in words ----------------------------------------------------------------------------
 def view_rows(game: str, view: dict[str, Any]) -> list[dict[str, Any]]:
     """The referee's view as a designer reads it: the parts the game names
-    (``GameKit.view_labels``), in its order, each ``{"label", "text"}`` or, for a part made of
-    parts (a seat's figures, the challenge under way), ``{"label", "rows"}``. A part keyed by
+    (``GameKit.view_labels``), in its order, each ``{"label", "text"}``; for a part made of
+    plain values (each seat's tokens) ``{"label", "pairs"}``, read on one line; for a part
+    made of parts (a seat's figures, the challenge under way) ``{"label", "rows"}``. A part keyed by
     seat lists the seats by name; coded values read in the game's words (``view_values``);
     card codes as the cards; nothing the game does not name is shown."""
     kit = registry.kit(game)
@@ -126,7 +127,9 @@ def _rows(
         words = parent if by_seat else key
         if isinstance(value, dict):
             rows = _rows(kit, value, seats, parent=words)
-            if rows:
+            if rows and all("text" in r for r in rows):
+                out.append({"label": label, "pairs": rows})  # read on one line
+            elif rows:
                 out.append({"label": label, "rows": rows})
             continue
         out.append({"label": label, "text": _value_text(kit, words, value)})

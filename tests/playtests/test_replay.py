@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.playtests import lab, replay
+from games.rules import cards
 from tests.playtests.conftest import builtin
 
 GAME = "amnesia_stories"
@@ -137,3 +138,51 @@ def test_a_studys_cells_open_their_games(designer, client, settings):
     game = client.get(reverse("playtests:run_game", args=[cells[1].pk, 1])).content.decode()
     assert 'data-testid="open-longest"' in game and 'data-testid="open-shortest"' in game
     assert client.get(reverse("playtests:run_game", args=[top.pk, 1])).status_code == 404
+
+
+@pytest.mark.parametrize("game", ["amnesia", "contest"])
+def test_every_games_view_reads_in_words_each_seat_its_own(game):
+    """The view of each game in its own words: the phase coded for scripts read in words,
+    cards as the cards, a seat's hidden hand only in that seat's view, nothing unnamed."""
+    from games import registry
+    from games.rules.script import parse_setup
+    from games.simulate.engine import Spec, play_game
+
+    kit = registry.kit(game)
+    options = {name: option.default for name, option in kit.referee.options.items()}
+    spec = Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots),
+        figures=kit.bot_figures,
+        options=options,
+        players=3,
+        bots=["sensible"],
+        params={},
+        seed=1,
+        games=1,
+    )
+    spec.keep_scripts = 1
+    script = play_game(spec, 0)["script"]
+    state = kit.referee.initial_state(parse_setup(script))
+    for move in script["moves"][:60]:
+        state = kit.referee.apply(state, dict(move))
+
+    def text(rows) -> str:
+        return " ".join(
+            f"{r['label']} {r.get('text', '')} {text(r.get('rows') or r.get('pairs') or [])}"
+            for r in rows
+        )
+
+    table, p1, p2 = (
+        text(replay.view_rows(game, kit.referee.view(state, seat))) for seat in (None, "P1", "P2")
+    )
+    phase = str(kit.view_values["phase"][state["phase"]])
+    assert table.startswith(f"Phase {phase} ")
+    assert "'" not in table and "{" not in table  # no program's dict or list left as it is
+    if game == "contest":
+        hand = [cards.label(c) for c in state["players"]["P1"]["hand"]]
+        assert hand and all(c in p1 for c in hand) and " Hand " in p1
+        assert " Hand " not in table and " Hand " not in p2.split("P1", 1)[1].split("P2", 1)[0]
+        assert "Cards in hand" in table
+    else:
+        assert "Tokens  P1 " in table and "Cards drawn" in table
