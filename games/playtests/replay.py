@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 
 from amnesia_site import lists
 from games import registry
+from games.playtests import figures as P
 from games.playtests import lab
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules import cards
 from games.rules.script import parse_setup
-from games.playtests import figures as P
 from games.simulate.engine import play_game
 
 

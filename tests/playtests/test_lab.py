@@ -333,7 +333,11 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     measured = lab.measured_params(designer, GAME)
     assert [m["ruleset"] for m in measured] == [draft4]
     agreement = measured[0]["params"]["agreement"]
-    assert (agreement["value"], agreement["n"], agreement["share"]) == (expected, 3, round(share, 3))
+    assert (agreement["value"], agreement["n"], agreement["share"]) == (
+        expected,
+        3,
+        round(share, 3),
+    )
     assert agreement["low"] < expected < agreement["high"]  # its interval, on the bot's scale
     assert agreement["note"].startswith("Listeners matched the bard in ")
     assert bot_params(draft4.options, []) == {}
