@@ -127,7 +127,7 @@ def _rows(
         words = parent if by_seat else key
         if isinstance(value, dict):
             rows = _rows(kit, value, seats, parent=words)
-            if rows and all("text" in r for r in rows):
+            if rows and not any(isinstance(v, list | dict) for v in value.values()):
                 out.append({"label": label, "pairs": rows})  # read on one line
             elif rows:
                 out.append({"label": label, "rows": rows})
