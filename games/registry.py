@@ -255,6 +255,12 @@ class GameKit:
     # The bots' parameters in words: name -> (label, one-line meaning), lazy translations.
     # The lab lists, sweeps and reports a parameter by these (the check wants every one).
     bot_param_labels: Mapping[str, tuple[Any, Any]] = field(default_factory=dict)
+    # A replayed game's view in words (the lab's game page): the view's parts a designer
+    # reads, key -> lazy label, in the order shown (nested parts by the same words), and the
+    # words of a part's coded values (e.g. "phase" -> {code: label}); parts unnamed here are
+    # not shown.
+    view_labels: Mapping[str, Any] = field(default_factory=dict)
+    view_values: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
     # What ``bot_figures`` reads of each state but the last, as state -> a copy of those
     # parts: with it a simulation plays on one state in place (``Game.apply_in_place``) and
     # hands the figures these traces and the last state whole; without it, every state is

@@ -80,7 +80,6 @@ class Visible(HTMLParser):
         super().__init__()
         self.depth = 0
         self.parts: list[str] = []
-        self.raw = 0
         self.links: list[str] = []
         self.posts: list[str] = []
 
@@ -99,11 +98,8 @@ class Visible(HTMLParser):
                 self.links.append(named[name] or "")
         if named.get("hx-post"):
             self.posts.append(named["hx-post"] or "")
-        if tag in self.HIDDEN or (tag == "pre" and named.get("translate") == "no"):
-            # (A <pre translate="no"> is data shown as the program holds it: a replayed
-            # game's view as the referee gives it, a debugging aid the page says it is.)
+        if tag in self.HIDDEN:
             self.depth += 1
-            self.raw += tag == "pre"
         if self.depth:
             return
         for name, value in attrs:
@@ -114,9 +110,6 @@ class Visible(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in self.HIDDEN and self.depth:
-            self.depth -= 1
-        elif tag == "pre" and self.raw and self.depth:
-            self.raw -= 1
             self.depth -= 1
 
     def handle_data(self, data):

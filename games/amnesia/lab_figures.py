@@ -95,3 +95,29 @@ PARAMS = {
     "end_after": (_("Scenes after the room"), _("Scenes after the room before the table ends.")),
     "reserve": (_("Tokens kept"), _("Tokens a player keeps before spending on extras.")),
 }
+
+# A replayed game's view in words (``games.playtests.replay``): the parts of the referee's
+# view a designer reads, each by its label, in this order (nested parts by the same words).
+VIEW = {
+    "phase": _("Phase"),
+    "turn": _("Turn"),
+    "narrator": _("Narrator"),
+    "tokens": _("Tokens"),
+    "bank": _("Bank"),
+    "discard": _("Discard"),
+    "pot": _("Pot"),
+    "scenes": _("Scenes"),
+    "flashbacks": _("Flashbacks"),
+    "challenges": _("Challenges"),
+    "room_flashback_told": _("The memory of the room told"),
+    "insist": _("A paid suggestion"),
+    "by": _("Offered by"),
+    "challenge": _("The challenge under way"),
+    "insister": _("The insisting player"),
+    "participants": _("In the challenge"),
+    "bets": _("Bets"),
+    "drawn": _("Cards drawn"),
+    "last_challenge": _("The last challenge"),
+    "winner": _("Winner"),
+    "winners": _("Winners"),
+}

@@ -16,6 +16,7 @@ from games.playtests.questions import (
     ask,
     known,
     mean_text,
+    on_scale,
     proportion,
     share_text,
 )
@@ -144,14 +145,40 @@ FIGURES = (
 
 
 def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
-    """What the real plays measure of the bots' parameters: how often a narrator refuses a
-    paid suggestion (``refuse``: refusals over paid suggestions, with its interval). How
-    often a listener insists is not measured: the logs cannot tell it from the times a
-    listener said nothing."""
-    refused = paid = plays = 0
+    """What the real plays measure of the bots' parameters, each with its interval:
+
+    - how often a narrator refuses a paid suggestion (``refuse``: refusals over paid
+      suggestions);
+    - how often a listener insists (``insist``). The logs hold a listener's suggestions,
+      free or paid, not the moments they said nothing, so what is measured is the share of
+      suggestions that were paid; the sensible bot, asked, insists with chance ``insist``
+      and else suggests with chance ``suggest`` (its default), so that share is
+      ``insist / (insist + (1 - insist) * suggest)``, solved here for ``insist``. An
+      approximation the designer can sweep around, as Amnesia Stories' ``agreement``.
+    """
+    refused = paid = free = plays = insisting = 0
     for report in reports:
         figs = report.get("figures") or {}
         p, r = int(figs.get("paid_suggestions") or 0), int(figs.get("paid_refused") or 0)
+        f = int(figs.get("free_suggestions") or 0)
         if p:
             paid, refused, plays = paid + p, refused + r, plays + 1
-    return {"refuse": proportion(refused, paid, plays)} if paid else {}
+        if p or f:
+            free, insisting = free + f, insisting + 1
+    out = {}
+    if paid:
+        out["refuse"] = proportion(refused, paid, plays)
+    if paid + free:
+        from games.amnesia.bots import SensibleBot
+
+        suggest = SensibleBot.params["suggest"].default
+        measured = proportion(paid, paid + free, insisting)
+
+        def to_scale(share: float) -> float:
+            return share * suggest / (1 - share + share * suggest) if share < 1 else 1.0
+
+        note = _("Listeners paid to insist in %(share)s of their suggestions.") % {
+            "share": share_text(measured)
+        }
+        out["insist"] = on_scale(measured, to_scale, note, exact=paid / (paid + free))
+    return out

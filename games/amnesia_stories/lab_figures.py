@@ -72,3 +72,28 @@ PARAMS = {
         _("How obvious a story the bard chooses (1: the most)."),
     ),
 }
+
+# A replayed game's view in words (``games.playtests.replay``): the parts of the referee's
+# view a designer reads, each by its label, in this order (nested parts by the same words).
+VIEW = {
+    "phase": _("Phase"),
+    "round": _("Round"),
+    "bard": _("Bard"),
+    "vp": _("Victory points"),
+    "red_cards": _("Red cards"),
+    "penalty": _("Penalty"),
+    "_picks": _("Picks given this turn"),
+    "selection": _("The bard’s cards"),
+    "story": _("The story told"),
+    "answered": _("Answered"),
+    "last_turn": _("The last turn"),
+    "picks": _("Picks"),
+    "gains": _("Points gained"),
+    "winners": _("Winners"),
+}
+PHASES = {
+    "deal": _("dealing"),
+    "tell": _("the bard tells"),
+    "answer": _("the listeners answer"),
+    "ended": _("the end"),
+}

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games.amnesia_stories.rules import judge_step, judge_turn
 from games.playtests import charts as svg
 from games.playtests.present import join_values
+from games.playtests.questions import on_scale, proportion, share_text
 from games.playtests.stats import fmt, mean, row, share
 
 
@@ -206,9 +207,10 @@ def charts(report: dict[str, Any]) -> list[dict[str, Any]]:
 def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
     """The listeners' ``agreement`` (the ``sensible`` bot's parameter) measured from real
     picks: the share of listeners' picks that matched the bard's, over every step of the
-    real plays, put on the bot's scale between a guess (one slot in ``choices``: 0) and a
-    reading that always matches (1), linearly: ``(share - 1/choices) / (1 - 1/choices)``,
-    clamped to 0..1. An approximation the designer can sweep around; None without picks."""
+    real plays, with its exact interval, put on the bot's scale between a guess (one slot
+    in ``choices``: 0) and a reading that always matches (1), linearly:
+    ``(share - 1/choices) / (1 - 1/choices)``, clamped to 0..1 (the interval's ends the
+    same way). An approximation the designer can sweep around; nothing without picks."""
     matched = chances = 0
     plays = 0
     for report in reports:
@@ -219,6 +221,12 @@ def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[s
     if not chances:
         return {}
     guess = 1 / max(2, int(options.get("choices") or 2))
-    share = matched / chances
-    value = min(1.0, max(0.0, (share - guess) / (1 - guess)))
-    return {"agreement": {"value": round(value, 2), "n": plays, "share": round(share, 3)}}
+    measured = proportion(matched, chances, plays, 3)
+
+    def to_scale(share: float) -> float:
+        return min(1.0, max(0.0, (share - guess) / (1 - guess)))
+
+    note = _("Listeners matched the bard in %(share)s of their picks.") % {
+        "share": share_text(measured)
+    }
+    return {"agreement": on_scale(measured, to_scale, note, exact=matched / chances)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.playtests.figures import COUNT, MOVES, PLACE, ROUNDS, SHARE, Figure
 
@@ -85,4 +86,32 @@ PARAMS = {
     "call_vote": (_("Calling a vote"), _("Chance the narrator calls a vote (voting off).")),
     "vote_up": (_("Voting a player off"), _("Chance a voter votes a player off.")),
     "stay": (_("Paying to stay"), _("Chance a player voted off pays to stay.")),
+}
+
+# A replayed game's view in words (``games.playtests.replay``): the parts of the referee's
+# view a designer reads, each by its label, in this order (nested parts by the same words).
+VIEW = {
+    "phase": _("Phase"),
+    "controller": _("In control of the story"),
+    "contests": _("Contests"),
+    "contest": _("The contest under way"),
+    "last_contest": _("The last contest"),
+    "challenger": _("Challenger"),
+    "defender": _("Defender"),
+    "winner": _("Winner"),
+    # (A bot's character has no name worth reading: "Hero of P1", the bot's, in English.)
+    "players": _("Players"),
+    "attributes": _("Attributes"),
+    "brains": _("Brains"),
+    "muscle": _("Muscle"),
+    "moves": pgettext_lazy("contest attribute", "Moves"),
+    "coolness": _("Coolness"),
+    "hand": _("Hand"),
+    "hand_count": _("Cards in hand"),
+    "lost": _("Lost cards"),
+    "drinks": _("Drinks"),
+    "pretzels": _("Pretzels"),
+    "eaten": _("Pretzels eaten"),
+    "out": _("Out of the game"),
+    "winners": _("Winners"),
 }

@@ -16,6 +16,7 @@ from games.playtests.questions import (
     ask,
     known,
     mean_text,
+    on_scale,
     proportion,
     share_text,
 )
@@ -116,15 +117,43 @@ FIGURES = (
 
 
 def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, dict]:
-    """What the real plays measure of the bots' parameters: the chance a penalty is paid
-    with a drink rather than a card (``drink``: drinks over drinks and cards lost)."""
+    """What the real plays measure of the bots' parameters, each with its interval:
+
+    - drinks against lost cards: the chance a penalty is paid with a drink rather than a
+      card (``drink``: drinks over drinks and cards lost);
+    - how long a narrator keeps the story (``take_control``): the sensible bot not in
+      control takes it with a face card with chance ``take_control`` each time it is asked,
+      about once a move, so the chance is measured as the face-card take-overs over the
+      moves times the listeners (the players but the narrator). Some of those moves are a
+      contest's, when nobody may take control: the chance measured is a little low. The
+      note says the moves a narrator kept the story, with its interval.
+    """
     drinks = cards = plays = 0
+    taken = asked = kept_plays = 0
+    kept: list[float] = []
     for report in reports:
         figs = report.get("figures") or {}
         d = int(figs.get("drinks_total") or 0)
         c = sum((figs.get("cards_lost") or {}).values())
         if d or c:
             drinks, cards, plays = drinks + d, cards + c, plays + 1
-    if not drinks + cards:
-        return {}
-    return {"drink": proportion(drinks, drinks + cards, plays)}
+        engine = figs.get("engine") or {}
+        moves, turns = int(engine.get("moves") or 0), int(engine.get("control_turns") or 0)
+        listeners = int(figs.get("players") or 0) - 1
+        if moves and turns and listeners > 0:
+            taken += int(engine.get("take_control.face_card") or 0)
+            asked += moves * listeners
+            kept_plays += 1
+            kept.append(moves / turns)
+    out = {}
+    if drinks + cards:
+        out["drink"] = proportion(drinks, drinks + cards, plays)
+    if asked:
+        from games.simulate.figures import interval_of
+
+        keeps = interval_of(kept, 0)
+        note = _("At the real tables a narrator keeps the story %(moves)s moves.") % {
+            "moves": mean_text(keeps)
+        }
+        out["take_control"] = on_scale(proportion(taken, asked, kept_plays, 4), float, note, 4)
+    return out

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.playtests import figures as N
-from games.playtests import lab
+from games.playtests import lab, questions
 from games.playtests import lab_words as words
 from games.playtests.models import SimulationRun
 from games.simulate import figures as F
@@ -158,3 +160,63 @@ def _side(top: SimulationRun, part: SimulationRun) -> str:
             "value": words.swept_value_words(top.game, top.sweep, lab._swept(top, part)),
         }
     return text
+
+
+# -- the dashboard: every real figure beside its band -----------------------------------------
+def newest_run(user, ruleset_id: int, players: int) -> SimulationRun | None:
+    """The newest run (or study cell) the user may see that played this ruleset version as
+    it is (no option changed, not a sweep) at this number of players, with figures."""
+    visible = lab.visible_runs(user).values("pk")
+    runs = (
+        SimulationRun.objects.filter(Q(pk__in=visible) | Q(parent__in=visible))
+        .filter(ruleset_id=ruleset_id, players=players)
+        .exclude(figures={})
+        .order_by("-created_at", "-pk")
+    )
+    return next((r for r in runs if not r.changed and not r.sweep and r.figures), None)
+
+
+def beside_real(user, game: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The dashboard's real plays beside the lab: for each ruleset version and number of
+    players the real tables played, the newest simulation of it (``newest_run``) and each
+    figure both have, the real value with its n beside the simulated band
+    (``lab.predicted``, which says a real figure outside its band in words only with enough
+    plays and after the false discovery correction); and the real tables' pace (minutes a
+    move, with its interval) that turns a simulated length into minutes, or None without
+    real tables."""
+    speed = questions.pace([e for e in entries if e.get("game", game) == game])
+    played = sorted(
+        {
+            (e["ruleset_id"], e["players"])
+            for e in entries
+            if e.get("kind") == "table" and e.get("finished") and e.get("ruleset_id")
+            if e.get("players")
+        }
+    )
+    groups, without = [], []
+    for ruleset_id, players in played:
+        run = newest_run(user, ruleset_id, players)
+        label = next(e["ruleset"] for e in entries if e.get("ruleset_id") == ruleset_id)
+        if run is None:
+            without.append({"ruleset": label, "players": players})
+            continue
+        length = questions.minutes(run.figures.get("moves"), speed)
+        groups.append(
+            {
+                "ruleset": label,
+                "players": players,
+                "run": run,
+                # A study's cell is read on its study's page.
+                "url": reverse("playtests:study", args=[run.parent_id])
+                if run.parent_id
+                else reverse("playtests:run_detail", args=[run.pk]),
+                "predicted": lab.predicted(run, entries),
+                "minutes_text": questions.mean_text(length) if length else "",
+            }
+        )
+    return {
+        "groups": groups,
+        "without": without,
+        "pace": speed,
+        "pace_text": questions.mean_text(speed) if speed else "",
+    }

@@ -57,18 +57,39 @@ def mean_text(fig: dict[str, Any]) -> str:
     return f"{P.number(fig['value'])} ({P.number(fig['low'])}–{P.number(fig['high'])})"
 
 
-def proportion(k: int, n: int, plays: int) -> dict[str, Any]:
+def proportion(k: int, n: int, plays: int, places: int = 2) -> dict[str, Any]:
     """A measured chance with its n (the real plays) and its exact 95% interval over the
-    ``n`` times it could happen (SciPy's ``binomtest``)."""
+    ``n`` times it could happen (SciPy's ``binomtest``), rounded to ``places``."""
     from scipy.stats import binomtest  # SciPy: only when real plays measure a parameter
 
     ci = binomtest(k, n).proportion_ci(0.95)
     return {
-        "value": round(k / n, 2),
+        "value": round(k / n, places),
         "n": plays,
-        "low": round(ci.low, 2),
-        "high": round(ci.high, 2),
+        "low": round(float(ci.low), places),
+        "high": round(float(ci.high), places),
     }
+
+
+def on_scale(
+    measured: dict[str, Any], to_scale, note: str = "", places: int = 2, exact: float | None = None
+) -> dict[str, Any]:
+    """A measured share (``proportion``) put on a bot parameter's scale by ``to_scale``, a
+    function that never decreases, so the interval's ends map to the interval's ends; the
+    share as measured kept beside (``share``) and said in ``note``. ``exact``: the share
+    before rounding, to put on the scale (else the measured value)."""
+    out = {
+        "value": round(to_scale(measured["value"] if exact is None else exact), places),
+        "n": measured["n"],
+        "share": measured["value"],
+        "note": note,
+    }
+    if "low" in measured:
+        out.update(
+            low=round(to_scale(measured["low"]), places),
+            high=round(to_scale(measured["high"]), places),
+        )
+    return out
 
 
 # -- the pace of real tables --------------------------------------------------------------------

@@ -15,9 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from amnesia_site import lists
 from games import registry
+from games.playtests import figures as P
 from games.playtests import lab
 from games.playtests.models import SimulationChunk, SimulationRun
+from games.rules import cards
 from games.rules.script import parse_setup
 from games.simulate.engine import play_game
 
@@ -89,3 +94,58 @@ def extremes(run: SimulationRun) -> dict[str, Any]:
         if "game_index" in f
     ]
     return out
+
+
+# -- a view in words ----------------------------------------------------------------------------
+def view_rows(game: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The referee's view as a designer reads it: the parts the game names
+    (``GameKit.view_labels``), in its order, each ``{"label", "text"}``; for a part made of
+    plain values (each seat's tokens) ``{"label", "pairs"}``, read on one line; for a part
+    made of parts (a seat's figures, the challenge under way) ``{"label", "rows"}``. A part keyed by
+    seat lists the seats by name; coded values read in the game's words (``view_values``);
+    card codes as the cards; nothing the game does not name is shown."""
+    kit = registry.kit(game)
+    seats = set(view.get("seats") or [])
+    return _rows(kit, view, seats, top=True)
+
+
+def _rows(
+    kit, part: dict[str, Any], seats: set[str], top: bool = False, parent: str = ""
+) -> list[dict[str, Any]]:
+    labels = kit.view_labels
+    # A part keyed by seat (or by anything the game does not name: a hand's slots) lists
+    # every entry under its own key.
+    by_seat = not top and (set(part) <= seats or not set(part) & set(labels))
+    keys = list(part) if by_seat else [k for k in labels if k in part]
+    out = []
+    for key in keys:
+        value = part[key]
+        if value is None or value == [] or value == {}:
+            continue
+        label = str(key) if by_seat else str(labels[key])  # a seat's name is its label
+        # A seat's value reads in the words of the part it belongs to.
+        words = parent if by_seat else key
+        if isinstance(value, dict):
+            rows = _rows(kit, value, seats, parent=words)
+            if rows and not any(isinstance(v, list | dict) for v in value.values()):
+                out.append({"label": label, "pairs": rows})  # read on one line
+            elif rows:
+                out.append({"label": label, "rows": rows})
+            continue
+        out.append({"label": label, "text": _value_text(kit, words, value)})
+    return out
+
+
+def _value_text(kit, key: str, value: Any) -> str:
+    if isinstance(value, list):
+        return lists.separator().join(_value_text(kit, key, v) for v in value)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int | float):
+        return P.number(value, 0 if float(value).is_integer() else 1)
+    words = kit.view_values.get(key, {})
+    if value in words:
+        return str(words[value])
+    if cards.is_playing_card(value) or cards.is_joker(value):
+        return cards.label(value)
+    return str(value)

@@ -7,8 +7,6 @@ and those it is shared with; a sweep's value through its sweep); 404 for anyone 
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -106,7 +104,7 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         "seats": [
             {"name": s, "bot": figures.bot_label(game.record["seat_bots"][s])} for s in seats
         ],
-        "view": json.dumps(view, ensure_ascii=False, indent=1, sort_keys=True, default=str),
+        "view_rows": replay.view_rows(run.game, view),
         "finished": bool(state.get("finished")),
         "winners": state.get("winners") or [],
         "figure_rows": [

@@ -488,6 +488,9 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         "game_label": dict(game_choices())[game],
         "publishable": publishable,
         "simulable": game in lab.simulable_games(),
+        "beside": lab_reading.beside_real(request.user, game, entries)
+        if game in lab.simulable_games()
+        else None,
         "games": [(k, v) for k, v in game_choices() if service.is_designer(request.user, k)],
         "summary": summary,
         "summary_rows": _summary_rows(summary),

@@ -2,8 +2,9 @@
 finished, their players' impressions sent from phones; a run and a study of the same
 ruleset; the run's page sets each real figure beside its simulated band, with minutes at the
 real tables' pace and the design questions; one simulated game opened by its number and
-stepped through; the dashboard gathers the written answers; and the report PDF holds the
-study's sentences."""
+stepped through, each seat's view in words; the dashboard sets each real figure beside its
+band with minutes at the real pace and gathers the written answers; and the report PDF holds
+the study's sentences."""
 
 from __future__ import annotations
 
@@ -81,15 +82,28 @@ def test_real_tables_beside_the_lab(page, browser, live_server, django_user_mode
     expect(step).to_have_attribute("data-step", "1")
     expect(page.get_by_test_id("step-move")).to_contain_text("The sensible bot chose it")
     page.get_by_test_id("view-P2").click()
-    expect(page.get_by_test_id("replay-view")).to_contain_text("What P2 sees")
+    view = page.get_by_test_id("replay-view")
+    expect(view).to_contain_text("What P2 sees")
+    expect(view.locator("dt", has_text="Victory points")).to_be_visible()  # in words
+    expect(view.locator("pre")).to_have_count(0)
     expect(step).to_have_attribute("data-step", "1")
     page.get_by_test_id("step-next").click()
     expect(step).to_have_attribute("data-step", "2")
     expect(page).to_have_url(re.compile(r"step=2&seat=P2"))
     expect(page.get_by_test_id("replay-figures")).to_contain_text("Length in moves")
 
-    # The written answers, gathered on the dashboard, filtered by player count.
+    # The dashboard sets each real figure beside the run's band, with its n, and the
+    # minutes a simulated game lasts at the real tables' pace.
     page.goto(f"/playtests/dashboard/{GAME}/")
+    beside = page.get_by_test_id("beside-real")
+    expect(beside.get_by_test_id("real-pace")).to_contain_text("minutes a move (2 tables)")
+    group = beside.locator(f'[data-testid="beside-group"][data-ruleset="{draft4.pk}"]')
+    expect(group).to_contain_text(f"run #{run.pk}")
+    expect(group.get_by_test_id("estimated-minutes")).to_contain_text("minutes")
+    for figure in ("moves", "minutes", "lead_changes", "bard_share"):
+        expect(group.locator(f'tr[data-figure="{figure}"] td').nth(1)).to_have_text("2")
+
+    # The written answers, gathered on the dashboard, filtered by player count.
     said = page.get_by_test_id("impressions")
     said.get_by_test_id("impressions-players").select_option("3")
     said.get_by_test_id("impressions-filter").click()

@@ -331,12 +331,15 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     guess = 1 / draft4.options["choices"]
     expected = round(min(1, max(0, (share - guess) / (1 - guess))), 2)
     measured = lab.measured_params(designer, GAME)
-    assert measured == [
-        {
-            "ruleset": draft4,
-            "params": {"agreement": {"value": expected, "n": 3, "share": round(share, 3)}},
-        }
-    ]
+    assert [m["ruleset"] for m in measured] == [draft4]
+    agreement = measured[0]["params"]["agreement"]
+    assert (agreement["value"], agreement["n"], agreement["share"]) == (
+        expected,
+        3,
+        round(share, 3),
+    )
+    assert agreement["low"] < expected < agreement["high"]  # its interval, on the bot's scale
+    assert agreement["note"].startswith("Listeners matched the bard in ")
     assert bot_params(draft4.options, []) == {}
     client.force_login(designer)
     url = reverse("playtests:lab", args=[GAME])

@@ -5,6 +5,8 @@ said in words only with enough plays, after the false discovery correction."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -66,11 +68,60 @@ def test_the_real_tables_measure_amnesias_refusals_and_the_contests_drinks_with_
     assert refuse["value"] == 0.5 and refuse["n"] == 2
     assert 0 < refuse["low"] < 0.5 < refuse["high"] < 1
     assert amnesia({}, [{"figures": {}}]) == {}
+    # Insisting: 10 of 40 suggestions paid, on the bot's scale beside its free suggestions.
+    insist = amnesia({}, [{"figures": {"paid_suggestions": 10, "free_suggestions": 30}}])
+    insist = insist["insist"]
+    assert insist["share"] == 0.25 and insist["n"] == 1
+    assert insist["value"] == round(0.25 * 0.3 / (1 - 0.25 + 0.25 * 0.3), 2)  # 0.09
+    assert insist["low"] < insist["value"] < insist["high"] < 0.25
+    assert "25%" in insist["note"]
     contest = registry.kit("contest").playtest.bot_params
     drink = contest({}, [{"figures": {"drinks_total": 3, "cards_lost": {"Ana": 1, "Bia": 0}}}])
     assert drink["drink"]["value"] == 0.75 and drink["drink"]["n"] == 1
     assert drink["drink"]["low"] < 0.75 < drink["drink"]["high"]
+    # How long a narrator keeps the story: 12 face-card take-overs over 400 moves and 3
+    # listeners each, and 400 moves over 30 control turns kept.
+    engine = {"moves": 400, "control_turns": 30, "take_control.face_card": 12}
+    kept = contest({}, [{"figures": {"players": 4, "engine": engine}}])["take_control"]
+    assert kept["value"] == 0.01 and kept["low"] < 0.01 < kept["high"]
+    assert "13.3 moves" in kept["note"]
     # Each is a parameter of the game's bots, so "Simulate with it" starts a run.
-    for game, found in (("amnesia", {"refuse": refuse}), ("contest", drink)):
+    for game, found in (
+        ("amnesia", {"refuse": refuse, "insist": insist}),
+        ("contest", {**drink, "take_control": kept}),
+    ):
         kit = registry.kit(game)
         assert set(found) <= set(kit.bots["sensible"].params)
+
+
+@pytest.mark.django_db
+def test_the_dashboard_sets_each_real_figure_beside_the_newest_simulation(
+    designer, designer_client, settings
+):
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    url = reverse("playtests:dashboard", args=[GAME])
+    # No real table: the minutes are unknown, and nothing is set beside anything.
+    page = designer_client.get(url).content.decode()
+    part = page.split('data-testid="beside-real"', 1)[1].split("</section>", 1)[0]
+    assert "unknown without real tables" in part and "beside-group" not in part
+    many_reports(designer, 8, [draft4])
+    page = designer_client.get(url).content.decode()
+    assert "no simulation of this version yet" in page
+    old = lab.start(designer, GAME, draft4, players=3, games=3, bots=["sensible"], seed=4)
+    lab.run_everything(old)
+    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
+    lab.run_everything(run)
+    run.refresh_from_db()
+    page = html.unescape(designer_client.get(url).content.decode())
+    part = page.split('data-testid="beside-real"', 1)[1].split("</section>", 1)[0]
+    assert f"run #{run.pk}" in part and f"run #{old.pk}" not in part  # the newest
+    assert "The real tables' pace:" in part and "(8 tables)" in part
+    assert "At the real tables' pace a simulated game lasts" in part
+    # The same rows, and the same words about the band, as the run's page (lab.predicted).
+    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    assert len(seen["rows"]) > 5
+    for row in seen["rows"]:
+        assert f'data-figure="{row["name"]}"' in part
+    assert seen["said"] and all(s in part for s in seen["said"])

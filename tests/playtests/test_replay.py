@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.playtests import lab, replay
+from games.rules import cards
 from tests.playtests.conftest import builtin
 
 GAME = "amnesia_stories"
@@ -52,12 +53,11 @@ def test_the_game_page_steps_through_with_each_seats_view(run, designer, client)
     bot = game.record["seat_bots"][by]
     move = re.search(r'data-testid="step-move">(.*?)</p>', first, re.S).group(1)
     assert f"The {bot} bot chose it" in move
-    # Each seat's view is the referee's for that seat: at a step where two seats see
-    # different things (one has answered, its picks hidden from the other), so do the pages.
-    import html
-    import json
-
+    # Each seat's view is the referee's for that seat, in words: at a step where two seats
+    # see different things (one has answered, its picks hidden from the other), so do the
+    # pages; and no raw dump of the view is left.
     from games import registry
+    from tests.test_crawl import visible
 
     referee = registry.kit(GAME).referee
     seats = list(game.setup.players)
@@ -67,15 +67,21 @@ def test_the_game_page_steps_through_with_each_seats_view(run, designer, client)
         if referee.view(state, seats[0]) != referee.view(state, seats[1])
     )
 
-    def shown(seat: str) -> dict:
+    def shown(seat: str) -> str:
         page = client.get(url, {"step": step, "seat": seat}).content.decode()
-        view = re.search(r'<pre class="pt-view"[^>]*>(.*?)</pre>', page, re.S).group(1)
-        return json.loads(html.unescape(view))
+        assert "<pre" not in page
+        part = page.split('data-testid="replay-view"', 1)[1].split("</section>", 1)[0]
+        return " ".join(visible("<div " + part))
 
-    for seat in seats[:2]:
-        expected = json.loads(json.dumps(referee.view(game.states[step], seat), default=str))
-        assert shown(seat) == expected
-    assert shown(seats[0]) != shown(seats[1])
+    texts = {seat: shown(seat) for seat in seats[:2]}
+    for seat, text in texts.items():
+        rows = replay.view_rows(GAME, referee.view(game.states[step], seat))
+        labels = [r["label"] for r in rows]
+        assert "Phase" in labels and "Victory points" in labels
+        assert f"What {seat} sees" in text
+        assert all(label in text for label in labels)
+    assert "Picks given this turn" in texts[seats[0]] + texts[seats[1]]
+    assert texts[seats[0]].replace(seats[0], "") != texts[seats[1]].replace(seats[1], "")
     # The number form opens a game; out of range is brought within; the run page links it.
     opened = client.get(reverse("playtests:run_game_open", args=[run.pk]), {"number": "99"})
     assert opened.status_code == 302 and opened["Location"].endswith(f"/games/{4}/")
@@ -99,8 +105,8 @@ def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, c
     client.force_login(designer)
     url = reverse("playtests:run_game", args=[run.pk, 1])
     page = client.get(url, {"step": 1}, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    # The referee's view itself is shown as it is (marked translate="no"); the rest is read.
-    page = re.sub(r'<pre class="pt-view".*?</pre>', "", page, flags=re.S)
+    # The view too is in words: nothing is left as the program holds it.
+    assert "<pre" not in page and "局面" in page  # "Phase", in Japanese
     assert code_names(" ".join(visible(page)), allowed=["P1", "P2", "P3"]) == []
 
 
@@ -132,3 +138,51 @@ def test_a_studys_cells_open_their_games(designer, client, settings):
     game = client.get(reverse("playtests:run_game", args=[cells[1].pk, 1])).content.decode()
     assert 'data-testid="open-longest"' in game and 'data-testid="open-shortest"' in game
     assert client.get(reverse("playtests:run_game", args=[top.pk, 1])).status_code == 404
+
+
+@pytest.mark.parametrize("game", ["amnesia", "contest"])
+def test_every_games_view_reads_in_words_each_seat_its_own(game):
+    """The view of each game in its own words: the phase coded for scripts read in words,
+    cards as the cards, a seat's hidden hand only in that seat's view, nothing unnamed."""
+    from games import registry
+    from games.rules.script import parse_setup
+    from games.simulate.engine import Spec, play_game
+
+    kit = registry.kit(game)
+    options = {name: option.default for name, option in kit.referee.options.items()}
+    spec = Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots),
+        figures=kit.bot_figures,
+        options=options,
+        players=3,
+        bots=["sensible"],
+        params={},
+        seed=1,
+        games=1,
+    )
+    spec.keep_scripts = 1
+    script = play_game(spec, 0)["script"]
+    state = kit.referee.initial_state(parse_setup(script))
+    for move in script["moves"][:60]:
+        state = kit.referee.apply(state, dict(move))
+
+    def text(rows) -> str:
+        return " ".join(
+            f"{r['label']} {r.get('text', '')} {text(r.get('rows') or r.get('pairs') or [])}"
+            for r in rows
+        )
+
+    table, p1, p2 = (
+        text(replay.view_rows(game, kit.referee.view(state, seat))) for seat in (None, "P1", "P2")
+    )
+    phase = str(kit.view_values["phase"][state["phase"]])
+    assert table.startswith(f"Phase {phase} ")
+    assert "'" not in table and "{" not in table  # no program's dict or list left as it is
+    if game == "contest":
+        hand = [cards.label(c) for c in state["players"]["P1"]["hand"]]
+        assert hand and all(c in p1 for c in hand) and " Hand " in p1
+        assert " Hand " not in table and " Hand " not in p2.split("P1", 1)[1].split("P2", 1)[0]
+        assert "Cards in hand" in table
+    else:
+        assert "Tokens  P1 " in table and "Cards drawn" in table
