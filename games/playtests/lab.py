@@ -62,6 +62,7 @@ from games.simulate import figures as F
 from games.simulate import holes
 from games.simulate.bots import BadParam, check_params
 from games.simulate.engine import Spec, play_game, seat_names
+from games.simulate.skill import RESTRICTED
 
 Status = SimulationRun.Status
 ACTIVE = (Status.QUEUED, Status.RUNNING)
@@ -306,7 +307,18 @@ def spec_of(run: SimulationRun) -> Spec:
         params=dict(run.params),
         seed=run.seed,
         games=run.games_asked,
+        restricted=_restricted(run),
     )
+
+
+def _restricted(run: SimulationRun) -> dict[str, dict[str, Any]]:
+    """A study's cell with a restricted seat (``studies.start``): that bot's rule, which the
+    study's own row keeps ({"bot", "verb", "field", "value"})."""
+    if RESTRICTED not in run.bots or run.parent_id is None:
+        return {}
+    spec = SimulationRun.objects.filter(pk=run.parent_id).values_list("sweep", flat=True).first()
+    rule = (spec or {}).get("restriction")
+    return {RESTRICTED: rule} if rule else {}
 
 
 class _Yield:
