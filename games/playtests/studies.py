@@ -680,8 +680,8 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                 else:
                     text = _(
                         "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots ends "
-                        "%(value)s above the table's mean of what a seat plays for (%(low)s to "
-                        "%(high)s)."
+                        "with %(value)s against the table's mean of what a seat plays for "
+                        "(%(low)s to %(high)s)."
                     )
                 then = {
                     "skill": _("Playing well pays."),
@@ -768,8 +768,8 @@ def _restricted_answer(
             )
         else:
             text = _(
-                "%(ruleset)s, %(where)s: a seat that %(choice)s ends %(value)s against the "
-                "table's mean of what a seat plays for (%(low)s to %(high)s), against %(bot)s "
+                "%(ruleset)s, %(where)s: a seat that %(choice)s ends with %(value)s against "
+                "the table's mean of what a seat plays for (%(low)s to %(high)s), among %(bot)s "
                 "bots free to choose."
             )
         hole = None
