@@ -20,7 +20,7 @@ at most LAB_MAX_QUEUED_GAMES simulated games queued or running, and one run at a
 Yielding to tables in play: before each game a chunk looks (at most once a second) for a move
 made at any table in the last ``LAB_YIELD_SECONDS`` (the newest row of the move log, by its
 primary key: one indexed read); while there is one it sleeps ``LAB_YIELD_PAUSE`` seconds at a
-time, saying it is alive, for at most ``LAB_YIELD_MAX`` seconds per game, so the table's
+time, saying it is alive (as it does at each look), for at most ``LAB_YIELD_MAX`` seconds per game, so the table's
 requests get the machine's cores. The seconds waited are kept on the chunk.
 
 A sweep is a run whose children are ordinary runs, one per value of one option or bot
@@ -340,6 +340,9 @@ class _Yield:
         if now - self.checked < 1.0:
             return
         self.checked = now
+        # The worker says it is alive here, once a second (a write to the database: once a
+        # game it cost a contest study some 2% of its time, and every other writer a lock).
+        work.beat()
         most = setting("LAB_YIELD_MAX", 30)
         pause = setting("LAB_YIELD_PAUSE", 0.5)
         began = now
@@ -432,7 +435,6 @@ def play_chunk(run_id: int, index: int) -> None:
         for i in range(first, min(run.games_asked, first + run.chunk_games)):
             wait()
             records.append(play_game(spec, i))
-            work.beat()
     except Exception as exc:  # a referee or bot error: the run says so, in words
         SimulationRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(
             status=Status.FAILED,
