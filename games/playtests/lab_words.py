@@ -232,7 +232,9 @@ RESTRICTABLE: dict[str, tuple[tuple[str, Any, Any], ...]] = {
         (
             "take_control",
             gettext_lazy("never takes control"),
-            gettext_lazy("The player never takes control of the story, with a card or with drinks."),
+            gettext_lazy(
+                "The player never takes control of the story, with a card or with drinks."
+            ),
         ),
         (
             "take_control:with=drinks",

@@ -201,10 +201,7 @@ def start(
     if restriction and restriction not in {r["key"] for r in lab_words.restrictions(game)}:
         raise LabError(_("This game has no such choice to forbid."))
     alone = question == SKILL or bool(restriction)  # one ruleset asks its own question
-    if (
-        len(rulesets) < (1 if alone else 2)
-        or len({r.pk for r in rulesets}) != len(rulesets)
-    ):
+    if len(rulesets) < (1 if alone else 2) or len({r.pk for r in rulesets}) != len(rulesets):
         raise LabError(_("A study compares two or more different rulesets."))
     if any(r.game != game for r in rulesets):
         raise LabError(_("Every ruleset of a study must be of its game."))
@@ -222,14 +219,15 @@ def start(
         raise LabError(_("A study sweeps at most two different names."))
     given = dict(params or {})  # bot parameters every cell plays with
     params = lab.check_bots_and_params(game, bots, given) if question == COMPARE else given
+    kit_bots = registry.kit(game).bots or {}
     pairs: list[tuple[str, str] | None] = [None]
     rule: dict[str, Any] | None = None
     if question == SKILL:
-        kit_bots = registry.kit(game).bots or {}
-        pairs = [p for p in skill.PAIRS if set(p) <= set(kit_bots)]
-        if not pairs:
+        found = [p for p in skill.PAIRS if set(p) <= set(kit_bots)]
+        if not found:
             raise LabError(_("This game has no bots to measure skill with."))
-        params = lab.check_bots_and_params(game, sorted({b for p in pairs for b in p}), given)
+        pairs = list(found)
+        params = lab.check_bots_and_params(game, sorted({b for p in found for b in p}), given)
     elif restriction:
         rule = {"bot": bots[0], **restrict.parse(restriction)}
     cells: list[dict[str, Any]] = []
@@ -245,8 +243,8 @@ def start(
             seats = [pair[0]] + [pair[1]] * (count - 1)
         elif rule is not None:
             seats = [skill.RESTRICTED] + [rule["bot"]] * (count - 1)
-        checked = [b for b in dict.fromkeys(seats) if b != skill.RESTRICTED] or [rule["bot"]]
-        known = {n for b in checked for n in registry.kit(game).bots[b].params}
+        checked = [b for b in dict.fromkeys(seats) if b != skill.RESTRICTED]
+        known = {n for b in checked for n in kit_bots[b].params}
         mine = {k: v for k, v in params.items() if k in known}  # a skill pair's own
         cell_params = lab.check_bots_and_params(game, checked, {**mine, **cell_params})
         cells.append(
@@ -707,9 +705,7 @@ def restricted_answer(view: View) -> list[tuple[str, dict[str, Any] | None]]:
     return view.said["restricted"]
 
 
-def _restricted_answer(
-    view: View, rule: dict[str, Any]
-) -> list[tuple[str, dict[str, Any] | None]]:
+def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict[str, Any] | None]]:
     game = view.top.game
     bot = skill.RESTRICTED
     choice = view.restriction_words()

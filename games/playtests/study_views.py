@@ -67,6 +67,7 @@ class StudyForm(forms.Form):
             ),
         ],
         initial=studies.COMPARE,
+        required=False,  # a form sent without it asks the first question
     )
     restriction = forms.ChoiceField(
         label=gettext_lazy("Forbid one seat a choice"),
@@ -169,7 +170,7 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                 bots=d["bots"],
                 grid=d["grid"],
                 seed=d["seed"],
-                question=d["question"],
+                question=d.get("question") or studies.COMPARE,
                 restriction=d.get("restriction") or "",
             )
         except lab.LabError as exc:
