@@ -10,13 +10,14 @@ changes nothing (forbidding it is inert; no skill); loaded, calling high is a do
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
 from games.models import Ruleset
-from games.playtests import lab, lab_words, studies
+from games.playtests import lab, lab_words, replay, studies
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.simulate.conftest import chance_game  # noqa: F401 (a fixture)
@@ -78,8 +79,6 @@ def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, desi
     assert top.sweep["restriction"] == {"bot": "sensible", "verb": "high"}
     view = played(top)
     records = lab.records_of(cells[0])
-    # The restricted seat only ever called low: the restriction reached the chunks.
-    assert all(r["seat_bots"] for r in records)
     with translation.override("en"):
         said = studies.answer(view)
         holes = studies.rule_holes(view)
@@ -91,13 +90,30 @@ def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, desi
     assert holes[0]["p_adjusted"] < 0.05
     game = records[holes[0]["number"] - 1]
     assert game["winner_bots"] == ["sensible"]
+    # The game replays as it was played: the restricted seat again calls only low.
+    again = replay.open_game(cells[0], holes[0]["number"] - 1)
+    assert not again.differs and again.record["winner_bots"] == ["sensible"]
+    restricted_seat = next(s for s, b in again.record["seat_bots"].items() if b == "restricted")
+    calls = {m["do"] for m in again.moves if m.get("by") == restricted_seat}
+    assert calls == {"low"}, calls
 
 
 def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
+    fair = rulesets(designer, False)
+    wrong: tuple[dict[str, Any], ...] = (
+        {"question": studies.SKILL, "restriction": "high"},  # one question or the other
+        {"restriction": "low"},  # not among the game's restrictable choices
+        {"question": "luck"},
+    )
+    for asked in wrong:
+        with pytest.raises(lab.LabError):
+            studies.start(
+                designer, "chance", fair, players=[2], games=4, bots=["sensible"], **asked
+            )
     top = studies.start(
         designer,
         "chance",
-        rulesets(designer, False),
+        fair,
         players=[2],
         games=40,
         bots=["sensible"],
@@ -131,6 +147,7 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
     assert not code_names(text), code_names(text)
     assert 'value="take_control:with=drinks"' in page and 'value="skill"' in page
     base = Ruleset.objects.filter(game="contest").order_by("pk").first()
+    assert base is not None
     response = client.post(
         url,
         {
