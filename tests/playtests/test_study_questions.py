@@ -61,7 +61,7 @@ def played(top: SimulationRun) -> studies.View:
     return studies.view_of(top)
 
 
-def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, designer):
+def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, designer, client):
     """Loaded, the seat that may not call high hardly ever wins: a dominant line, corrected for
     false discoveries, whose game replays the same game (the cell plays the restricted seat
     again). Fair, forbidding it costs nothing: an inert rule."""
@@ -96,6 +96,10 @@ def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, desi
     restricted_seat = next(s for s, b in again.record["seat_bots"].items() if b == "restricted")
     calls = {m["do"] for m in again.moves if m.get("by") == restricted_seat}
     assert calls == {"low"}, calls
+    client.force_login(designer)
+    page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
+    listed = page.split('data-testid="study-holes"', 1)[1].split("</ul>", 1)[0]
+    assert reverse("playtests:run_game", args=[cells[0].pk, holes[0]["number"]]) in listed
 
 
 def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
