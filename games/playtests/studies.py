@@ -223,6 +223,9 @@ def start(
     pairs: list[tuple[str, str] | None] = [None]
     rule: dict[str, Any] | None = None
     if question == SKILL:
+        if any(g["kind"] == "param" for g in grid):
+            # Its pairs are different bots: a parameter of one is no parameter of the other.
+            raise LabError(_("A study of skill sweeps rule options, not bot parameters."))
         found = [p for p in skill.PAIRS if set(p) <= set(kit_bots)]
         if not found:
             raise LabError(_("This game has no bots to measure skill with."))

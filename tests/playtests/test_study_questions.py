@@ -108,6 +108,10 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
         {"question": studies.SKILL, "restriction": "high"},  # one question or the other
         {"restriction": "low"},  # not among the game's restrictable choices
         {"question": "luck"},
+        {
+            "question": studies.SKILL,
+            "grid": [{"kind": "param", "name": "budget", "values": [1, 2]}],
+        },
     )
     for asked in wrong:
         with pytest.raises(lab.LabError):
