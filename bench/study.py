@@ -9,8 +9,10 @@ it then migrates and writes to), the contest's built-in ruleset and a variant ma
 in hand), starts ``--workers`` processes of ``manage.py worker --queues long`` and reads the
 study's page (what a designer following it loads each second) until the study is done. Prints
 the wall time from start to the answer beside the machine's load average (1 minute, at the
-start, the highest seen and at the end, and the number of cores), the slowest read of the page
-while it ran, and the time to render the answer once. Target: within 2 minutes on the project's
+start, the highest seen and at the end, and the number of cores), the CPU time (user + sys) the
+workers took, which the load changes far less than the wall time, and this process's own
+(reading the page and rendering the answer), the slowest read of the page while it ran, and the
+time to render the answer once. Target: within 2 minutes on the project's
 2-core machine.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -71,6 +74,7 @@ def main() -> None:
     )
     cores = os.cpu_count() or 1
     load_start = os.getloadavg()[0]
+    own_before, workers_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
     study = studies.start(
         user,
@@ -126,6 +130,10 @@ def main() -> None:
                 worker.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(worker.pid, signal.SIGKILL)
+    # The workers' CPU time (user + sys), which the load does not change much as it does the
+    # wall time: read once they have exited (a process's children count once waited for).
+    workers_cpu = _cpu(resource.RUSAGE_CHILDREN) - workers_before
+    own_cpu = _cpu(resource.RUSAGE_SELF) - own_before
     cells = len(args.players) * 2
     print(
         f"study of the contest: 2 rulesets × {len(args.players)} player counts × "
@@ -140,6 +148,12 @@ def main() -> None:
         flush=True,
     )
     print(
+        f"CPU time (user + sys): {workers_cpu:.1f} s in the workers "
+        f"({workers_cpu / max(1, study.games_done) * 1000:.1f} ms a game), {own_cpu:.1f} s here "
+        "(the page read while it ran and the answer rendered once)",
+        flush=True,
+    )
+    print(
         f"page followed {reads} times while it ran, the slowest in {slowest_read * 1000:.0f} ms; "
         f"the answer rendered in {answer_seconds:.2f} s "
         f"({page.count('data-testid="study-answer"')} answer, {page.count('<svg')} charts)",
@@ -149,6 +163,11 @@ def main() -> None:
         for path in Path(scratch).iterdir():
             path.unlink()
         os.rmdir(scratch)
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -99,6 +99,15 @@ COMMON: tuple[Figure, ...] = (
         SHARE,
     ),
     Figure(
+        "bot.{bot}.value_edge",
+        gettext_lazy("What the %(bot)s bot plays for, against the table"),
+        gettext_lazy(
+            "The share of what a seat plays for (the game says what) its seats end with, less "
+            "the table's mean."
+        ),
+        SHARE,
+    ),
+    Figure(
         "minutes",
         gettext_lazy("Length in minutes"),
         gettext_lazy("How long a game lasts at the pace of real tables."),
@@ -109,7 +118,12 @@ COMMON: tuple[Figure, ...] = (
 
 def bot_label(name: str) -> str:
     """A bot's name as a person reads it."""
-    words = {"random": _("random"), "sensible": _("sensible")}
+    words = {
+        "random": _("random"),
+        "sensible": _("sensible"),
+        "search": _("search"),
+        "restricted": _("restricted"),
+    }
     return str(words.get(name, name.replace("_", " ")))
 
 

@@ -20,7 +20,7 @@ at most LAB_MAX_QUEUED_GAMES simulated games queued or running, and one run at a
 Yielding to tables in play: before each game a chunk looks (at most once a second) for a move
 made at any table in the last ``LAB_YIELD_SECONDS`` (the newest row of the move log, by its
 primary key: one indexed read); while there is one it sleeps ``LAB_YIELD_PAUSE`` seconds at a
-time, saying it is alive, for at most ``LAB_YIELD_MAX`` seconds per game, so the table's
+time, saying it is alive (as it does at each look), for at most ``LAB_YIELD_MAX`` seconds per game, so the table's
 requests get the machine's cores. The seconds waited are kept on the chunk.
 
 A sweep is a run whose children are ordinary runs, one per value of one option or bot
@@ -62,6 +62,7 @@ from games.simulate import figures as F
 from games.simulate import holes
 from games.simulate.bots import BadParam, check_params
 from games.simulate.engine import Spec, play_game, seat_names
+from games.simulate.skill import RESTRICTED
 
 Status = SimulationRun.Status
 ACTIVE = (Status.QUEUED, Status.RUNNING)
@@ -306,7 +307,18 @@ def spec_of(run: SimulationRun) -> Spec:
         params=dict(run.params),
         seed=run.seed,
         games=run.games_asked,
+        restricted=_restricted(run),
     )
+
+
+def _restricted(run: SimulationRun) -> dict[str, dict[str, Any]]:
+    """A study's cell with a restricted seat (``studies.start``): that bot's rule, which the
+    study's own row keeps ({"bot", "verb", "field", "value"})."""
+    if RESTRICTED not in run.bots or run.parent_id is None:
+        return {}
+    spec = SimulationRun.objects.filter(pk=run.parent_id).values_list("sweep", flat=True).first()
+    rule = (spec or {}).get("restriction")
+    return {RESTRICTED: rule} if rule else {}
 
 
 class _Yield:
@@ -328,6 +340,9 @@ class _Yield:
         if now - self.checked < 1.0:
             return
         self.checked = now
+        # The worker says it is alive here, once a second (a write to the database: once a
+        # game it cost a contest study some 2% of its time, and every other writer a lock).
+        work.beat()
         most = setting("LAB_YIELD_MAX", 30)
         pause = setting("LAB_YIELD_PAUSE", 0.5)
         began = now
@@ -420,7 +435,6 @@ def play_chunk(run_id: int, index: int) -> None:
         for i in range(first, min(run.games_asked, first + run.chunk_games)):
             wait()
             records.append(play_game(spec, i))
-            work.beat()
     except Exception as exc:  # a referee or bot error: the run says so, in words
         SimulationRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(
             status=Status.FAILED,

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from amnesia_site import lists
 from games import registry
@@ -197,6 +198,78 @@ def changelog(run: Any) -> str:
         "changes": "; ".join(parts),
         "run": top.pk,
     }
+
+
+# -- restricted play ---------------------------------------------------------------------------
+# The choices a study may forbid one seat (restricted play, ``games.simulate.restrict``), each
+# game's: the rule as ``restrict.parse`` reads it, then its label (what the restricted seat
+# does, after "one seat that") and its one-line meaning. A game whose choices are all one
+# move at their point (Amnesia Stories: the story told is the bard's only move) has none.
+RESTRICTABLE: dict[str, tuple[tuple[str, Any, Any], ...]] = {
+    "amnesia": (
+        (
+            "refuse",
+            gettext_lazy("never refuses a paid suggestion"),
+            gettext_lazy("The narrator always takes the suggestion a listener paid for."),
+        ),
+        (
+            "insist",
+            gettext_lazy("never insists"),
+            gettext_lazy("A listener never pays a token to insist on a suggestion."),
+        ),
+        (
+            "join",
+            gettext_lazy("never joins a challenge"),
+            gettext_lazy("An onlooker always stays out of other players' challenges."),
+        ),
+        (
+            "flashback",
+            gettext_lazy("never tells a memory"),
+            gettext_lazy("The narrator always tells a scene, never a flashback."),
+        ),
+    ),
+    "contest": (
+        (
+            "take_control",
+            gettext_lazy("never takes control"),
+            gettext_lazy(
+                "The player never takes control of the story, with a card or with drinks."
+            ),
+        ),
+        (
+            "take_control:with=drinks",
+            gettext_lazy("never takes control with drinks"),
+            gettext_lazy("The player takes control only with a card, never by taking two drinks."),
+        ),
+        (
+            "refuse",
+            gettext_lazy("never refuses"),
+            gettext_lazy("The player never refuses a response and its penalty."),
+        ),
+        (
+            "throw_pretzel",
+            gettext_lazy("never throws a pretzel"),
+            gettext_lazy("The player never throws a pretzel at the narrator."),
+        ),
+    ),
+}
+
+
+def restrictions(game: str) -> list[dict[str, Any]]:
+    """The choices a study may forbid one seat of this game: key (for the form's value),
+    label and meaning."""
+    return [
+        {"key": key, "label": str(label), "meaning": str(meaning)}
+        for key, label, meaning in RESTRICTABLE.get(game, ())
+    ]
+
+
+def restriction_label(game: str, key: str) -> str:
+    """A restriction in words ("never takes control with drinks"); an unknown one as its verb."""
+    for found, label, _meaning in RESTRICTABLE.get(game, ()):
+        if found == key:
+            return str(label)
+    return key.partition(":")[0].replace("_", " ")
 
 
 # -- two runs compared ------------------------------------------------------------------------

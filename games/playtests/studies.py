@@ -34,9 +34,13 @@ from games.playtests import figures as names
 from games.playtests import lab, lab_words
 from games.playtests.models import SimulationRun
 from games.simulate import figures as F
+from games.simulate import holes, restrict, skill
 from games.simulate.engine import derive
 
 STUDY = "study"
+# What a study asks: how rulesets differ (the default), or how much each rewards playing well
+# (skill: one strong seat among weak bots, for each pair of ``skill.PAIRS``).
+COMPARE, SKILL = "compare", "skill"
 MAX_SWEPT = 2
 MAX_CELLS = 60
 LabError = lab.LabError
@@ -176,12 +180,28 @@ def start(
     grid: list[dict[str, Any]] | None = None,
     seed: int = 1,
     budget: int | None = None,
+    question: str = COMPARE,
+    restriction: str = "",
+    params: dict[str, Any] | None = None,
 ) -> SimulationRun:
     """Make the study and its cells and queue their chunks on the long queue, in one
-    transaction. ``rulesets[0]`` is the one the others are read against."""
+    transaction. ``rulesets[0]`` is the one the others are read against.
+
+    ``question`` SKILL: each cell one pair of ``skill.PAIRS`` (one strong seat, the rest weak,
+    the strong seat turning round the table), one ruleset enough. ``restriction``: one of the
+    game's restrictable choices (``lab_words.restrictions``) forbidden one seat of the first
+    bot, the others that bot unrestricted (its cells play ``skill.RESTRICTED`` for that seat),
+    one ruleset enough."""
     if game not in lab.simulable_games():
         raise LabError(_("This game has no bots, so it cannot be simulated."))
-    if len(rulesets) < 2 or len({r.pk for r in rulesets}) != len(rulesets):
+    if question not in (COMPARE, SKILL):
+        raise LabError(_("A study asks how rulesets differ or how much they reward skill."))
+    if restriction and question == SKILL:
+        raise LabError(_("A study of skill plays no restricted seat: choose one or the other."))
+    if restriction and restriction not in {r["key"] for r in lab_words.restrictions(game)}:
+        raise LabError(_("This game has no such choice to forbid."))
+    alone = question == SKILL or bool(restriction)  # one ruleset asks its own question
+    if len(rulesets) < (1 if alone else 2) or len({r.pk for r in rulesets}) != len(rulesets):
         raise LabError(_("A study compares two or more different rulesets."))
     if any(r.game != game for r in rulesets):
         raise LabError(_("Every ruleset of a study must be of its game."))
@@ -197,18 +217,42 @@ def start(
     grid = list(grid or [])
     if len(grid) > MAX_SWEPT or len({g["name"] for g in grid}) != len(grid):
         raise LabError(_("A study sweeps at most two different names."))
-    params = lab.check_bots_and_params(game, bots, {})
+    given = dict(params or {})  # bot parameters every cell plays with
+    params = lab.check_bots_and_params(game, bots, given) if question == COMPARE else given
+    kit_bots = registry.kit(game).bots or {}
+    pairs: list[tuple[str, str] | None] = [None]
+    rule: dict[str, Any] | None = None
+    if question == SKILL:
+        if any(g["kind"] == "param" for g in grid):
+            # Its pairs are different bots: a parameter of one is no parameter of the other.
+            raise LabError(_("A study of skill sweeps rule options, not bot parameters."))
+        found = [p for p in skill.PAIRS if set(p) <= set(kit_bots)]
+        if not found:
+            raise LabError(_("This game has no bots to measure skill with."))
+        pairs = list(found)
+        params = lab.check_bots_and_params(game, sorted({b for p in found for b in p}), given)
+    elif restriction:
+        rule = {"bot": bots[0], **restrict.parse(restriction)}
     cells: list[dict[str, Any]] = []
-    for ruleset, count, values in itertools.product(
-        rulesets, players, itertools.product(*[g["values"] for g in grid])
+    for ruleset, count, values, pair in itertools.product(
+        rulesets, players, itertools.product(*[g["values"] for g in grid]), pairs
     ):
         changed = {g["name"]: v for g, v in zip(grid, values, strict=True) if g["kind"] == "option"}
         cell_params = {
             g["name"]: v for g, v in zip(grid, values, strict=True) if g["kind"] == "param"
         }
-        cell_params = lab.check_bots_and_params(game, bots, {**params, **cell_params})
+        seats = list(bots)
+        if pair is not None:
+            seats = [pair[0]] + [pair[1]] * (count - 1)
+        elif rule is not None:
+            seats = [skill.RESTRICTED] + [rule["bot"]] * (count - 1)
+        checked = [b for b in dict.fromkeys(seats) if b != skill.RESTRICTED]
+        known = {n for b in checked for n in kit_bots[b].params}
+        mine = {k: v for k, v in params.items() if k in known}  # a skill pair's own
+        cell_params = lab.check_bots_and_params(game, checked, {**mine, **cell_params})
         cells.append(
             {
+                "bots": seats,
                 "ruleset": ruleset,
                 "ruleset_label": f"{ruleset.name}@{ruleset.version}",
                 "players": count,
@@ -237,7 +281,6 @@ def start(
     base: dict[str, Any] = {
         "owner": owner,
         "game": game,
-        "bots": bots,
         "seed": seed,
         "chunk_games": lab.chunk_games(),
         "budget_seconds": budget or lab.default_budget(),
@@ -250,6 +293,9 @@ def start(
         "names": [f"{r.name}@{r.version}" for r in rulesets],
         "players": players,
         "grid": grid,
+        "question": question,
+        "restriction": rule,
+        "restriction_key": restriction,
     }
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
@@ -274,6 +320,7 @@ def start(
             ruleset=rulesets[0],
             ruleset_label=definition["names"][0],
             players=players[0],
+            bots=bots if question == COMPARE else cells[0]["bots"],
             params=params,
             sweep=definition,
         )
@@ -310,6 +357,7 @@ class View:
     players: list[int]
     grid: list[dict[str, Any]]
     cells: list[Cell]
+    said: dict[str, Any] = field(default_factory=dict)  # sentences worked out once a page
 
     @property
     def asked(self) -> int:
@@ -318,6 +366,19 @@ class View:
     @property
     def done(self) -> int:
         return sum(c.run.games_done for c in self.cells)
+
+    @property
+    def question(self) -> str:
+        return self.top.sweep.get("question") or COMPARE if is_study(self.top) else COMPARE
+
+    @property
+    def restriction(self) -> dict[str, Any] | None:
+        return self.top.sweep.get("restriction") if is_study(self.top) else None
+
+    def restriction_words(self) -> str:
+        """The restricted choice in words ("never takes control with drinks")."""
+        key = self.top.sweep.get("restriction_key", "")
+        return lab_words.restriction_label(self.top.game, key) if key else ""
 
 
 def is_study(run: SimulationRun) -> bool:
@@ -491,7 +552,15 @@ def headline(view: View) -> list[str]:
 def answer(view: View) -> list[str]:
     """The study's answer in sentences: at each player count, each ruleset against the first,
     each headline figure (all the swept values together, then each swept value for the first
-    headline figure)."""
+    headline figure). A study of skill says the skill figures instead; one with a restricted
+    seat says first what the restricted choice is worth."""
+    if view.question == SKILL:
+        return [said for said, _hole in skill_answer(view)]
+    out = [said for said, _hole in restricted_answer(view)] if view.restriction else []
+    return out + compared(view)
+
+
+def compared(view: View) -> list[str]:
     keys = headline(view)
     if not keys:
         return []
@@ -529,3 +598,238 @@ def answer(view: View) -> list[str]:
                 if diff is not None:
                     out.append(_said(view, keys[0], _where(view, players, values), other, diff))
     return out
+
+
+# -- skill and restricted play (issue 49) -----------------------------------------------------
+def _edge(records: list[dict[str, Any]], bot: str, seed: int, where: str) -> dict[str, Any]:
+    """The bot's edge over the table in these games, with its interval: its share of the wins
+    less its share of the seats, or, in a game nobody wins, of what a seat plays for."""
+    for name in (f"bot.{bot}.win_edge", f"bot.{bot}.value_edge"):
+        values = [v for v in (F._value(r, name) for r in records) if v is not None]
+        if values:
+            return {"figure": name, **F.interval_of(values, derive(seed, "edge", where, name))}
+    return {"figure": None, "n": 0, "value": None}
+
+
+def _fair(records: list[dict[str, Any]], bot: str) -> float:
+    """The bot's share of the seats (its share of the wins were every seat alike)."""
+    seats = [list(r["seat_bots"].values()) for r in records]
+    return sum(s.count(bot) for s in seats) / max(1, sum(len(s) for s in seats))
+
+
+def _edge_words(game: str, bot: str, fair: float, edge: dict[str, Any]) -> dict[str, str]:
+    """The edge as the sentences say it: a win share (its fair share added back) or what a seat
+    plays for, against the table, each with its interval."""
+    if edge["figure"].endswith("win_edge"):
+        shift, key = fair, "finished"  # a share: shown as a percentage
+    else:
+        shift, key = 0.0, edge["figure"]
+    words = {
+        "value": names.show(game, key, edge["value"] + shift),
+        "fair": names.show(game, key, fair),
+    }
+    if "low" in edge:
+        words["low"] = names.show(game, key, edge["low"] + shift)
+        words["high"] = names.show(game, key, edge["high"] + shift)
+    return words
+
+
+def skill_answer(view: View) -> list[tuple[str, None]]:
+    """At each ruleset and player count, each pair of ``skill.PAIRS``: the strong seat's share
+    of the wins (or its edge in what a seat plays for) with its interval, and whether playing
+    well pays there."""
+    game = view.top.game
+    out: list[tuple[str, None]] = []
+    for r, ruleset in enumerate(view.rulesets):
+        for players in view.players:
+            cells = _cells(view, r, players)
+            for strong, weak in skill.PAIRS:
+                mine = [c for c in cells if c.run.bots and c.run.bots[0] == strong]
+                records = _records(mine)
+                if not records:
+                    continue
+                where = _where(view, players, None)
+                edge = _edge(records, strong, view.top.seed, f"{r}/{where}/{strong}")
+                words = {
+                    "ruleset": ruleset,
+                    "where": where,
+                    "strong": names.bot_label(strong),
+                    "weak": names.bot_label(weak),
+                    "games": lab.grouped(len(records)),
+                }
+                if edge["figure"] is None or "low" not in edge:
+                    out.append(
+                        (
+                            _(
+                                "%(ruleset)s, %(where)s: too few games (%(games)s) to say how a "
+                                "%(strong)s bot fares among %(weak)s bots."
+                            )
+                            % words,
+                            None,
+                        )
+                    )
+                    continue
+                fair = _fair(records, strong)
+                words.update(_edge_words(game, strong, fair, edge))
+                verdict = skill.verdict(edge)
+                if edge["figure"].endswith("win_edge"):
+                    text = _(
+                        "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots wins "
+                        "%(value)s of the games (%(low)s to %(high)s), where a seat's fair share "
+                        "is %(fair)s."
+                    )
+                else:
+                    text = _(
+                        "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots ends "
+                        "with %(value)s against the table's mean of what a seat plays for "
+                        "(%(low)s to %(high)s)."
+                    )
+                then = {
+                    "skill": _("Playing well pays."),
+                    "worse": _("Playing well does worse here."),
+                    "none": _("No sign that playing well pays: skill hardly counts here."),
+                }[verdict]
+                out.append((f"{text % words} {then}", None))
+    return out
+
+
+def restricted_answer(view: View) -> list[tuple[str, dict[str, Any] | None]]:
+    """At each ruleset and player count, the restricted seat's share of the wins against the
+    unrestricted bots (or its edge in what a seat plays for), with its interval, and what that
+    says of the choice: worth nothing measurable (an inert rule), everything (a dominant line:
+    a rule hole, with a game that replays it) or so much. Dominance is tested at every ruleset
+    and player count (the restricted seat winning less than its share, binomial), corrected
+    for false discoveries over them all (``holes.adjusted``), as the lab's rule holes are."""
+    rule = view.restriction
+    if not rule:
+        return []
+    if "restricted" not in view.said:
+        view.said["restricted"] = _restricted_answer(view, rule)
+    return view.said["restricted"]
+
+
+def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict[str, Any] | None]]:
+    game = view.top.game
+    bot = skill.RESTRICTED
+    choice = view.restriction_words()
+    found: list[dict[str, Any]] = []
+    for r, ruleset in enumerate(view.rulesets):
+        for players in view.players:
+            cells = _cells(view, r, players)
+            records = _records(cells)
+            if not records:
+                continue
+            where = _where(view, players, None)
+            edge = _edge(records, bot, view.top.seed, f"{r}/{where}")
+            single = [x for x in records if len(x["winner_bots"]) == 1]
+            found.append(
+                {
+                    "ruleset": ruleset,
+                    "where": where,
+                    "cells": cells,
+                    "records": records,
+                    "edge": edge,
+                    "single": single,
+                    "p": _p_fewer_wins(single, bot),
+                }
+            )
+    for item, q in zip(found, holes.adjusted([f["p"] for f in found]), strict=True):
+        item["q"] = q
+    out: list[tuple[str, dict[str, Any] | None]] = []
+    for item in found:
+        edge, records = item["edge"], item["records"]
+        words = {
+            "ruleset": item["ruleset"],
+            "where": item["where"],
+            "choice": choice,
+            "bot": names.bot_label(rule.get("bot", "")),
+            "games": lab.grouped(len(records)),
+        }
+        if edge["figure"] is None or "low" not in edge:
+            out.append(
+                (
+                    _(
+                        "%(ruleset)s, %(where)s: too few games (%(games)s) to say what the "
+                        "choice is worth to a seat that %(choice)s."
+                    )
+                    % words,
+                    None,
+                )
+            )
+            continue
+        fair = _fair(records, bot)
+        words.update(_edge_words(game, bot, fair, edge))
+        if edge["figure"].endswith("win_edge"):
+            text = _(
+                "%(ruleset)s, %(where)s: a seat that %(choice)s wins %(value)s of the games "
+                "(%(low)s to %(high)s) against %(bot)s bots free to choose, where a seat's fair "
+                "share is %(fair)s."
+            )
+        else:
+            text = _(
+                "%(ruleset)s, %(where)s: a seat that %(choice)s ends with %(value)s against "
+                "the table's mean of what a seat plays for (%(low)s to %(high)s), among %(bot)s "
+                "bots free to choose."
+            )
+        hole = None
+        if skill.verdict(edge) == "none":
+            then = _("Forbidding it costs nothing: an inert rule.")
+        elif (
+            edge["figure"].endswith("win_edge")
+            and edge["high"] < -fair / 2
+            and item["q"] < holes.ALPHA
+        ):
+            hole = _hole_of(item, fair)
+            then = _(
+                "A dominant line: without it a seat hardly ever wins, a rule hole (game "
+                "%(number)s replays it)."
+            ) % {"number": hole["number"]}
+        else:
+            size = names.size_of_difference(game, "finished", abs(edge["value"]))
+            if edge["figure"].endswith("value_edge"):
+                size = names.size_of_difference(game, edge["figure"], abs(edge["value"]))
+            then = (
+                _("The choice is worth %(size)s to a seat.")
+                if edge["value"] < 0
+                else _("A seat does %(size)s better without it.")
+            ) % {"size": size}
+        out.append((f"{text % words} {then}", hole))
+    return out
+
+
+def _p_fewer_wins(single: list[dict[str, Any]], bot: str) -> float:
+    """The p-value of the restricted seat winning less than its share of the seats (games
+    with one winner), 1 when there is none to test."""
+    if not single:
+        return 1.0
+    from scipy.stats import binomtest  # SciPy: only when a study has a winner to test
+
+    wins = sum(1 for r in single if r["winner_bots"][0] == bot)
+    return float(binomtest(wins, len(single), _fair(single, bot), alternative="less").pvalue)
+
+
+def _hole_of(item: dict[str, Any], fair: float) -> dict[str, Any]:
+    """A dominant line as a rule hole: the cell and the first game (1-based) the unrestricted
+    bots won, which the lab's game page replays move by move."""
+    bot = skill.RESTRICTED
+    for cell in item["cells"]:
+        for record in cell.records():
+            if len(record["winner_bots"]) == 1 and record["winner_bots"][0] != bot:
+                return {
+                    "run": cell.run.pk,
+                    "number": record["index"] + 1,
+                    "games": len(item["single"]),
+                    "fair_share": fair,
+                    "p_adjusted": item["q"],
+                }
+    cell = item["cells"][0]
+    return {"run": cell.run.pk, "number": 1, "games": len(item["single"]), "fair_share": fair}
+
+
+def rule_holes(view: View) -> list[dict[str, Any]]:
+    """The dominant lines a restricted study found, each with the cell and game replaying it."""
+    return [
+        {**hole, "sentence": said}
+        for said, hole in (restricted_answer(view) if view.restriction else [])
+        if hole
+    ]

@@ -26,7 +26,7 @@ from games import registry
 from games.forms import game_choices
 from games.models import Ruleset
 from games.playtests import figures as names
-from games.playtests import lab, studies, study_charts
+from games.playtests import lab, lab_words, studies, study_charts
 from games.playtests.lab_views import _designer, _run
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
@@ -52,6 +52,30 @@ class StudyForm(forms.Form):
         label=gettext_lazy("Rulesets to try"),
         queryset=Ruleset.objects.none(),
         widget=forms.CheckboxSelectMultiple,
+        required=False,  # a study of skill or of a restricted seat may ask of one ruleset
+    )
+    question = forms.ChoiceField(
+        label=gettext_lazy("The question"),
+        choices=[
+            (studies.COMPARE, gettext_lazy("How do the rulesets differ?")),
+            (
+                studies.SKILL,
+                gettext_lazy(
+                    "How much does each reward skill? (a search bot among sensible bots, a "
+                    "sensible bot among random bots)"
+                ),
+            ),
+        ],
+        initial=studies.COMPARE,
+        required=False,  # a form sent without it asks the first question
+    )
+    restriction = forms.ChoiceField(
+        label=gettext_lazy("Forbid one seat a choice"),
+        required=False,
+        help_text=gettext_lazy(
+            "One seat of the first bot plays without it against the others free to choose: "
+            "what the choice is worth."
+        ),
     )
     players_from = WholeNumberField(label=gettext_lazy("Players, from"), initial=4)
     players_to = WholeNumberField(label=gettext_lazy("to"), initial=4)
@@ -95,6 +119,10 @@ class StudyForm(forms.Form):
         ]
         fields["sweep1"].choices = choices
         fields["sweep2"].choices = choices
+        self.restrictions = lab_words.restrictions(game)
+        fields["restriction"].choices = [("", _("Nothing"))] + [
+            (r["key"], r["label"]) for r in self.restrictions
+        ]
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
@@ -142,6 +170,8 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                 bots=d["bots"],
                 grid=d["grid"],
                 seed=d["seed"],
+                question=d.get("question") or studies.COMPARE,
+                restriction=d.get("restriction") or "",
             )
         except lab.LabError as exc:
             form.add_error(None, str(exc))
@@ -155,6 +185,7 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
             "game_label": dict(game_choices())[game],
             "form": form,
             "sweepables": form.sweepables,
+            "restrictions": form.restrictions,
             "running": lab.running_run(request.user),
         },
         status=400 if request.method == "POST" else 200,
@@ -176,6 +207,9 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "mine": run.owner_id == request.user.pk,
         "worker_answers": work.answering(work.LONG) if run.active else True,
         "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
+        "bots_words": lab_words.bots_words(list(run.bots)),
+        "restriction": view.restriction_words(),
+        "skill": view.question == studies.SKILL,
         "axes": [
             {
                 "label": studies.axis_label(run.game, a),
@@ -196,12 +230,17 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         headline = studies.headline(view)
         chosen = request.GET.get("figure") or ""
         shown = [chosen] if chosen in names_in_order and chosen not in headline else []
+        # A study of skill pools no cells into charts: each cell plays a different table.
+        skill = view.question == studies.SKILL
         context.update(
             answer=studies.answer(view),
+            rule_holes=studies.rule_holes(view),
             charts=[
                 c for name in [*headline, *shown] for c in study_charts.figure_charts(view, name)
-            ],
-            histograms=study_charts.histograms(view),
+            ]
+            if not skill
+            else [],
+            histograms=study_charts.histograms(view) if not skill else [],
             figure_choices=[
                 {"name": n, "label": studies.figure(run.game, n)["label"]}
                 for n in names_in_order

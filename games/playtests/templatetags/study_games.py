@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from games.playtests import studies
+from games.playtests import lab_words, studies
 
 register = template.Library()
 
@@ -25,6 +25,8 @@ def study_games(view: studies.View) -> list[dict[str, Any]]:
             f"{studies.axis_label(game, axis)} {studies.value_words(game, axis, value)}"
             for axis, value in zip(view.grid, cell.values, strict=False)
         ]
+        if view.question == studies.SKILL and cell.run.bots:
+            values.append(lab_words.bots_words(list(dict.fromkeys(cell.run.bots))))
         out.append({"run": cell.run, "ruleset": ruleset, "players": cell.players, "values": values})
     return out
 

@@ -1,0 +1,181 @@
+"""Studies that ask issue 49's questions (``games.playtests.studies``): one seat forbidden a
+choice (restricted play: the choice's value, an inert rule, a dominant line as a rule hole
+with its game to replay) and how much a ruleset rewards skill (a search bot among sensible
+bots, a sensible one among random bots), played by the lab's own chunks and said in sentences.
+
+The game of pure chance (``tests/simulate/chance.py``) knows the answers: fair, calling high
+changes nothing (forbidding it is inert; no skill); loaded, calling high is a dominant line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from games.models import Ruleset
+from games.playtests import lab, lab_words, replay, studies
+from games.playtests.models import SimulationRun
+from tests.codenames import code_names
+from tests.simulate.conftest import chance_game  # noqa: F401 (a fixture)
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(settings):
+    settings.LAB_CHUNK_GAMES = 20
+    settings.LAB_YIELD_SECONDS = 0
+
+
+@pytest.fixture
+def chance(chance_game, monkeypatch):  # noqa: F811 (the fixture imported above)
+    """The chance game with its one choice a study may forbid, and a fair and a loaded
+    ruleset."""
+    monkeypatch.setitem(
+        lab_words.RESTRICTABLE,
+        "chance",
+        (("high", "never calls high", "The player always calls low."),),
+    )
+    return chance_game
+
+
+def rulesets(designer, *loaded: bool) -> list[Ruleset]:
+    return [
+        Ruleset.objects.create(
+            game="chance",
+            name=f"Chance {'loaded' if each else 'fair'}",
+            version=1,
+            options={"rounds": 3, "loaded": each},
+            owner=designer,
+        )
+        for each in loaded
+    ]
+
+
+def played(top: SimulationRun) -> studies.View:
+    lab.run_everything(top)
+    top.refresh_from_db()
+    assert top.status == "done", top.status
+    return studies.view_of(top)
+
+
+def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, designer, client):
+    """Loaded, the seat that may not call high hardly ever wins: a dominant line, corrected for
+    false discoveries, whose game replays the same game (the cell plays the restricted seat
+    again). Fair, forbidding it costs nothing: an inert rule."""
+    top = studies.start(
+        designer,
+        "chance",
+        rulesets(designer, True, False),
+        players=[2],
+        games=60,
+        bots=["sensible"],
+        restriction="high",
+    )
+    cells = list(top.children.order_by("pk"))
+    assert [c.bots for c in cells] == [["restricted", "sensible"]] * 2
+    assert top.sweep["restriction"] == {"bot": "sensible", "verb": "high"}
+    view = played(top)
+    records = lab.records_of(cells[0])
+    with translation.override("en"):
+        said = studies.answer(view)
+        holes = studies.rule_holes(view)
+    loaded, fair = said[0], said[1]
+    assert "Chance loaded, version 1, at 2 players: a seat that never calls high wins" in loaded
+    assert "A dominant line" in loaded and "rule hole" in loaded, loaded
+    assert "an inert rule" in fair, fair
+    assert len(holes) == 1 and holes[0]["run"] == cells[0].pk
+    assert holes[0]["p_adjusted"] < 0.05
+    game = records[holes[0]["number"] - 1]
+    assert game["winner_bots"] == ["sensible"]
+    # The game replays as it was played: the restricted seat again calls only low.
+    again = replay.open_game(cells[0], holes[0]["number"] - 1)
+    assert not again.differs and again.record["winner_bots"] == ["sensible"]
+    restricted_seat = next(s for s, b in again.record["seat_bots"].items() if b == "restricted")
+    calls = {m["do"] for m in again.moves if m.get("by") == restricted_seat}
+    assert calls == {"low"}, calls
+    client.force_login(designer)
+    page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
+    listed = page.split('data-testid="study-holes"', 1)[1].split("</ul>", 1)[0]
+    assert reverse("playtests:run_game", args=[cells[0].pk, holes[0]["number"]]) in listed
+
+
+def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
+    fair = rulesets(designer, False)
+    wrong: tuple[dict[str, Any], ...] = (
+        {"question": studies.SKILL, "restriction": "high"},  # one question or the other
+        {"restriction": "low"},  # not among the game's restrictable choices
+        {"question": "luck"},
+        {
+            "question": studies.SKILL,
+            "grid": [{"kind": "param", "name": "budget", "values": [1, 2]}],
+        },
+    )
+    for asked in wrong:
+        with pytest.raises(lab.LabError):
+            studies.start(
+                designer, "chance", fair, players=[2], games=4, bots=["sensible"], **asked
+            )
+    top = studies.start(
+        designer,
+        "chance",
+        fair,
+        players=[2],
+        games=40,
+        bots=["sensible"],
+        question=studies.SKILL,
+        params={"budget": 2},
+    )
+    assert sorted(c.bots for c in top.children.all()) == [
+        ["search", "sensible"],
+        ["sensible", "random"],
+    ]
+    view = played(top)
+    with translation.override("en"):
+        said = studies.answer(view)
+    assert len(said) == 2, said
+    assert said[0].startswith("Chance fair, version 1, at 2 players: one search bot among")
+    assert "sensible bot among random bots" in said[1]
+    assert all("No sign that playing well pays" in s for s in said), said
+    assert all(re.search(r"\(\d+% to \d+%\)", s) for s in said), said
+
+
+def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, designer):
+    """The contest's form lists its restrictable choices and the question of skill in
+    Japanese without a code name; a restricted study of it starts from the form, plays,
+    and its page answers in Japanese sentences, no code name on the way."""
+    client.force_login(designer)
+    url = reverse("playtests:study_new", args=["contest"])
+    with translation.override("ja"):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    main = page.split("<main", 1)[1].split("</main>")[0]
+    text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
+    assert not code_names(text), code_names(text)
+    assert 'value="take_control:with=drinks"' in page and 'value="skill"' in page
+    base = Ruleset.objects.filter(game="contest").order_by("pk").first()
+    assert base is not None
+    response = client.post(
+        url,
+        {
+            "question": "compare",
+            "baseline": base.pk,
+            "players_from": 3,
+            "players_to": 3,
+            "games": 20,
+            "bots": ["sensible"],
+            "restriction": "throw_pretzel",
+            "seed": 1,
+        },
+    )
+    top = SimulationRun.objects.get(parent__isnull=True)
+    assert response.url == reverse("playtests:study", args=[top.pk])
+    played(top)
+    with translation.override("ja"):
+        page = client.get(response.url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    answer = page.split('data-testid="study-answer"', 1)[1].split("</div>", 1)[0]
+    assert "プレッツェル" in answer, answer
+    main = page.split("<main", 1)[1].split("</main>")[0]
+    text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
+    assert not code_names(text), code_names(text)
