@@ -583,7 +583,9 @@ def _distinct(values: list[Any]) -> list[Any]:
 
 
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
-    if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
+    # The players' records are the seats' (``player in state["seats"]``, without the scan).
+    record = state["players"].get(player)
+    if state["finished"] or record is None or record["out"]:
         return []
     # ``_offers_in``, its first look-up here (a call less for every seat asked at every step).
     last = _LAST
