@@ -16,6 +16,14 @@ skill figures (search against sensible, sensible against random) at the default 
 
     .venv/bin/python bench/simulate.py --search [--search-games 60] [--budgets 4 12 24]
 
+With ``--baseline DIR``: the one-process rate of this checkout against the one in DIR (a
+copy of main, e.g. ``git archive main | tar -x -C /tmp/main``), measured in turn in fresh
+processes, ``--rounds`` times each: the games per minute of each one's own CPU time, their
+ratio (median of the rounds), and whether both played the very same games (a digest of the
+records): a speed-up must not change a game.
+
+    .venv/bin/python bench/simulate.py --baseline /tmp/main [--games contest] [--rounds 3]
+
 The first line gives the load average: on this shared 2-core machine the wall-clock figures
 fall with the other work, so the one-process run's rate per second of its own CPU time is
 printed beside them.
@@ -30,7 +38,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# ``--measure-in DIR`` (the child of ``--baseline``): the games of the checkout in DIR.
+if "--measure-in" in sys.argv[:-1]:
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--measure-in") + 1]).resolve()))
+else:
+    sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
 
 TARGET_PER_MINUTE = 2_000
@@ -103,7 +115,17 @@ def main() -> None:
     parser.add_argument(
         "--bards", action="store_true", help="Amnesia Stories: draft 4 against draft 3"
     )
+    parser.add_argument("--baseline", default=None, help="a checkout to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--measure-in", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--measure-games", action="append", default=[], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure_in is not None:
+        measure_child(args)
+        return
+    if args.baseline is not None:
+        baseline_bench(args)
+        return
     if args.search:
         search_bench(args)
         return
@@ -159,6 +181,79 @@ def main() -> None:
         "thinking, the legal moves and the views, as a ratio); in-place: the same replay on "
         "the simulation's own path (apply_in_place, no copies)"
     )
+
+
+def measure_child(args) -> None:
+    """One measure for ``--baseline``: each game's one-process games per minute of CPU time
+    over about ``--seconds``, and a digest of its records, as one JSON line."""
+    import hashlib
+    import json
+
+    import django
+
+    django.setup()
+    from games import registry
+    from games.simulate.engine import run
+
+    counts = {k: int(v) for k, _, v in (item.partition("=") for item in args.measure_games)}
+    out = {}
+    for slug in args.games:
+        kit = registry.kit(slug)
+        n = counts.get(slug) or games_for(kit, args.players, args.seconds)
+        cpu = time.process_time()
+        result = run(spec_for(kit, args.players, n, 0), processes=1)
+        cpu = time.process_time() - cpu
+        text = json.dumps(result.records, sort_keys=True, default=str)
+        out[slug] = {
+            "games": n,
+            "rate": len(result.records) / cpu * 60,
+            "digest": hashlib.blake2b(text.encode(), digest_size=8).hexdigest(),
+        }
+    print(json.dumps(out))
+
+
+def baseline_bench(args) -> None:
+    """This checkout against ``--baseline``, back to back: each measure in a fresh process
+    (this checkout's bench, reading the other's games), the two in turn, ``--rounds`` times."""
+    import json
+    import statistics
+    import subprocess
+
+    games = args.games or ["contest"]
+    base = Path(args.baseline).resolve()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"against {base}: {args.players} players, sensible bots; load {load}")
+
+    def measure(root: Path, count: dict[str, int]) -> dict:
+        command = [sys.executable, __file__, "--measure-in", str(root), "--games", *games]
+        command += ["--players", str(args.players), "--seconds", str(args.seconds)]
+        for slug in games:  # the same number of games on both sides (the first measure's)
+            if slug in count:
+                command += ["--measure-games", f"{slug}={count[slug]}"]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        found: dict = json.loads(done.stdout.strip().splitlines()[-1])
+        return found
+
+    rates: dict[str, dict[str, list[float]]] = {g: {"base": [], "this": []} for g in games}
+    digests: dict[str, set[str]] = {g: set() for g in games}
+    count: dict[str, int] = {}
+    for _ in range(args.rounds):
+        for side, root in (("base", base), ("this", ROOT)):
+            found = measure(root, count)
+            for slug, figure in found.items():
+                count.setdefault(slug, figure["games"])
+                rates[slug][side].append(figure["rate"])
+                digests[slug].add(figure["digest"])
+    print(
+        f"{'game':<18}{'games':>7}{'base cpu g/min':>16}{'this cpu g/min':>16}{'ratio':>8}  same games"
+    )
+    for slug in games:
+        a = statistics.median(rates[slug]["base"])
+        b = statistics.median(rates[slug]["this"])
+        same = "yes" if len(digests[slug]) == 1 else "NO"
+        print(f"{slug:<18}{count[slug]:>7}{a:>16.0f}{b:>16.0f}{b / a:>7.2f}x  {same}")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"(medians of {args.rounds} rounds each, in turn; load at the end {load})")
 
 
 BARD_FIGURES = ("steps_some_matched", "steps_all_matched", "steps_none_matched", "bard_share")

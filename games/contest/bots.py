@@ -27,6 +27,18 @@ def _facts(code: str) -> tuple[str | None, int, bool]:
     return card_suit(code), card_value(code), is_face(code)
 
 
+class _FactsTable(dict[str, tuple[str | None, int, bool]]):
+    """``_facts`` as a table, filled as cards are met: the bots' loops over a hand read it
+    by subscript (a look-up, not a call per card at every decision)."""
+
+    def __missing__(self, code: str) -> tuple[str | None, int, bool]:
+        found = self[code] = _facts(code)
+        return found
+
+
+FACTS = _FactsTable()
+
+
 def _others(view, seat) -> list[str]:
     return [n for n in view["seats"] if n != seat and not view["players"][n]["out"]]
 
@@ -211,8 +223,9 @@ class SensibleBot(Bot):
         highest (the first in ATTRIBUTES' order on a tie)."""
         hand = me["hand"] or []
         by_suit = dict.fromkeys(ATTR_SUIT.values(), 0)
+        facts = FACTS
         for c in hand:
-            suit, value, _face = _facts(c)
+            suit, value, _face = facts[c]
             if suit in by_suit:
                 by_suit[suit] += value
         n = max(1, len(hand))
@@ -259,8 +272,9 @@ class SensibleBot(Bot):
         # ``max`` by worth (a card of the suit that chains, then the value, then the code),
         # in a loop: no function made and called for each card at every card played.
         best, top = hand[0], None
+        facts = FACTS
         for c in hand:
-            own, value, face = _facts(c)
+            own, value, face = facts[c]
             worth = (own == suit and not face, value, c)
             if top is None or worth > top:
                 best, top = c, worth

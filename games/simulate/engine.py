@@ -278,12 +278,21 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
         if fast
         else None
     )
+    # ``draw_below`` without the call: who is asked first, drawn at every step.
+    getrandbits = table.getrandbits
     while not state["finished"]:
         if len(moves) >= move_cap:
             stall = {"kind": "move_cap", "moves": len(moves)}
             break
         active = active_players(state)
-        start = draw_below(table, len(active))
+        n = len(active)
+        if n > 0:
+            bits = n.bit_length()
+            start = getrandbits(bits)
+            while start >= n:
+                start = getrandbits(bits)
+        else:
+            start = draw_below(table, n)  # refused as randrange refuses it
         order = active[start:] + active[:start] if start else active
         # Each seat's legal moves are worked out when it is asked (a seat after the one that
         # moves costs nothing). If everyone waits, they are asked again with ``may_wait``
@@ -299,7 +308,10 @@ def _play(spec: Spec, index: int) -> dict[str, Any]:
                 offered_any = True
                 if kept is not None:
                     view = kept[seat]
-                    view.forget()
+                    # ``view.forget()`` without the call (a seat asked at every step).
+                    if view._parts:
+                        view._parts = {}
+                    view._view = None
                 else:
                     view = LazyView(referee, state, seat, shared, special, blanked)
                 fields = choosers[seat](view, offered, may_wait)

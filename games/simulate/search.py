@@ -138,6 +138,9 @@ class SearchBot(Bot):
         blanked = referee.view_blanked_keys() if shared else None
         steps = 0
         active_players, legal_moves = referee.active_players, referee.legal_moves
+        # Each seat keeps one view of the one playout state, emptied before it is read again
+        # (as the simulator's table keeps them), not a new one at every step.
+        views = {s: LazyView(referee, state, s, shared, special, blanked) for s in seats}
         while not state["finished"] and steps < depth:
             active = active_players(state)
             start = draw_below(rng, len(active))
@@ -150,9 +153,9 @@ class SearchBot(Bot):
                     offered = legal_moves(state, s)
                     if not offered:
                         continue
-                    fields = bots[s].choose(
-                        LazyView(referee, state, s, shared, special, blanked), offered, wait
-                    )
+                    view = views[s]
+                    view.forget()
+                    fields = bots[s].choose(view, offered, wait)
                     if fields is not None:
                         chosen = {"by": s, **fields}
                         break

@@ -39,6 +39,9 @@ from games.contest.rules.play import ContestPlay
 from games.rules import cards as C
 from games.rules.base import N_, BadScript, Game, Option, Setup, require_int
 
+# (game class, verb) -> its ``_do_<verb>`` function, found once (``ContestGame.handle``).
+_HANDLERS: dict[tuple[type, str], Any] = {}
+
 ALL = frozenset({"characters", "story", "response", "contest", "penalty", "heal", "vote"})
 
 
@@ -223,8 +226,13 @@ class ContestGame(ContestPlay, ContestOptions, Game):
     def handle(self, state: dict[str, Any], move: dict[str, Any]) -> None:
         state["events"] = []
         # ``Game.handle``'s dispatch to ``_do_<verb>``, made here without the call to it (and
-        # the ``super()`` it takes): one move at a time, a simulation's every move.
-        getattr(self, "_do_" + move["do"])(state, move)
+        # the ``super()`` it takes): one move at a time, a simulation's every move. The
+        # method is found once per verb (``check_move`` let only the game's verbs through).
+        key = (type(self), move["do"])
+        method = _HANDLERS.get(key)
+        if method is None:
+            method = _HANDLERS[key] = getattr(type(self), "_do_" + move["do"])
+        method(self, state, move)
         # The virtual deck's and discard pile's counts (what the view shows of them), once the
         # move is made: drawing and discarding leave them to this, not set at every card.
         if state["deck_mode"] == "virtual":

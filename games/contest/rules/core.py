@@ -133,8 +133,10 @@ def player_and_character(name: str, character: str | None) -> str:
 
 
 def who(state: State, name: str) -> str:
-    """The player as ``player_and_character`` names them, in the referee's summaries."""
-    return player_and_character(name, state["players"][name].get("character"))
+    """The player as ``player_and_character`` names them, in the referee's summaries (its
+    words written out here: nearly every move's summary names one or two players)."""
+    character = state["players"][name].get("character")
+    return f"{character} ({name})" if character else name
 
 
 def extended_lost(state: State, name: str) -> list[str]:

@@ -351,6 +351,11 @@ _FIELDS_FREE = frozenset(_GATES) - {
 # with the optional rules.
 Templates = list[dict[str, Any]]
 Offer = Callable[[State, str, Templates], None]
+# A phase's offers, in the game's order, split around eating pretzels (allowed in every phase
+# and offered only to a player with pretzels: ``legal_moves`` asks that of the record it has
+# read, without the call, for every seat at every step): (the offers before it, whether the
+# phase allows it, the offers after it).
+PhaseOffers = tuple[list[Offer], bool, list[Offer]]
 
 
 def _offer_throw_pretzel(state: State, player: str, out: Templates) -> None:
@@ -359,7 +364,8 @@ def _offer_throw_pretzel(state: State, player: str, out: Templates) -> None:
 
 
 def _offer_give_up(state: State, player: str, out: Templates) -> None:
-    if _may_give_up(state, player):
+    contest = state["contest"]  # ``_may_give_up``, without the call
+    if (player == contest["challenger"] or player == contest["defender"]) and contest["extended"]:
         out.append({"do": "give_up"})
 
 
@@ -430,7 +436,10 @@ def _offer_take_control(state: State, player: str, out: Templates) -> None:
 
 def _offer_play(state: State, player: str, out: Templates) -> None:
     """Virtual mode: any card in hand."""
-    if not _may_play(state, player):
+    contest = state["contest"]  # ``_may_play``, without the call
+    if (player != contest["challenger"] and player != contest["defender"]) or (
+        player in contest["played"]
+    ):
         return
     hand = state["players"][player]["hand"]
     if hand:
@@ -449,7 +458,12 @@ def _least_held(state: State, members: list[str]) -> int:
 
 def _offer_forfeit(state: State, player: str, out: Templates) -> None:
     """Virtual mode: a drink or a card, if the side can pay it (no card to name)."""
-    if not _may_forfeit(state, player):
+    contest = state["contest"]  # ``_may_forfeit``, without the call
+    if player != contest["defender"] and (
+        player != contest["challenger"] or state["phase"] == "response"
+    ):
+        return
+    if state["phase"] == "contest" and (contest["extended"] or player in contest["played"]):
         return
     found = ["drink"]  # a drink asks for no card: always paid
     if not state["contest"].get("teams"):
@@ -526,13 +540,13 @@ _OFFERS_IN: dict[tuple[bool, bool, bool, bool], tuple[dict[str, frozenset[str]],
 # a game's options and deck mode never change, and a simulation asks with the same ones at
 # every step, so their phases are found without reading them again. One tuple, replaced whole
 # (a thread reads either the old one or the new one).
-_LAST: tuple[Any, Any, Any, dict[str, list[Offer]]] = (None, None, None, {})
+_LAST: tuple[Any, Any, Any, dict[str, PhaseOffers]] = (None, None, None, {})
 # The verbs an option turns on: with it off, their gates always say no, so they are left out
 # of the phase's list (the gates still ask).
 _OPTION_VERBS = {"vote_off": "voting_off", "extra_point": "extra_points", "bribe": "extra_points"}
 
 
-def _offers_in(game: Game, state: State) -> list[Offer]:
+def _offers_in(game: Game, state: State) -> PhaseOffers:
     """The offers of the game's verbs the state's phase allows, in the game's order (worked
     out once per phase, options and deck mode: ``legal_moves`` runs for every seat at every
     step of a simulation)."""
@@ -546,9 +560,9 @@ def _offers_in(game: Game, state: State) -> list[Offer]:
         known = _OFFERS_IN[key] = (game.moves, {})
     by_phase = known[1]
     _LAST = (options, game.moves, mode, by_phase)
-    offers = by_phase.get(phase)
-    if offers is None:
-        offers = []
+    known_offers = by_phase.get(phase)
+    if known_offers is None:
+        offers: list[Offer] = []
         for v, ps in game.moves.items():
             if phase not in ps or not options.get(_OPTION_VERBS.get(v, ""), True):
                 continue
@@ -562,8 +576,13 @@ def _offers_in(game: Game, state: State) -> list[Offer]:
                 offers.append(own)
             else:
                 offers.append(_judged_offer(v, _GATES[v], v not in _FIELDS_FREE))
-        by_phase[phase] = offers
-    return offers
+        if _offer_eat_pretzels in offers:
+            at = offers.index(_offer_eat_pretzels)
+            known_offers = (offers[:at], True, offers[at + 1 :])
+        else:
+            known_offers = (offers, False, [])
+        by_phase[phase] = known_offers
+    return known_offers
 
 
 def _distinct(values: list[Any]) -> list[Any]:
@@ -583,7 +602,9 @@ def _distinct(values: list[Any]) -> list[Any]:
 
 
 def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
-    if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
+    # The players' records are the seats' (``player in state["seats"]``, without the scan).
+    record = state["players"].get(player)
+    if state["finished"] or record is None or record["out"]:
         return []
     # ``_offers_in``, its first look-up here (a call less for every seat asked at every step).
     last = _LAST
@@ -594,8 +615,13 @@ def legal_moves(game: Game, state: State, player: str) -> list[dict[str, Any]]:
     )
     if offers is None:
         offers = _offers_in(game, state)
+    before, eat, after = offers
     templates: list[dict[str, Any]] = []
-    for offer in offers:
+    for offer in before:
+        offer(state, player, templates)
+    if eat and record["pretzels"] > 0:  # ``_offer_eat_pretzels``' first question
+        _offer_eat_pretzels(state, player, templates)
+    for offer in after:
         offer(state, player, templates)
     return templates
 
