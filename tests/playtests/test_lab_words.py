@@ -65,6 +65,9 @@ def runs(designer):
     return {"four": four, "three": three, "plain": plain}
 
 
+# SQLite only (tests/conftest.py): it reads the words the lab's views render, in three
+# languages, and the lab's own tests (test_lab.py, test_studies.py...) run on both engines.
+@pytest.mark.sqlite_only
 def test_the_lab_pages_and_the_report_pdf_in_the_readers_words(designer_client, runs):
     """The runs are played once (30 games) and read by every check below: each built them
     again when it was a test of its own (five times, 150 games)."""
