@@ -15,6 +15,7 @@ from PIL import Image
 from games.amnesia_stories import area_store, carry, decks
 from stories import covers
 from tests import memo
+from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture
 
 
 @pytest.fixture
@@ -162,3 +163,30 @@ def test_the_text_of_a_pdf_is_pypdfs_and_kept_by_its_bytes(shared, monkeypatch):
     assert pdfs.all_text(data, "|") == "|".join(direct)
     other = story_pdf.html_to_pdf("<p>Only page.</p>")
     assert [text.strip() for text in pdfs.page_texts(other)] == ["Only page."]
+
+
+@pytest.mark.usefixtures("weasyprint_once")
+def test_a_kept_pdf_says_again_what_printing_it_said(shared, caplog):
+    """weasyprint_once (tests/stories/conftest.py) hands out a kept PDF with the warnings
+    WeasyPrint logged printing it, logged again: a test that listens hears them whether it
+    printed first or not (the crawl and the print-and-play sheets print the same ones)."""
+    import logging
+
+    from stories.pdf import html_to_pdf
+
+    def warned() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")]
+
+    misprint = '<p style="margin: 5,0mm">Cut here.</p>'
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        first = html_to_pdf(misprint)
+        said = warned()
+        assert any("5,0mm" in w for w in said) and len(memo._KEPT) == 1, said
+        caplog.clear()
+        again = html_to_pdf(misprint)  # kept: not printed again
+        assert again == first and len(memo._KEPT) == 1
+        assert warned() == said
+        caplog.clear()
+        html_to_pdf("<p>Cut here.</p>")
+        html_to_pdf("<p>Cut here.</p>")
+        assert warned() == [] and len(memo._KEPT) == 2

@@ -18,6 +18,7 @@ from django.conf import settings
 
 from games import components, registry
 from stories.pdf import html_to_pdf
+from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.xdist_group("components")
 
@@ -69,6 +70,9 @@ def test_no_number_in_the_css_is_localised_and_weasyprint_reads_every_value(kit,
     assert not _warnings(caplog)
 
 
+# The crawl (tests/test_crawl.py) prints these same sheets, the rules page's first link: each
+# is printed once between them (weasyprint_once), its warnings heard by both.
+@pytest.mark.usefixtures("weasyprint_once")
 @pytest.mark.parametrize("kit", _printable(), ids=lambda kit: kit.slug)
 def test_each_games_sheets_print_in_portuguese_with_no_weasyprint_warning(kit, caplog):
     request = components.print_request(kit, language="pt-br")

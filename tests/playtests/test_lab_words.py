@@ -65,8 +65,20 @@ def runs(designer):
     return {"four": four, "three": three, "plain": plain}
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_no_code_name_on_the_lab_pages_and_the_report_pdf(designer_client, runs, language):
+# SQLite only (tests/conftest.py): it reads the words the lab's views render, in three
+# languages, and the lab's own tests (test_lab.py, test_studies.py...) run on both engines.
+@pytest.mark.sqlite_only
+def test_the_lab_pages_and_the_report_pdf_in_the_readers_words(designer_client, runs):
+    """The runs are played once (30 games) and read by every check below: each built them
+    again when it was a test of its own (five times, 150 games)."""
+    for language in LANGUAGES:
+        no_code_name_on_the_lab_pages_and_the_report_pdf(designer_client, runs, language)
+    numbers_and_shares_in_the_readers_form(designer_client, runs)
+    compare_names_its_direction_and_two_sweeps_have_common_figures(designer_client, runs)
+    the_compare_list_shows_players_and_rulesets_in_words(designer_client, runs)
+
+
+def no_code_name_on_the_lab_pages_and_the_report_pdf(designer_client, runs, language):
     four, three, plain = runs["four"], runs["three"], runs["plain"]
     detail = "playtests:run_detail"
     pages = {
@@ -95,16 +107,18 @@ def test_no_code_name_on_the_lab_pages_and_the_report_pdf(designer_client, runs,
     )
     pages["report PDF"] = " ".join(all_text(pdf.content, " ").split())
     for name, text in pages.items():
-        assert not code_names(text), (name, code_names(text))
+        assert not code_names(text), (language, name, code_names(text))
     # The figures are named in the reader's language, and the rulesets in words.
     with translation.override(language):
         share = str(F.label(GAME, "bard_share"))
         four_words = lab_words.ruleset_words(four.ruleset)
-    assert share in pages["run"] and share in pages["sweep"] and share in pages["report PDF"]
-    assert four_words in pages["run"] and "@" not in pages["run"]
+    assert share in pages["run"] and share in pages["sweep"] and share in pages["report PDF"], (
+        language
+    )
+    assert four_words in pages["run"] and "@" not in pages["run"], language
 
 
-def test_numbers_and_shares_in_the_readers_form(designer_client, runs):
+def numbers_and_shares_in_the_readers_form(designer_client, runs):
     plain = runs["plain"]
     text = seen(designer_client, reverse("playtests:run_detail", args=[plain.pk]), "pt-br")
     # Shares as percentages, never as 0.286; no decimal point in Portuguese.
@@ -119,7 +133,7 @@ def test_numbers_and_shares_in_the_readers_form(designer_client, runs):
         assert F.show(GAME, "moves", moves) in text
 
 
-def test_compare_names_its_direction_and_two_sweeps_have_common_figures(designer_client, runs):
+def compare_names_its_direction_and_two_sweeps_have_common_figures(designer_client, runs):
     four, three = runs["four"], runs["three"]
     url = reverse("playtests:run_compare", args=[four.pk])
     text = seen(designer_client, url, "en", other=three.pk)
@@ -149,7 +163,7 @@ def test_a_difference_reads_the_same_way_in_its_sentence_and_its_cell():
         assert F.show_difference(GAME, "bard_share", down).startswith("−2.3")
 
 
-def test_the_compare_list_shows_players_and_rulesets_in_words(designer_client, runs):
+def the_compare_list_shows_players_and_rulesets_in_words(designer_client, runs):
     plain = runs["plain"]
     text = seen(designer_client, reverse("playtests:run_detail", args=[plain.pk]), "en")
     assert f"#{runs['three'].pk} Amnesia Stories draft 3, version 1, 3 players" in text

@@ -113,17 +113,47 @@ def weasyprint_once(monkeypatch):
     after. The book's code runs each time up to WeasyPrint (its HTML and resources are made and
     compared whole); what a test counts of the printing (``render_book_pdf``,
     ``lay_out_book``) is counted above this. Not for a test that watches what WeasyPrint
-    fetches."""
+    fetches. The warnings WeasyPrint logged while printing it for real are kept with the PDF
+    and logged again, the same messages on the same logger, each time the kept PDF is handed
+    out: a test that listens for them (tests/test_crawl.py, the print-and-play sheets in
+    tests/games/test_components_warnings.py, which print the same Portuguese sheets) hears
+    them whichever printed first."""
     import hashlib
+    import json
+    import logging
 
     import weasyprint
 
     from tests.memo import remember
 
     real = weasyprint.HTML
+    heard = logging.getLogger("weasyprint")
+
+    class Kept(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.messages: list[list[object]] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.messages.append([record.name, record.levelno, record.getMessage()])
 
     def printed(key: tuple, make) -> bytes:
-        (data,) = remember("weasyprint", repr(key), lambda: (make(),))
+        made = []
+
+        def first() -> tuple[bytes, bytes]:
+            kept = Kept()
+            heard.addHandler(kept)
+            try:
+                data = make()
+            finally:
+                heard.removeHandler(kept)
+            made.append(True)
+            return data, json.dumps(kept.messages).encode()
+
+        data, warnings = remember("weasyprint", repr(key), first)
+        if not made:  # kept: what printing it said is said again
+            for name, level, message in json.loads(warnings):
+                logging.getLogger(name).log(level, "%s", message)
         return data
 
     def key_of(way: str, string: str, base_url, url_fetcher) -> tuple:

@@ -31,8 +31,16 @@ def linked_rows(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<a href="#tale-(\d+)"', part)]
 
 
-def test_the_page_shows_the_last_two_rounds_and_every_turn_on_demand(long_table, gm_client):
+def test_a_long_games_page_and_answers(long_table, gm_client, django_assert_max_num_queries):
+    """One 300-move table read by the page checks (a GET writes nothing) and then played on
+    by the answers' check: each of the three built its own when they were tests of their own."""
     table = long_table("amnesia_stories", 300)
+    the_page_shows_the_last_two_rounds_and_every_turn_on_demand(table, gm_client)
+    the_page_draws_the_last_stories_and_links_to_the_ones_before(table, gm_client)
+    every_kind_of_moves_answer_takes_few_queries(table, gm_client, django_assert_max_num_queries)
+
+
+def the_page_shows_the_last_two_rounds_and_every_turn_on_demand(table, gm_client):
     state = services.state_of(table)
     seats = len(state["seats"])
     judged = [t["turn_number"] for t in state["history"]]
@@ -79,10 +87,9 @@ def test_apply_and_view_leave_the_state_as_it_was():
     assert state["history"]
 
 
-def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(long_table, gm_client):
+def the_page_draws_the_last_stories_and_links_to_the_ones_before(table, gm_client):
     from games.amnesia_stories.page import TALES_SHOWN
 
-    table = long_table("amnesia_stories", 300)
     html = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
     story = html[html.index('class="story"') :]
     drawn = [int(n) for n in re.findall(r'id="tale-(\d+)"', story)]
@@ -97,16 +104,13 @@ def test_the_page_draws_the_last_stories_and_links_to_the_ones_before(long_table
     assert older and max(older) == min(drawn) - 1  # the ones just before, none twice
 
 
-def test_every_kind_of_moves_answer_takes_few_queries(
-    long_table, gm_client, django_assert_max_num_queries
-):
+def every_kind_of_moves_answer_takes_few_queries(table, gm_client, django_assert_max_num_queries):
     """Answers, the judging answer (which reads the reveal's progress) and the tell that
     follows: each within the query-count tests' limit on a long game."""
     import json
 
     from tests.games.test_query_counts import MAX_QUERIES, next_move
 
-    table = long_table("amnesia_stories", 300)
     judged = len(services.state_of(table)["history"])
     verbs = set()
     for _ in range(12):  # more than a turn of eight players
