@@ -10,8 +10,8 @@ draws ``<form method="post">`` with the CSRF token and the hidden inputs every m
   page without JavaScript), and ``expected_turn`` when the form's verb is one of the referee's
   ``independent_moves`` (or ``turn=True``);
 - ``by`` when given (a seat's page leaves it out: its move is made in the seat's name);
-- ``do`` when given as ``do=``: the verb rides in a hidden input and the buttons carry
-  something else.
+- ``do`` when given as ``do=``, or when no button inside posts the verb (each posts another
+  field, as ``name="card"``): the verb rides in a hidden input.
 
 ``keep_sent=False`` draws the form empty even in the answer to a refused move it sent (a
 secret answer on the passed laptop, which the next player may see): by default it holds again
@@ -116,6 +116,10 @@ class MoveFormNode(template.Node):
             parts.append(_hidden("do", do))
         with context.push({_VERB: verb}):
             inside = self.nodelist.render(context)
+        if verb and not do and 'name="do"' not in inside:
+            # Buttons that post another field (a card each): the form's verb rides hidden, or
+            # the form would post no move at all.
+            parts.append(_hidden("do", verb))
         kept = self._kept(context, inside, action, by, do) if keep_sent else None
         if kept is not None:
             # Marked, so that the page opens the folded parts (<details>) that hold it.

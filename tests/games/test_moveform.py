@@ -70,6 +70,24 @@ def test_a_hidden_verb_buttons_posting_another_field_and_the_form_attributes():
     assert '<button name="card" value="&lt;b&gt;">Play &lt;b&gt;</button>' in html
 
 
+def test_a_legal_moves_form_whose_buttons_post_another_field_carries_its_verb_hidden():
+    html = draw(
+        "{% moveform legal %}{% for c in cards %}{% movebutton name='card' value=c %}"
+        "Play {{ c }}{% endmovebutton %}{% endfor %}{% endmoveform %}",
+        legal={"do": "play"},
+        cards=["7C", "9H"],
+        expected_seq=0,
+    )
+    assert html.count('<input type="hidden" name="do" value="play">') == 1
+    # A form whose buttons post the verb themselves carries no second one.
+    plain = draw(
+        "{% moveform legal %}{% movebutton %}Play{% endmovebutton %}{% endmoveform %}",
+        legal={"do": "play"},
+        expected_seq=0,
+    )
+    assert plain.count('name="do"') == 1 and '<button name="do" value="play">' in plain
+
+
 @pytest.mark.django_db
 def test_an_htmx_answer_is_the_panel_alone_and_the_page_is_whole(gm_client, make_table):
     table = make_table()

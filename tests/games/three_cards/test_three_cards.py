@@ -105,6 +105,7 @@ def test_the_seat_page_shows_its_own_hand_and_plays_in_its_name(table):
     url = reverse("three_cards:seat", args=[seat.token])
     html = Client().get(url).content.decode()
     assert all(f"Play {card}" in html for card in ana)
+    assert '<input type="hidden" name="do" value="play">' in html  # the buttons post the card
     assert all(shown(card, html) for card in ana)  # the check sees a card the page shows
     assert not [card for card in bruno if shown(card, html)]
     # Whatever the form says, the move is made in the seat's name.
