@@ -427,7 +427,7 @@ class Game:
     # every view; each of the ``private`` paths ("players.*.hand": each player's hand;
     # "_picks.*": a mapping of seats to their unjudged answers) is shown to its own player
     # only. A game whose deck is public says so in ``public_keys`` (the explicit opt-out);
-    # ``games/checks.py`` plays the demo tables and refuses a view that shows any of them.
+    # ``games/checks/secrets.py`` plays the demo tables and refuses a view that shows any of them.
     secret_keys: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
     public_keys: tuple[str, ...] = ()
