@@ -32,9 +32,6 @@ IDS = {
     "games.E021": "a view shows another player's secret (a hand, an unjudged answer)",
 }
 
-# The secrets' messages (the views, played through the demo tables).
-SECRET_IDS = frozenset({"games.E020", "games.E021"})
-
 
 class Report:
     """The messages of one kit."""
