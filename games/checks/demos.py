@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from games.checks.report import Report, takes
-from games.rules.base import BadScript, Game, IllegalMove
+from games.rules.base import Game
+from games.rules.errors import BadScript, IllegalMove
 from games.rules.script import misfit_field, parse_script, undeclared_fields
 
 # The moment the demos are built for (a fixed one: the check must say the same every time).

@@ -8,7 +8,8 @@ import inspect
 from collections.abc import Mapping
 
 from games.checks.report import Report
-from games.rules.base import BadScript, Field, Game, Narrator, Option
+from games.rules.base import Field, Game, Narrator, Option
+from games.rules.errors import BadScript
 from games.rules.script import COMMON_FIELDS
 
 

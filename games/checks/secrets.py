@@ -9,7 +9,8 @@ from typing import Any
 
 from games.checks.demos import Demo
 from games.checks.report import Report
-from games.rules.base import FRAMEWORK_SECRETS, Game
+from games.rules.base import Game
+from games.rules.hiding import FRAMEWORK_SECRETS
 
 # The secrets' messages (the views, played through the demo tables).
 SECRET_IDS = frozenset({"games.E020", "games.E021"})

@@ -12,7 +12,7 @@ import pytest
 from games import checks, registry
 from games.checks.secrets import SECRET_IDS
 from games.rules import cards
-from games.rules.base import Setup
+from games.rules.setup import Setup
 from tests.games.toy.rules import Toy
 
 
