@@ -31,8 +31,9 @@ from django.utils.translation import gettext as _
 from games import registry, services, signals
 from games.messages import referee_message
 from games.models import Seat, Table
-from games.rules.base import BadScript, Setup
+from games.rules.errors import BadScript
 from games.rules.script import replay, rules_part
+from games.rules.setup import Setup
 
 # Script keys that hold no player's name (the rules' set-up); the others are read as data.
 SETUP_KEYS = ("game", "options", "deck_mode", "seed", "deck")

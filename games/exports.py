@@ -32,7 +32,7 @@ from games import registry, services
 from games.aliases import aliases_of
 from games.models import Table
 from games.rules import BadScript
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.rules.script import DECK_LEFT_OUT, rules_part
 
 PENDING_KEY = "pending_left_out"

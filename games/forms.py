@@ -20,7 +20,7 @@ from games import start as start_draws
 from games.languages import normalise
 from games.models import Ruleset, Table
 from games.rules import BadScript, Field, Game, IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.rules.script import load_json
 from games.rulesets import full_options, match_ruleset
 

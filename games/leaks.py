@@ -38,7 +38,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import registry
-from games.checks import DEMO_NOW
+from games.checks.demos import DEMO_NOW
 from games.facing import hidden_values, leaves, secret_parts
 from games.models import Seat, Table
 from games.registry import GameKit

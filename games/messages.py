@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.rules import BadScript, IllegalMove
-from games.rules.base import Marked
+from games.rules.errors import Marked
 from games.services.validating import NothingToUndo, StaleMove
 
 

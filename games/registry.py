@@ -244,7 +244,7 @@ class GameKit:
     # ``choose(view, legal_moves, may_wait) -> move or None``), at least ``random`` and
     # ``sensible``; and (setup, moves, initial state, states after each move, {seat: bot
     # name}) -> one game's figures, {name: number or bool}. A game without bots cannot be
-    # simulated; one with bots has both (``games/checks.py`` checks their shape).
+    # simulated; one with bots has both (``games/checks/bots.py`` checks their shape).
     bots: Mapping[str, Any] | None = None
     bot_figures: Callable[..., dict[str, Any]] | None = None
     # The figures the game's simulated games produce, each with its name and one-line meaning
@@ -327,7 +327,7 @@ SEARCH_PARAM_LABELS = {
 
 
 # Every part a kit must provide for the game to work in every generic page, and where the
-# docs/adding-a-game.md says how to write it. ``games/checks.py`` (``manage.py check``) checks them all, and
+# docs/adding-a-game.md says how to write it. ``games/checks/`` (``manage.py check``) checks them all, and
 # every optional part a kit has, for each registered game.
 PART_HELP = {
     "referee": "rules.py, a games.rules.base.Game whose name is the slug",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.amnesia.rules import GAME
-from games.rules.base import Setup
+from games.rules.setup import Setup
 
 
 @dataclass

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules import cards
-from games.rules.base import Game, Narrator, Setup, Story, move_text
+from games.rules.arguments import move_text
+from games.rules.base import Game, Narrator, Story
+from games.rules.setup import Setup
 
 
 def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

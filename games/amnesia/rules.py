@@ -20,7 +20,10 @@ from typing import Any
 
 from games.amnesia import narrative as story
 from games.rules import cards
-from games.rules.base import N_, Field, Game, IllegalMove, Option, Setup, require_int
+from games.rules.arguments import require_int
+from games.rules.base import Field, Game, Option
+from games.rules.errors import N_, IllegalMove
+from games.rules.setup import Setup
 
 TURN, SCENE, INSIST, CHALLENGE, ENDED = "turn", "scene", "insist", "challenge", "ended"
 

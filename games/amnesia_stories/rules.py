@@ -39,19 +39,11 @@ from typing import Any
 
 from games.amnesia_stories.area_texts import AREA_IDS, area_texts
 from games.rules import cards
-from games.rules.base import (
-    N_,
-    BadScript,
-    Field,
-    Game,
-    IllegalMove,
-    Narrator,
-    Option,
-    Setup,
-    Story,
-    copy_plain,
-    optional_text,
-)
+from games.rules.arguments import optional_text
+from games.rules.base import Field, Game, Narrator, Option, Story
+from games.rules.errors import N_, BadScript, IllegalMove
+from games.rules.plain import copy_plain
+from games.rules.setup import Setup
 
 # The deck's own key (the framework's ``deck`` and ``rng`` are hidden by every game's view);
 # history's rows in a view are shared, not copied (final, see ``copy_state``): readers of a

@@ -41,7 +41,7 @@ from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.snapshot import Snapshot
 
 GAME = "amnesia_stories"

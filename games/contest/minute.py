@@ -22,7 +22,7 @@ from games import services
 from games.contest import page
 from games.models import Table
 from games.rules import IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 
 KEY = "narrator_minute"
 STRICT = "strict"

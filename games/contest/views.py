@@ -47,7 +47,7 @@ from games.forms import Posted, declared_fields, posted_move
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.rules.script import holds_nul, load_json, misfit_field, undeclared_fields
 
 

@@ -18,8 +18,8 @@ old cache lacks and a replay gives.
 from django.db import migrations
 
 from games.rules import BadScript, IllegalMove, available_games, get_game
-from games.rules.base import Setup
 from games.rules.script import replay
+from games.rules.setup import Setup
 
 COMMON = {"by", "do", "text", "at"}
 

@@ -4,7 +4,7 @@ shown as, in the reader's language.
 A game declares its figures in its kit (``GameKit.figures``, a tuple of :class:`Figure`); the
 lab adds the few it computes itself over every game (:data:`COMMON`: games finished, each
 kind of bot's edge). Every page, sentence, chart, PDF and export asks this module, never the
-key: CSV and JSON keep the key beside its label. ``games/checks.py`` refuses a figure a
+key: CSV and JSON keep the key beside its label. ``games/checks/figures.py`` refuses a figure a
 game's bots produce without its declaration (games.E013).
 
 Stable API (the studies build on it; add, do not rename):

@@ -56,7 +56,7 @@ from games.playtests import figures as N
 from games.playtests import lab_words as words
 from games.playtests import questions, service
 from games.playtests.models import SimulationChunk, SimulationRun
-from games.rules.base import BadScript
+from games.rules.errors import BadScript
 from games.rules.script import parse_setup
 from games.simulate import figures as F
 from games.simulate import holes

@@ -36,7 +36,7 @@ from games.playtests import charts, lab, lab_reading, lab_words, questions, serv
 from games.playtests import figures as F
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
-from games.rules.base import BadScript
+from games.rules.errors import BadScript
 from games.rules.script import NotJSON, load_json
 
 

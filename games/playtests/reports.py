@@ -17,8 +17,8 @@ from typing import Any
 
 from games import registry
 from games.rules import get_game
-from games.rules.base import Setup
 from games.rules.script import replay
+from games.rules.setup import Setup
 
 # 2: the engine's figures (``engine``) beside the report's own.
 FIGURES_VERSION = 2

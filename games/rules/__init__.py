@@ -7,7 +7,9 @@ turns a game script into states.
 
 from __future__ import annotations
 
-from games.rules.base import BadScript, Field, Game, IllegalMove, Option, Setup
+from games.rules.base import Field, Game, Option
+from games.rules.errors import BadScript, IllegalMove
+from games.rules.setup import Setup
 
 _REFEREES: dict[str, Game] = {}
 

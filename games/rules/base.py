@@ -1,116 +1,21 @@
-"""The referee framework: errors, options, the game interface and the move pipeline.
+"""The referee framework's base: the game interface (``Game``, with the options and fields it
+declares and the narrator that tells its story) and the move pipeline.
 
 Nothing below ``games/rules`` imports Django or touches I/O or the clock: a game is a
-pure function of its script.
+pure function of its script. The framework's other rooms: ``errors`` (IllegalMove,
+BadScript, ``N_``), ``setup`` (Setup), ``plain`` (copy_plain), ``hiding`` (what a view
+hides) and ``arguments`` (reading a move's values in a handler).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-# The error codes of the referee contract, in their order of precedence.
-ERROR_CODES = (
-    "game_over",
-    "unknown_player",
-    "unknown_move",
-    "wrong_phase",
-    "not_your_turn",
-    "bad_argument",
-    "rule_violation",
-    "insufficient_tokens",
-)
-
-
-class Marked(str):
-    """An English text marked with ``N_``: the same string, known to be translatable.
-
-    An error's parameters mix names (a player's, a card's) with English fragments ("for a
-    flashback", "spades"); the web layer translates the parameters that are ``Marked`` and
-    leaves the others as they are (``games/messages.py``)."""
-
-    __slots__ = ()
-
-
-def N_(text: str) -> str:
-    """Mark ``text`` as a message template, or a fragment put into one, to translate; it is
-    returned unchanged (as :class:`Marked`, a ``str``).
-
-    The referee never imports Django, so it cannot translate: it raises errors with an
-    English template and its parameters, and the web layer translates the template and the
-    marked parameters (``games/messages.py``). ``makemessages`` finds every ``N_`` text.
-    """
-    return Marked(text)
-
-
-# The kinds of value that are their own copy (nothing inside them can change).
-ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def copy_plain(value: Any) -> Any:
-    """A deep copy of plain data: dicts and lists are copied all the way down, text, numbers,
-    booleans and None are shared (they cannot change), anything else goes through
-    ``copy.deepcopy``. A state is JSON's kinds (it is stored as JSON and read back), so this
-    is ``copy.deepcopy`` without its memo and its dispatch: several times faster on a state.
-    Unlike ``copy.deepcopy`` it does not keep two references to one list as one list in the
-    copy; a state read back from JSON never has any."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in ATOMS else copy_plain(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in ATOMS else copy_plain(v) for v in value]
-    if kind in ATOMS:
-        return value
-    return copy.deepcopy(value)
-
-
-def _fill(template: str, params: dict[str, Any]) -> str:
-    """The template with its ``{name}`` placeholders filled (as is when there are none)."""
-    return template.format(**params) if params else template
-
-
-class IllegalMove(Exception):
-    """A move the rules forbid; ``code`` is one of ERROR_CODES, ``message`` a sentence.
-
-    ``IllegalMove(code, N_("It is {turn}'s turn."), turn=...)``: ``template`` (str.format
-    placeholders) and ``params`` are kept for translation; ``message`` is the English text.
-    A plain, already written message with no parameters works too.
-    """
-
-    index: int  # set by the write path: which of several moves sent together was refused
-
-    def __init__(self, code: str, template: str, /, **params: Any) -> None:
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown error code {code!r}")
-        message = _fill(template, params)
-        super().__init__(message)
-        self.code = code
-        self.template = template
-        self.params = params
-        self.message = message
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
-
-class BadScript(Exception):
-    """The script itself is malformed (exit 2 of ``referee replay``).
-
-    ``BadScript(N_("Unknown card code {code!r}."), index, code=...)``: as IllegalMove,
-    ``template`` and ``params`` are kept for translation and ``message`` is the English text.
-    """
-
-    code = "bad_script"
-
-    def __init__(self, template: str, /, index: int | None = None, **params: Any) -> None:
-        message = _fill(template, params)
-        super().__init__(message)
-        self.template = template
-        self.params = params
-        self.message = message
-        self.index = index
+from games.rules.errors import N_, BadScript, IllegalMove
+from games.rules.hiding import FRAMEWORK_SECRETS, Blanked, hide
+from games.rules.plain import copy_plain
+from games.rules.setup import Setup
 
 
 @dataclass(frozen=True)
@@ -222,34 +127,6 @@ class Field:
         return self.choices is None or value in self.choices
 
 
-@dataclass
-class Setup:
-    """Everything in a script but its moves, validated and with defaults filled in."""
-
-    game: str
-    players: list[str]
-    start: str
-    options: dict[str, Any]
-    deck_mode: str = "virtual"
-    seed: int = 0
-    deck: list[str] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def as_script(self) -> dict[str, Any]:
-        script: dict[str, Any] = {
-            "game": self.game,
-            "players": list(self.players),
-            "start": self.start,
-            "options": dict(self.options),
-            "deck_mode": self.deck_mode,
-            "seed": self.seed,
-        }
-        if self.deck is not None:
-            script["deck"] = list(self.deck)
-        script.update(self.extra)
-        return script
-
-
 class Story:
     """A readable story's entries: all of them, or only those a narrator may still change.
 
@@ -330,76 +207,6 @@ class Narrator:
         return story.as_list()
 
 
-# What the framework knows to be secret in any game's state: the cards yet to be drawn and the
-# generator's state (which says every draw to come). ``Game.view`` leaves them out for everyone
-# unless a game says they are public (``Game.public_keys``).
-FRAMEWORK_SECRETS = ("deck", "rng")
-
-
-def _hide(value: Any, path: list[str], player: str | None) -> Any:
-    """``value`` with what ``path`` names that ``player`` may not see hidden: ``*`` is any
-    seat's name but the player's own; a path ending with ``*`` (a mapping of seats to their
-    secret) keeps only the player's entry, any other path blanks the field (None). Copy on
-    write: each mapping on the way to a hidden part is a new one, the rest is ``value``'s."""
-    if not isinstance(value, dict) or not path:
-        return value
-    key, rest = path[0], path[1:]
-    if key == "*":
-        if len(rest) == 1 and rest[0] != "*":
-            # One field of each other seat's record ("players.*.hand"), the common case:
-            # blanked without a call per seat.
-            field = rest[0]
-            return {
-                name: item
-                if name == player or not isinstance(item, dict) or field not in item
-                else {**item, field: None}
-                for name, item in value.items()
-            }
-        if rest:
-            return {
-                name: item if name == player else _hide(item, rest, player)
-                for name, item in value.items()
-            }
-        return {name: item for name, item in value.items() if name == player}
-    if key not in value:
-        return value
-    return {**value, key: _hide(value[key], rest, player) if rest else None}
-
-
-class Blanked(Mapping[str, Any]):
-    """``_hide(seats, ["*", field], player)`` worked out as it is read: each other seat's
-    record with ``field`` blanked, made when that seat is read (a reader only reads it), and
-    once: a record read again is the one made before (a simulation's bot reads each target's
-    record twice when it picks whom to challenge)."""
-
-    __slots__ = ("_seats", "_player", "_field", "_made")
-
-    def __init__(self, seats: dict[str, Any], player: str | None, field: str) -> None:
-        self._seats, self._player, self._field = seats, player, field
-        # The records made so far, once one is (a reader mostly reads only its own).
-        self._made: dict[str, Any] | None = None
-
-    def __getitem__(self, name: str) -> Any:
-        if name == self._player:  # the reader's own record, as it is (read most)
-            return self._seats[name]
-        made = self._made
-        if made is None:
-            made = self._made = {}
-        elif name in made:
-            return made[name]
-        item = self._seats[name]
-        if not isinstance(item, dict) or self._field not in item:
-            return item
-        record = made[name] = {**item, self._field: None}
-        return record
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._seats)
-
-    def __len__(self) -> int:
-        return len(self._seats)
-
-
 class Game:
     """The interface every game implements. Subclasses fill in the class attributes and
     ``setup_state`` and ``handle``; the pipeline in ``apply`` does the checks that are the
@@ -427,7 +234,7 @@ class Game:
     # every view; each of the ``private`` paths ("players.*.hand": each player's hand;
     # "_picks.*": a mapping of seats to their unjudged answers) is shown to its own player
     # only. A game whose deck is public says so in ``public_keys`` (the explicit opt-out);
-    # ``games/checks.py`` plays the demo tables and refuses a view that shows any of them.
+    # ``games/checks/secrets.py`` plays the demo tables and refuses a view that shows any of them.
     secret_keys: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
     public_keys: tuple[str, ...] = ()
@@ -543,7 +350,7 @@ class Game:
         hidden, paths, _under = self._hiding()
         seen: dict[str, Any] = {k: v for k, v in state.items() if k not in hidden}
         for path in paths:
-            seen = _hide(seen, path, player)
+            seen = hide(seen, path, player)
         return seen
 
     def view_part(
@@ -564,7 +371,7 @@ class Game:
         value = state[key]
         rests = under.get(key, ())
         for rest in rests:
-            value = _hide(value, rest, player) if rest else None
+            value = hide(value, rest, player) if rest else None
         return value
 
     def view_special_keys(self) -> frozenset[str] | None:
@@ -684,44 +491,3 @@ class Game:
             if name in among:
                 return name
         raise ValueError("nobody left to act")
-
-
-def require_int(
-    move: dict[str, Any],
-    key: str,
-    lo: int | None = None,
-    hi: int | None = None,
-    what: str | None = None,
-) -> int:
-    """``move[key]``, a whole number from ``lo`` to ``hi``. ``what`` names the value for a
-    reader (marked with ``N_``: "The tokens to take"); the sentence never names the key,
-    which is a program's word, not a player's."""
-    value = move.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        if what is None:
-            raise IllegalMove("bad_argument", N_("A whole number is needed here."))
-        raise IllegalMove("bad_argument", N_("{what} must be a whole number."), what=what)
-    if lo is not None and value < lo:
-        if what is None:
-            raise IllegalMove("bad_argument", N_("The number must be at least {lo}."), lo=lo)
-        raise IllegalMove("bad_argument", N_("{what} must be at least {lo}."), what=what, lo=lo)
-    if hi is not None and value > hi:
-        if what is None:
-            raise IllegalMove("bad_argument", N_("The number must be at most {hi}."), hi=hi)
-        raise IllegalMove("bad_argument", N_("{what} must be at most {hi}."), what=what, hi=hi)
-    return value
-
-
-def move_text(move: dict[str, Any]) -> str:
-    """The narration typed with a move ('' when none); it never changes the rules."""
-    text = move.get("text")
-    return text if isinstance(text, str) else ""
-
-
-def optional_text(move: dict[str, Any], key: str) -> str:
-    value = move.get(key, "")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise IllegalMove("bad_argument", N_("Text is needed here."))
-    return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TypeVar
 
-from games.rules.base import N_
+from games.rules.errors import N_
 
 T = TypeVar("T")
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules import available_games, get_game
-from games.rules.base import N_, BadScript, Game, IllegalMove, Setup
+from games.rules.base import Game
+from games.rules.errors import N_, BadScript, IllegalMove
+from games.rules.setup import Setup
 
 # Fields of a move that never change the rules.
 META_FIELDS = ("text", "at")

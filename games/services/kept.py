@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from games import story as kept_story
 from games.models import Move, StoryEntry, Table
-from games.rules.base import Setup
+from games.rules.setup import Setup
 from games.services import reading
 
 

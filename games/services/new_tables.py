@@ -18,7 +18,7 @@ from games import languages
 from games import story as kept_story
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
-from games.rules.base import N_, Setup
+from games.rules.errors import N_
 from games.rules.script import (
     holds_nul,
     misfit_field,
@@ -28,6 +28,7 @@ from games.rules.script import (
     rules_part,
     undeclared_fields,
 )
+from games.rules.setup import Setup
 from games.services import reading, validating, writing
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import Any
 
 from games import story as kept_story
 from games.models import Move, Table
-from games.rules.base import Setup
 from games.rules.script import replay
+from games.rules.setup import Setup
 from games.services import validating
 
 

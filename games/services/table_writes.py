@@ -10,7 +10,7 @@ from django.db import transaction
 
 from games.models import Seat, Table, new_token
 from games.rules import IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.services import validating, writing
 
 

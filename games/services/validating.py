@@ -39,7 +39,8 @@ from django.utils.dateparse import parse_datetime
 
 from games.models import Table
 from games.rules import BadScript, IllegalMove
-from games.rules.base import N_, Game, Setup
+from games.rules.base import Game
+from games.rules.errors import N_
 from games.rules.script import (
     check_move_shape,
     holds_nul,
@@ -47,6 +48,7 @@ from games.rules.script import (
     rules_part,
     undeclared_fields,
 )
+from games.rules.setup import Setup
 
 MAX_TEXT = 20_000
 # The database's limits on a set-up: a seat's name, a table's seed (a signed 64-bit column).

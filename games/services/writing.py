@@ -28,7 +28,7 @@ from games import registry, signals
 from games import story as kept_story
 from games.models import Move, Table
 from games.rules import Game, IllegalMove, get_game
-from games.rules.base import Setup
+from games.rules.setup import Setup
 from games.services import kept, reading, validating
 
 if TYPE_CHECKING:

@@ -30,7 +30,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.base import ATOMS, Blanked, Game, Setup, copy_plain
+from games.rules.base import Game
+from games.rules.hiding import Blanked
+from games.rules.plain import ATOMS, copy_plain
+from games.rules.setup import Setup
 from games.simulate.restrict import Restricted
 from games.simulate.sampler import sample
 

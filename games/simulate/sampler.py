@@ -29,7 +29,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules.base import ATOMS, Game
+from games.rules.base import Game
+from games.rules.plain import ATOMS
 
 
 def _places(

@@ -31,7 +31,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.rules.base import Game, IllegalMove, copy_plain
+from games.rules.base import Game
+from games.rules.errors import IllegalMove
+from games.rules.plain import copy_plain
 from games.simulate.bots import Bot, Param
 from games.simulate.engine import DEFAULT_MOVE_CAP, LazyView, draw_below
 

@@ -25,7 +25,7 @@ from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import FREE_TEXTS, RATINGS, Impression, PlaytestReport
 from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.rules.script import DECK_LEFT_OUT, parse_script, rules_part
 from games.services.new_tables import move_stamp
 from stories.bundles.format import BundleError

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
-from games.rules.base import IllegalMove
+from games.rules.errors import IllegalMove
 from games.rules.script import BadScript, parse_script, rules_part
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"

@@ -1,4 +1,4 @@
-"""The game contract's system check (games/checks.py): every registered game passes it, and
+"""The game contract's system check (games/checks/): every registered game passes it, and
 each kind of broken kit is one message naming the game, the part and what to do."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from django.core.management.base import SystemCheckError
 from django.template.loader import get_template
 
 from games import checks, registry
+from games.checks import frames
 from games.playtests import stats
 from games.playtests.figures import MOVES, Figure
 from games.rules.base import Field
@@ -69,9 +70,7 @@ def test_a_table_template_outside_the_frame(toy_game):
     message = only(checks.check_kit(broken), "games.E012")
     assert "'table_template'" in message.msg and "toy/rules.html" in message.msg
     assert '{% extends "games/table_frame.html" %}' in message.hint
-    assert checks._parents(get_template(toy_game.table_template).template)[0] == (
-        checks.TABLE_FRAME
-    )
+    assert frames.parents(get_template(toy_game.table_template).template)[0] == frames.TABLE_FRAME
 
 
 def test_a_part_of_the_wrong_kind(toy_game):

@@ -16,8 +16,8 @@ from amnesia_site.catalogues import catalogue_path, compile_catalogue
 from games.amnesia import rules as amnesia_rules
 from games.messages import referee_message
 from games.rules import IllegalMove
-from games.rules.base import N_, Marked
 from games.rules.cards import SUIT_NAMES
+from games.rules.errors import N_, Marked
 
 PAY = "{who} has 0 tokens and cannot pay {why}."
 

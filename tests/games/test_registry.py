@@ -29,7 +29,7 @@ def test_every_installed_game_is_registered():
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_part_is_present_and_usable(slug):
-    """The game contract's check (games/checks.py, tested in test_checks.py) finds nothing."""
+    """The game contract's check (games/checks/, tested in test_checks.py) finds nothing."""
     kit = registry.kit(slug)
     assert registry.kit(kit.slug) is kit
     assert checks.check_kit(kit) == []

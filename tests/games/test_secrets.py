@@ -1,6 +1,6 @@
 """Secrets hidden by default (games.rules.base.Game.view, like boardgame.io's STRIP_SECRETS):
 the framework's (the deck, the generator's state) and the game's own (``secret_keys``,
-``private``); and the game contract's check (games/checks.py) refusing a view that shows them."""
+``private``); and the game contract's check (games/checks/) refusing a view that shows them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import dataclasses
 import pytest
 
 from games import checks, registry
+from games.checks.secrets import SECRET_IDS
 from games.rules import cards
-from games.rules.base import Setup
+from games.rules.setup import Setup
 from tests.games.toy.rules import Toy
 
 
@@ -103,7 +104,7 @@ def test_every_registered_game_hides_its_secrets():
     """Each game's own view keeps what it shows today (tests/games/<slug>/test_view.py); here,
     that none overrides view to show more, which the check would refuse."""
     for kit in registry.kits():
-        messages = [m for m in checks.check_kit(kit) if m.id in checks.SECRET_IDS]
+        messages = [m for m in checks.check_kit(kit) if m.id in SECRET_IDS]
         assert messages == [], kit.slug
 
 
@@ -171,4 +172,4 @@ def test_the_check_plays_the_kits_own_demos(slug, monkeypatch):
     referee = copy.copy(kit.referee)
     monkeypatch.setattr(referee, "view", lambda state, player: copy.deepcopy(state))
     leaks = [m for m in checks.check_kit(dataclasses.replace(kit, referee=referee))]
-    assert leaks and all(m.id in checks.SECRET_IDS for m in leaks)
+    assert leaks and all(m.id in SECRET_IDS for m in leaks)

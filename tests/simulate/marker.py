@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.rules.base import N_, Game, IllegalMove, Option, Setup
+from games.rules.base import Game, Option
+from games.rules.errors import N_, IllegalMove
+from games.rules.setup import Setup
 from games.simulate.bots import Bot, Param
 
 

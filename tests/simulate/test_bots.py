@@ -16,7 +16,7 @@ import pytest
 
 from games import registry
 from games.rules import IllegalMove, get_game
-from games.rules.base import BadScript
+from games.rules.errors import BadScript
 from games.rules.script import parse_script, replay_script
 from games.simulate import figures as F
 from games.simulate.bots import BadParam, check_params

@@ -6,8 +6,8 @@
 
 from django.db import migrations
 
-from games.rules.base import Setup
 from games.rules.script import replay
+from games.rules.setup import Setup
 
 
 def live_payloads(Move, table):

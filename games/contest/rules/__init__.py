@@ -37,7 +37,10 @@ from games.contest.rules.moves import legal_moves
 from games.contest.rules.options import ContestOptions
 from games.contest.rules.play import ContestPlay
 from games.rules import cards as C
-from games.rules.base import N_, BadScript, Game, Option, Setup, require_int
+from games.rules.arguments import require_int
+from games.rules.base import Game, Option
+from games.rules.errors import N_, BadScript
+from games.rules.setup import Setup
 
 # (game class, verb) -> its ``_do_<verb>`` function, found once (``ContestGame.handle``).
 _HANDLERS: dict[tuple[type, str], Any] = {}

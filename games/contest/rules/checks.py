@@ -9,7 +9,7 @@ from games.contest.rules.core import (
     State,
     check_unseen,
 )
-from games.rules.base import N_, IllegalMove
+from games.rules.errors import N_, IllegalMove
 
 # The contest modules raise ``_fail(code, N_(template), **params)``: IllegalMove by a short name.
 _fail = IllegalMove

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.rules import cards as C
-from games.rules.base import N_, IllegalMove
+from games.rules.errors import N_, IllegalMove
 
 ATTRIBUTES = ("brains", "muscle", "moves", "coolness")
 ATTR_SUIT = {"brains": "S", "muscle": "C", "moves": "D", "coolness": "H"}

@@ -22,7 +22,8 @@ from games.contest.rules.core import (
     who,
 )
 from games.rules import cards as C
-from games.rules.base import N_, IllegalMove, copy_plain
+from games.rules.errors import N_, IllegalMove
+from games.rules.plain import copy_plain
 
 
 def side(state: State, leader: str) -> list[str]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.base import Game, IllegalMove, Narrator, Setup, Story, copy_plain
+from games.rules.base import Game, Narrator, Story
+from games.rules.errors import IllegalMove
+from games.rules.plain import copy_plain
+from games.rules.setup import Setup
 
 
 def narrative(game: Game, setup: Setup, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

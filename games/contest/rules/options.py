@@ -12,7 +12,7 @@ from games.contest.rules.core import (
     set_controller,
     who,
 )
-from games.rules.base import N_
+from games.rules.errors import N_
 
 
 class ContestOptions(Checks):

@@ -30,7 +30,8 @@ from games.contest.rules.flow import (
     snapshot,
     start_round,
 )
-from games.rules.base import N_, require_int
+from games.rules.arguments import require_int
+from games.rules.errors import N_
 
 
 class ContestPlay(Checks):

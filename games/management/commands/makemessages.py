@@ -22,7 +22,7 @@ from django.core.management.commands import makemessages
 
 from amnesia_site.catalogues import LOCALES
 
-# The referee's marker (games/rules/base.py), and the other names the code imports Django's
+# The referee's marker (games/rules/errors.py), and the other names the code imports Django's
 # gettext functions under (``gettext as _g`` beside a lazy ``_``, ``gettext_lazy as _lazy``):
 # xgettext knows only ``_`` and the functions' own names. Extracted even without --keyword
 # (tests/test_catalogues.py checks that every alias in the code is here).

@@ -24,7 +24,7 @@ from django.db import DatabaseError
 from games import registry
 from games.models import Ruleset
 from games.playtests.models import PlaytestReport
-from games.rules.base import BadScript
+from games.rules.errors import BadScript
 from games.rules.script import parse_setup
 from games.rulesets import match_ruleset
 from games.simulate import figures as F

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.amnesia.rules import GAME
 from games.rules import cards
-from games.rules.base import IllegalMove
+from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay, replay_script
 
 VERBS = tuple(GAME.moves)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.amnesia_stories.area_texts import AREA_IDS
 from games.amnesia_stories.rules import GAME, judge_step, judge_turn
 from games.rules import get_game
-from games.rules.base import IllegalMove
+from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay, replay_script
 
 PLAYERS = ["Ana", "Bruno", "Caio"]

@@ -17,7 +17,7 @@ from games.contest.rules import GAME
 from games.contest.rules import moves as M
 from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, active, visible_cards
 from games.rules import cards as C
-from games.rules.base import IllegalMove
+from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay
 from tests.games.contest.test_rules import fill
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.contest.rules import GAME
 from games.contest.rules.core import card_to_lose, card_value, full_deck
 from games.rules import cards as C
-from games.rules.base import IllegalMove
+from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay, replay_script
 
 CHARS = {
@@ -510,7 +510,7 @@ def test_a_contests_snapshot_is_a_deep_copy_of_its_parts() -> None:
     the demos with a contest, the value copy_plain gives, and no list or mapping shared with
     the contest (which goes on changing after its result)."""
     from games.contest.rules.flow import SNAPSHOT_KEYS, snapshot
-    from games.rules.base import copy_plain
+    from games.rules.plain import copy_plain
     from tests.games.script_states import states
 
     checked = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from games.rules.base import copy_plain
+from games.rules.plain import copy_plain
 from games.rules.script import parse_script, replay, rules_part
 from tests.games.long_games import long_game
 

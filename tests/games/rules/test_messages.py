@@ -22,7 +22,7 @@ from games.contest.rules.checks import _fail
 from games.messages import referee_message
 from games.models import Table
 from games.rules import BadScript, IllegalMove
-from games.rules.base import N_
+from games.rules.errors import N_
 from games.rules.script import parse_script, replay, replay_script
 
 GAMES = Path(__file__).resolve().parents[3] / "games"

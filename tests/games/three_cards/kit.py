@@ -9,7 +9,7 @@ from django.utils.html import format_html
 
 from games.components import Card, CardSheet, Components
 from games.registry import GameKit, PlaytestParts
-from games.rules.base import Setup
+from games.rules.setup import Setup
 from stories.books import chronicle
 from tests.games.three_cards import views
 from tests.games.three_cards.rules import CARDS, GAME, value

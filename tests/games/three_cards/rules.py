@@ -12,17 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules import cards
-from games.rules.base import (
-    N_,
-    Field,
-    Game,
-    IllegalMove,
-    Narrator,
-    Option,
-    Setup,
-    Story,
-    move_text,
-)
+from games.rules.arguments import move_text
+from games.rules.base import Field, Game, Narrator, Option, Story
+from games.rules.errors import N_, IllegalMove
+from games.rules.setup import Setup
 
 CARDS = tuple(f"k{n:02d}" for n in range(1, 16))
 

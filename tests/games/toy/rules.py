@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.base import N_, Game, IllegalMove, Option, Setup, move_text
+from games.rules.arguments import move_text
+from games.rules.base import Game, Option
+from games.rules.errors import N_, IllegalMove
+from games.rules.setup import Setup
 
 
 class Toy(Game):
