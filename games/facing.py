@@ -134,6 +134,40 @@ def _is_hidden(choice: Any, hidden: set[Any]) -> bool:
         return False
 
 
+# The table row's parts a page never gets (``Facing.table``): the seed and a stacked deck say
+# every hidden card, the kept state holds them, and the log holds moves not revealed yet.
+SECRET_FIELDS = frozenset({"seed", "deck", "state", "moves"})
+
+
+class PublicTable:
+    """A table's row as a page may read it: every field and method but ``SECRET_FIELDS``."""
+
+    __slots__ = ("_row",)
+
+    def __init__(self, row) -> None:
+        object.__setattr__(self, "_row", row)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SECRET_FIELDS:
+            raise AttributeError(
+                f"A page does not get the table's {name}: it would give hidden cards away "
+                "(games.facing.PublicTable)"
+            )
+        return getattr(self._row, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("A page reads the table; the write path changes it")
+
+    def __eq__(self, other: object) -> bool:
+        return self._row == (other._row if isinstance(other, PublicTable) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._row)
+
+    def __str__(self) -> str:
+        return str(self._row)
+
+
 class Facing:
     """One viewer's side of a table for one request (see the module's docstring). Built on
     a :class:`Snapshot`, whose loading it shares; it hands on only what the viewer may see."""
@@ -169,8 +203,11 @@ class Facing:
         return None if self.viewer in (OWNER, SPECTATOR) else self.viewer
 
     @property
-    def table(self):
-        return self._snap.table
+    def table(self) -> PublicTable:
+        """The table's row without what would give a secret away (its seed, its stacked deck,
+        its kept state, its log): a page that dealt again from the seed would show every
+        hand."""
+        return PublicTable(self._snap.table)
 
     @property
     def kit(self) -> GameKit:

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from games import registry
 from games.addresses import address
 from games.facing import Facing
-from games.models import Seat, Table, link_mark
-from games.rules import cards
+from games.models import Move, Seat, Table, link_mark
+from games.rules import Game, cards
 from games.snapshot import RECENT, Snapshot
 from games.start import lines as start_draw_lines
 
@@ -93,11 +93,15 @@ def recent_log(table: Table | Snapshot | Facing, limit: int = 12) -> list[dict[s
         if limit <= RECENT:
             rows = table.recent_rows[:limit]
         else:
-            rows = list(table.table.moves.order_by("-seq")[:limit])
+            rows = list(Move.objects.filter(table_id=table.table.pk).order_by("-seq")[:limit])
         game = table.table.game
     else:
         rows = list(table.moves.order_by("-seq")[:limit])
         game = table.game
+    # A game with moves kept secret until later (``pending_secrets``: an answer face down)
+    # shows no move's fields in the log, only its sentence: which rows are secret now would
+    # need the whole log, and the log's last rows are read at any length without it.
+    secretive = type(registry.kit(game).referee).pending_secrets is not Game.pending_secrets
     return [
         {
             "seq": m.seq,
@@ -108,7 +112,9 @@ def recent_log(table: Table | Snapshot | Facing, limit: int = 12) -> list[dict[s
             "undoes": m.undoes,
             "by": m.payload.get("by"),
             "do": m.payload.get("do"),
-            "fields": {k: shown_value(k, v) for k, v in m.payload.items() if k not in ("by", "do")},
+            "fields": {}
+            if secretive
+            else {k: shown_value(k, v) for k, v in m.payload.items() if k not in ("by", "do")},
             "text": m.text,
             # No time: no page shows it, and a row of plain JSON kinds alone is keyed by its
             # ``{% memo %}`` in one pass (games.templatetags.memo).
