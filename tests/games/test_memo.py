@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from games import services
+from games import registry, services
 from games.templatetags import memo
 from tests.games.long_games import long_game
 from tests.games.test_query_counts import next_move
@@ -104,7 +104,7 @@ def _page(client, url: str, language: str = "en") -> str:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+@pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
 def test_a_page_drawn_from_kept_parts_equals_a_fresh_one(game, gm, gm_client, monkeypatch):
     table = services.import_script(long_game(game, 120), gm)
     url = reverse("games:table", args=[table.pk])
