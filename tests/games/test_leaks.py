@@ -10,9 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from games import leaks, registry, services
+from games import exports, leaks, registry, services
 from games.facing import Facing
 from games.snapshot import Snapshot
+from stories.books import Passage, chronicle
 from tests.games import every_game
 from tests.games.three_cards.kit import KIT, page_context
 
@@ -78,3 +79,47 @@ def test_a_seat_page_showing_another_hand_is_refused(game_for_tests):
     leaky = game_for_tests(dataclasses.replace(KIT, seat_context=peeking_seat))
     said = " ".join(m.msg for m in leaks.check_pages(leaky))
     assert "'three_cards:seat' (seat 'Ana')" in said and "'hands.Bruno'" in said
+
+
+def peeking_book(entries, texts):
+    """A book that reaches past the log for the table's state, and prints every hand."""
+    chapters = chronicle(entries, texts)
+    hands = Snapshot(texts.table).state["hands"]
+    chapters[0].passages.append(Passage(seq=0, by="", text=repr(hands)))
+    return chapters
+
+
+def test_a_book_reaching_for_a_hand_in_the_state_is_refused_naming_game_file_and_path(
+    game_for_tests, monkeypatch
+):
+    leaky = game_for_tests(dataclasses.replace(KIT, book=peeking_book))
+    monkeypatch.setattr(registry, "kits", lambda: [leaky])
+    with pytest.raises(SystemCheckError) as refused:
+        call_command("check", "--deploy", "--tag", "games")
+    said = str(refused.value)
+    assert "'three_cards'" in said and "the book of the demo" in said and "'hands.Bruno'" in said
+    # The pages and the export keep them all the same: only the book is named.
+    assert "'games:table'" not in said and "the export of" not in said
+
+
+def test_an_export_holding_a_secret_move_or_a_virtual_decks_seed_is_refused(
+    game_for_tests, monkeypatch
+):
+    """An export that writes the whole log (the moves the referee keeps secret for now, the
+    seed of a virtual deck in play) is refused, naming the file and the path."""
+    game_for_tests(KIT)
+    # Its first move a secret until the game is over (as an answer not judged yet).
+    monkeypatch.setattr(
+        KIT.referee, "pending_secrets", lambda state, moves: [] if state["finished"] else [0]
+    )
+    whole = exports.export_script
+    monkeypatch.setattr(
+        exports,
+        "export_script",
+        lambda table, **kw: whole(table, with_pending=True, with_deck=True),
+    )
+    said = " ".join(m.msg for m in leaks.check_pages(registry.kit("three_cards")))
+    assert "the export of the demo 'Three Cards: in play'" in said
+    assert "'moves.0.text'" in said and "at 'seed'" in said
+    assert "the bundle's bundle.json of the demo 'Three Cards: in play'" in said
+    assert "the export of the demo 'Three Cards: a finished game'" not in said
