@@ -26,6 +26,8 @@ BOT = "random"  # every game's bots include it (games/checks.py)
 # The moves a long game's set-up must last beyond the length asked: the tests and the
 # benches play on at the table (bench/move_page.py some twenty moves), never to its end.
 LEEWAY = 200
+# Each set-up's game is played this far once (the longest the tests ask for, and the leeway).
+LONGEST = 1200
 
 
 def longest_options(referee: Game) -> dict[str, Any]:
@@ -58,34 +60,44 @@ def setups(referee: Game) -> list[tuple[int, dict[str, Any]]]:
     return [(fewest, defaults), (fewest, longest), (most, defaults), (most, longest)]
 
 
-@cache
 def _long_game(game: str, moves: int, seed: int) -> dict[str, Any]:
     kit = registry.kit(game)
     if not kit.bots or BOT not in kit.bots:
         raise RuntimeError(f"{game} has no {BOT!r} bot to play a long game with (GameKit.bots)")
-    referee = kit.referee
+    needed = moves + LEEWAY
+    cap = max(LONGEST, needed + 1)
     lasted = []
-    for players, options in setups(referee):
-        spec = Spec(
-            referee=referee,
-            classes=dict(kit.bots),
-            figures=_no_figures,
-            options=options,
-            players=players,
-            bots=[BOT],
-            seed=seed,
-            games=1,
-            move_cap=moves + LEEWAY,
-            keep_scripts=1,
-        )
-        record = play_game(spec, 0)
-        script = record["script"]
-        if not record["finished"] and len(script["moves"]) == moves + LEEWAY:
+    for number in range(len(setups(kit.referee))):
+        script = _played(game, number, seed, cap)
+        if len(script["moves"]) > needed:  # still in play after the leeway
             return {**script, "moves": script["moves"][:moves]}
-        lasted.append(record["moves"])
-    raise RuntimeError(
-        f"{game}'s bots end every game before {moves + LEEWAY} moves (after {lasted})"
+        lasted.append(len(script["moves"]))
+    raise RuntimeError(f"{game}'s bots end every game before {needed} moves (after {lasted})")
+
+
+@cache
+def _played(game: str, number: int, seed: int, cap: int) -> dict[str, Any]:
+    """The script of the game played on set-up ``number`` up to ``cap`` moves (or its end),
+    once per process: a shorter long game is its first moves (the same seed plays the same
+    moves whatever the cap), so every length asked of a game costs one game per set-up."""
+    kit = registry.kit(game)
+    players, options = setups(kit.referee)[number]
+    spec = Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots or {}),
+        figures=_no_figures,
+        options=options,
+        players=players,
+        bots=[BOT],
+        seed=seed,
+        games=1,
+        move_cap=cap,
+        keep_scripts=1,
+        # The simulator's fast path (one state changed in place), where the game has one:
+        # the tests prove it plays the same games as ``apply``'s copies.
+        trace=kit.bot_trace,
     )
+    return play_game(spec, 0)["script"]
 
 
 def next_move(table: Table) -> dict[str, Any]:
