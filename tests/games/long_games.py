@@ -50,14 +50,20 @@ def long_game(game: str, moves: int, seed: int = 3) -> dict[str, Any]:
 
 
 def setups(referee: Game) -> list[tuple[int, dict[str, Any]]]:
-    """The set-ups a long game is tried with, (seats, options), the busiest first (more of a
-    story is told in a few seats' game than in a crowd's, where most moves are waiting
-    turns): the fewest seats with the default options, then with every numeric option at its
-    largest, then the most seats the same two ways."""
+    """The set-ups a long game is tried with, (seats, options), the busiest and lightest first
+    (more of a story is told in a few seats' game than in a crowd's, where most moves are
+    waiting turns; a table of the default size is drawn quicker than one with every option
+    at its largest): for the fewest seats, then the most, the default options, then each
+    numeric option alone at its largest, then every one of them at its largest."""
     defaults = {name: option.default for name, option in referee.options.items()}
     longest = longest_options(referee)
-    fewest, most = referee.min_players, referee.max_players
-    return [(fewest, defaults), (fewest, longest), (most, defaults), (most, longest)]
+    singles = [{**defaults, n: v} for n, v in longest.items() if v != defaults[n]]
+    found: list[tuple[int, dict[str, Any]]] = []
+    for players in (referee.min_players, referee.max_players):
+        for options in (defaults, *singles, longest):
+            if (players, options) not in found:
+                found.append((players, options))
+    return found
 
 
 def _long_game(game: str, moves: int, seed: int) -> dict[str, Any]:
@@ -97,7 +103,10 @@ def _played(game: str, number: int, seed: int, cap: int) -> dict[str, Any]:
         # the tests prove it plays the same games as ``apply``'s copies.
         trace=kit.bot_trace,
     )
-    return play_game(spec, 0)["script"]
+    try:
+        return play_game(spec, 0)["script"]
+    except (ValueError, KeyError, IndexError, IllegalMove):
+        return {"moves": []}  # options the game or its bot cannot play together
 
 
 def next_move(table: Table) -> dict[str, Any]:
