@@ -19,6 +19,7 @@ The viewers:
 
 from __future__ import annotations
 
+import copy
 from functools import cached_property
 from typing import Any
 
@@ -134,38 +135,18 @@ def _is_hidden(choice: Any, hidden: set[Any]) -> bool:
         return False
 
 
-# The table row's parts a page never gets (``Facing.table``): the seed and a stacked deck say
-# every hidden card, the kept state holds them, and the log holds moves not revealed yet.
-SECRET_FIELDS = frozenset({"seed", "deck", "state", "moves"})
+# The table row's fields a page never gets (``Facing.table``): the seed and a stacked deck say
+# every hidden card, and the kept state holds them.
+SECRET_FIELDS = ("seed", "deck", "state")
 
 
-class PublicTable:
-    """A table's row as a page may read it: every field and method but ``SECRET_FIELDS``."""
-
-    __slots__ = ("_row",)
-
-    def __init__(self, row) -> None:
-        object.__setattr__(self, "_row", row)
-
-    def __getattr__(self, name: str) -> Any:
-        if name in SECRET_FIELDS:
-            raise AttributeError(
-                f"A page does not get the table's {name}: it would give hidden cards away "
-                "(games.facing.PublicTable)"
-            )
-        return getattr(self._row, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("A page reads the table; the write path changes it")
-
-    def __eq__(self, other: object) -> bool:
-        return self._row == (other._row if isinstance(other, PublicTable) else other)
-
-    def __hash__(self) -> int:
-        return hash(self._row)
-
-    def __str__(self) -> str:
-        return str(self._row)
+def public_row(table):
+    """A copy of the table's row with ``SECRET_FIELDS`` blanked: still a row (its pk, its
+    name, its seats' query), but one a page cannot deal again from."""
+    row = copy.copy(table)
+    for name in SECRET_FIELDS:
+        setattr(row, name, None)
+    return row
 
 
 class Facing:
@@ -203,11 +184,14 @@ class Facing:
         return None if self.viewer in (OWNER, SPECTATOR) else self.viewer
 
     @property
-    def table(self) -> PublicTable:
+    def table(self):
         """The table's row without what would give a secret away (its seed, its stacked deck,
-        its kept state, its log): a page that dealt again from the seed would show every
-        hand."""
-        return PublicTable(self._snap.table)
+        its kept state): a page that dealt again from the seed showed every hand."""
+        return self._public_row
+
+    @cached_property
+    def _public_row(self):
+        return public_row(self._snap.table)
 
     @property
     def kit(self) -> GameKit:

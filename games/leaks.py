@@ -1,4 +1,5 @@
-"""The deep check of secrets: every page of every demo table, for every viewer.
+"""The deep check of secrets: every page of every demo table, for every viewer, and what its
+owner takes away (its book, export and bundle).
 
 ``games.checks`` proves that the referee's views hide what they should; this proves that the
 pages show no more than the views. Each demo table of each game (``GameKit.demos``) is made
@@ -17,6 +18,13 @@ The referee's ``legal_moves`` is asked with the real state (a marker is no card 
 and its answer marked the same way, so a choice drawn from a hidden part that reaches a page
 is caught too.
 
+What the owner takes away is checked the same way, with the owner's marked state in the
+table's row: the table's export (its JSON script), its bundle (every file in the zip) and
+its book (the HTML the PDF is printed from). These are written from the move log, so the log's
+own secrets are marked too: the narration of each move the referee keeps secret for now
+(``pending_secrets``) becomes a marker, and while a virtual deck is in play a script that
+holds the seed or the deck is refused (``games.exports``: they would deal every hand).
+
 It is a deploy check (``manage.py check --deploy``): it writes rows (rolled back) and takes
 seconds, where plain ``check`` runs before every command. The suite runs it too
 (``tests/games/test_leaks.py``).
@@ -25,9 +33,12 @@ seconds, where plain ``check`` runs before every command. The suite runs it too
 from __future__ import annotations
 
 import itertools
+import json
 import uuid
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from io import BytesIO
 from typing import Any
 
 from django.conf import settings
@@ -36,19 +47,26 @@ from django.core import checks
 from django.db import DatabaseError, connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import translation
 
-from games import registry
+from games import exports, registry, services
 from games.checks.demos import DEMO_NOW
 from games.facing import hidden_values, leaves, secret_parts
-from games.models import Seat, Table
+from games.models import Move, Seat, Table
 from games.registry import GameKit
 from games.rules import Game
+from games.rules.script import rules_part
 from games.services import import_script
 
 ID = "games.E023"
 HINT = (
     "Build the page from what it is given (games.facing.Facing: view, legal, story_tail, "
     "...), never from the table's state: docs/adding-a-game.md, 'What a page receives'."
+)
+FILES_HINT = (
+    "Write a book, an export or a bundle from the move log as games.exports.export_script "
+    "leaves it (a virtual deck's seed and deck while in play, and the moves the referee's "
+    "pending_secrets names, left out), never from the table's state: docs/adding-a-game.md."
 )
 
 
@@ -147,6 +165,67 @@ def _asked_with_the_real_state(referee: Game, marking: Marking) -> Iterator[None
         referee.__dict__.pop("legal_moves", None)
 
 
+def _mark_pending(referee: Game, table: Table, real: dict[str, Any]) -> dict[str, str]:
+    """The narration of each move the referee keeps secret for now (``pending_secrets``)
+    replaced by a marker of its own in the table's log (the rows are rolled back): marker ->
+    where the move is. A narration is no rules field, so the log replays the same."""
+    live = services.live_moves(table)
+    hidden = referee.pending_secrets(real, [rules_part(m.as_script_move()) for m in live])
+    found: dict[str, str] = {}
+    for index in sorted(hidden):
+        marker = f"zq{next(Marking._counter):06d}mark"
+        Move.objects.filter(pk=live[index].pk).update(text=marker)
+        found[marker] = f"moves.{index}.text"
+    return found
+
+
+def _taken_away(table: Table) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
+    """(what, its text, the scripts it holds) of each file the owner takes away: the export,
+    the book (its HTML, as the PDF prints it) and each file of the bundle."""
+    from stories.bundles.export import export_bundle
+    from stories.bundles.format import MANIFEST
+    from stories.models import story_for
+    from stories.pdf import book_html
+    from stories.services import make_book
+
+    script = exports.export_script(table)
+    yield "export", json.dumps(script, ensure_ascii=False), [script]
+    book = make_book(story_for(table))
+    with translation.override(book.language):
+        yield "book", book_html(book), []
+    data = export_bundle(Table.objects.filter(pk=table.pk))
+    with zipfile.ZipFile(BytesIO(data)) as archive:
+        for name in archive.namelist():
+            text = archive.read(name).decode("utf-8", "replace")
+            held = []
+            if name == MANIFEST:
+                held = [t["script"] for t in json.loads(text).get("tables", [])]
+            yield f"bundle's {name}", text, held
+
+
+def check_files(kit: GameKit, table: Table, real: dict[str, Any], demo: str, error) -> None:
+    """Each secret the owner's book, export or bundle of ``table`` holds, said by ``error``
+    (the file, the path): with the owner's marked state in the table's row, the moves the
+    referee keeps secret marked in its log, and a virtual deck in play."""
+    marking = Marking(kit.referee, real, None)
+    Table.objects.filter(pk=table.pk).update(state=marking.state)
+    marking.paths.update(_mark_pending(kit.referee, table, real))
+    table = Table.objects.get(pk=table.pk)
+    deck_secret = exports.deck_is_secret(table)
+    try:
+        files = list(_taken_away(table))
+    except Exception as exc:  # noqa: BLE001 - a file that breaks is a message
+        error("files", f"could not be written: {type(exc).__name__}: {exc}")
+        return
+    for what, text, scripts in files:
+        for path in marking.shown(text):
+            error(what, f"holds the secret at {path!r}, which the owner's view does not hold.")
+        for script in scripts if deck_secret else []:
+            for key in exports.DECK_SECRETS:
+                if key in script:
+                    error(what, f"holds the secret at {key!r}: a virtual deck in play.")
+
+
 def _patterns(urlconf: Any, prefix: str = "") -> list[tuple[str, set[str]]]:
     """(URL name, the names of its arguments) of every named pattern, namespaced."""
     found: list[tuple[str, set[str]]] = []
@@ -185,7 +264,8 @@ class _Rollback(Exception):
 
 def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
     """Every secret a page of one game's demo tables shows a viewer whose view does not
-    hold it, as check messages (none: the pages keep every secret)."""
+    hold it, or its owner's book, export or bundle holds (``check_files``), as check
+    messages (none: the pages and the files keep every secret)."""
     messages: list[checks.CheckMessage] = []
     said: set[tuple[str, str, str]] = set()
     referee = kit.referee
@@ -266,6 +346,18 @@ def check_pages(kit: GameKit) -> list[checks.CheckMessage]:
                                     name,
                                 )
                 Table.objects.filter(pk=table.pk).update(state=real)
+
+                def file_error(what: str, text: str, demo: str = name) -> None:
+                    message = checks.Error(
+                        f"Game {kit.slug!r}, part 'files': the {what} of the demo {demo!r} {text}",
+                        hint=FILES_HINT,
+                        obj=f"game {kit.slug}",
+                        id=ID,
+                    )
+                    if message not in messages:
+                        messages.append(message)
+
+                check_files(kit, table, real, name, file_error)
             raise _Rollback
     except _Rollback:
         pass

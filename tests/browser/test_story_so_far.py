@@ -8,13 +8,13 @@ from playwright.sync_api import expect
 from games import services
 from games import story as kept_story
 from tests.browser.helpers import log_in
-from tests.games.long_games import long_game
+from tests.games.amnesia.test_story_long import long_script_of
 
 
 def test_earlier_scenes_load_in_place_back_to_the_first(page, django_user_model, monkeypatch):
     monkeypatch.setattr(kept_story, "PAGE", 4)  # the live server runs in this process
     gm = log_in(page, django_user_model)
-    table = services.import_script(long_game("amnesia", 40), gm)
+    table = services.import_script(long_script_of(40), gm)
     page.goto(table.get_absolute_url())
     story = page.locator("section.story")
     scenes = story.locator("article.story-entry")

@@ -1,63 +1,46 @@
-"""Long games of each kind, made by a seeded player that only plays what the referee offers:
-for the tests that must hold at any length (query counts, the kept story so far)."""
+"""Long games of any registered game, played by the game's own bots (``GameKit.bots``, through
+the simulator: ``games.simulate.engine``): for the tests that must hold at any length (query
+counts, the kept story so far). Nothing here names a game: a new game with bots gets its long
+tables for free, and a game without bots is told so.
+
+A long game is the simulator's game with its move cap at the length asked for, so it stops
+there still in play, played by the ``random`` bot (which every game with bots has and which
+costs least to ask) with the first set-up of :func:`setups` whose game lasts that long and
+``LEEWAY`` moves more (what is played on at the table never ends it)."""
 
 from __future__ import annotations
 
 import copy
-import random
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from games.rules import IllegalMove, get_game
-from games.rules.script import parse_setup
-from stories.samples import long_script
+from games import registry
+from games.rules import IllegalMove
+from games.rules.base import Game
+from games.simulate.engine import Spec, derive, play_game
 
 if TYPE_CHECKING:
     from games.models import Table
 
-PLAYERS = ["Ana", "Bruno", "Caio"]
-SETUPS: dict[str, dict[str, Any]] = {
-    "amnesia_stories": {
-        "players": [*PLAYERS, "Duda", "Edu", "Fred", "Gil", "Hana"],
-        "options": {"rounds": 20},
-    },
-    "contest": {
-        "players": [*PLAYERS, "Duda", "Edu", "Fred", "Gil", "Hana"],
-        "options": {"hand_size": 12, "pretzel_limit": 50, "eat_limit": 50, "healing": True},
-    },
-}
+BOT = "random"  # every game's bots include it (games/checks.py)
+# The moves a long game's set-up must last beyond the length asked: the tests and the
+# benches play on at the table (bench/move_page.py some twenty moves), never to its end.
+LEEWAY = 200
+# Each set-up's game is played this far once (the longest the tests ask for, and the leeway).
+LONGEST = 1200
 
 
-def _fill(game: str, state: dict, by: str, template: dict, rng: random.Random) -> dict:
-    move: dict[str, Any] = {"by": by}
-    for key, value in template.items():
-        if key == "choices" and isinstance(value, dict):
-            for field, options in value.items():
-                if options:
-                    move[field] = rng.choice(options)
-        elif game == "amnesia_stories" and key in ("journey", "questions", "slots"):
-            continue
-        else:
-            move[key] = value
-    verb = move["do"]
-    if game == "amnesia_stories":
-        opts = state["options"]
-        if verb == "tell":
-            move["story"] = list(state["journey"][: opts["questions"]])
-            move["text"] = f"The bard's story of turn {state['turn_number']}."
-        elif verb == "answer":
-            move["picks"] = rng.sample(range(1, opts["choices"] + 1), opts["questions"])
-    if game == "contest":
-        if verb == "character":
-            opts = state["options"]
-            points = opts["attribute_points"]
-            attrs = {"brains": 3, "muscle": 3, "moves": 3, "coolness": points - 9}
-            move.update(name=f"Hero of {by}", **attrs)
-        elif verb == "challenge":
-            move["contest"] = rng.choice(["a pie-eating contest", "a car chase", "a staring match"])
-            move["text"] = f"{by} throws down the gauntlet."
-    declared = get_game(game).fields.get(verb, {})
-    return {k: v for k, v in move.items() if k in ("by", "do", "text") or k in declared}
+def longest_options(referee: Game) -> dict[str, Any]:
+    """Every option a number can set at its largest, the others at their default."""
+    options = {}
+    for name, option in referee.options.items():
+        counts = option.max is not None and not isinstance(option.default, bool)
+        options[name] = option.max if counts else option.default
+    return options
+
+
+def _no_figures(*_args: Any) -> dict[str, Any]:
+    return {}
 
 
 def long_game(game: str, moves: int, seed: int = 3) -> dict[str, Any]:
@@ -66,56 +49,86 @@ def long_game(game: str, moves: int, seed: int = 3) -> dict[str, Any]:
     return copy.deepcopy(_long_game(game, moves, seed))
 
 
-@cache
+def setups(referee: Game) -> list[tuple[int, dict[str, Any]]]:
+    """The set-ups a long game is tried with, (seats, options), the busiest and lightest first
+    (more of a story is told in a few seats' game than in a crowd's, where most moves are
+    waiting turns; a table of the default size is drawn quicker than one with every option
+    at its largest): for the fewest seats, then the most, the default options, then each
+    numeric option alone at its largest, then every one of them at its largest."""
+    defaults = {name: option.default for name, option in referee.options.items()}
+    longest = longest_options(referee)
+    singles = [{**defaults, n: v} for n, v in longest.items() if v != defaults[n]]
+    found: list[tuple[int, dict[str, Any]]] = []
+    for players in (referee.min_players, referee.max_players):
+        for options in (defaults, *singles, longest):
+            if (players, options) not in found:
+                found.append((players, options))
+    return found
+
+
 def _long_game(game: str, moves: int, seed: int) -> dict[str, Any]:
-    if game == "amnesia":
-        script = long_script(max(10, min(420, moves * 2 // 5 + 10)))
-        script["moves"] = script["moves"][:moves]
-        return script
-    rng = random.Random(seed)
-    script = {"game": game, "seed": seed, **SETUPS[game]}
-    setup = parse_setup(script)
-    referee = get_game(game)
-    state = referee.initial_state(setup)
-    played: list[dict[str, Any]] = []
-    while len(played) < moves:
-        offers = [
-            (by, t)
-            for by in state["seats"]
-            for t in referee.legal_moves(state, by)
-            if t["do"] not in ("throw_pretzel",)
-        ]
-        if not offers or state.get("finished"):
-            raise RuntimeError(f"{game} ended after {len(played)} moves")
-        rng.shuffle(offers)
-        # Drinks keep a contest's players in the game longer than lost cards do.
-        offers.sort(key=lambda offer: offer[1]["do"] not in ("drink", "heal", "accept"))
-        for by, template in offers:
-            move = _fill(game, state, by, template, rng)
-            try:
-                state = referee.apply(state, move)
-            except IllegalMove:
-                continue
-            played.append(move)
-            break
-        else:
-            raise RuntimeError(f"{game}: no offered move was legal after {len(played)} moves")
-    return {**script, "moves": played}
+    kit = registry.kit(game)
+    if not kit.bots or BOT not in kit.bots:
+        raise RuntimeError(f"{game} has no {BOT!r} bot to play a long game with (GameKit.bots)")
+    needed = moves + LEEWAY
+    cap = max(LONGEST, needed + 1)
+    lasted = []
+    for number in range(len(setups(kit.referee))):
+        script = _played(game, number, seed, cap)
+        if len(script["moves"]) > needed:  # still in play after the leeway
+            return {**script, "moves": script["moves"][:moves]}
+        lasted.append(len(script["moves"]))
+    raise RuntimeError(f"{game}'s bots end every game before {needed} moves (after {lasted})")
+
+
+@cache
+def _played(game: str, number: int, seed: int, cap: int) -> dict[str, Any]:
+    """The script of the game played on set-up ``number`` up to ``cap`` moves (or its end),
+    once per process: a shorter long game is its first moves (the same seed plays the same
+    moves whatever the cap), so every length asked of a game costs one game per set-up."""
+    kit = registry.kit(game)
+    players, options = setups(kit.referee)[number]
+    spec = Spec(
+        referee=kit.referee,
+        classes=dict(kit.bots or {}),
+        figures=_no_figures,
+        options=options,
+        players=players,
+        bots=[BOT],
+        seed=seed,
+        games=1,
+        move_cap=cap,
+        keep_scripts=1,
+        # The simulator's fast path (one state changed in place), where the game has one:
+        # the tests prove it plays the same games as ``apply``'s copies.
+        trace=kit.bot_trace,
+    )
+    try:
+        return play_game(spec, 0)["script"]
+    except (ValueError, KeyError, IndexError, IllegalMove):
+        return {"moves": []}  # options the game or its bot cannot play together
 
 
 def next_move(table: Table) -> dict[str, Any]:
-    """A legal move at ``table`` now, picked as the long games' own player picks one."""
+    """A legal move at ``table`` now, as the long games' bot would pick one (the first seat,
+    in the table's order, that has one)."""
     from games import services
 
-    referee = get_game(table.game)
+    kit = registry.kit(table.game)
+    referee = kit.referee
     state = services.state_of(table)
-    rng = random.Random(5)
-    for by in state["seats"]:
-        for template in referee.legal_moves(state, by):
-            move = _fill(table.game, state, by, template, rng)
-            try:
-                referee.apply(state, move)
-            except IllegalMove:
-                continue
-            return move
+    for i, by in enumerate(referee.active_players(state)):
+        offered = referee.legal_moves(state, by)
+        if not offered:
+            continue
+        bot = kit.bots[BOT](None, derive(5, i), by)  # type: ignore[index]
+        fields = bot.choose(referee.view(state, by), offered, False)
+        if fields is None:
+            continue
+        move = {"by": by, **fields}
+        try:
+            referee.apply(state, move)
+        except IllegalMove:
+            continue
+        return move
     raise RuntimeError(f"{table.game}: no legal move left")

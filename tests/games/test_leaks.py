@@ -10,9 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from games import leaks, registry, services
+from games import exports, leaks, registry, services
 from games.facing import Facing
+from games.models import Table
 from games.snapshot import Snapshot
+from stories.books import Passage, chronicle
 from tests.games import every_game
 from tests.games.three_cards.kit import KIT, page_context
 
@@ -25,8 +27,9 @@ def test_every_page_of_every_demo_keeps_its_secrets(slug, every_kit):
 
 
 def peeking(facing):
-    """A page context that reaches past its view for the state, and shows every hand."""
-    state = Snapshot(facing.table).state
+    """A page context that reaches past its view for the state (the row read again: the one
+    it is given has no state), and shows every hand."""
+    state = Snapshot(Table.objects.get(pk=facing.table.pk)).state
     hands = "; ".join(f"{n}: {','.join(h)}" for n, h in state["hands"].items())
     return {**page_context(facing), "scores": {hands: 0}}
 
@@ -70,11 +73,65 @@ def test_a_page_gets_no_state_and_only_the_moves_its_viewer_may_enter(game_for_t
     assert spectator.legal_moves == {} and ana.view["hands"] == {"Ana": hands["Ana"]}
 
 
+def test_a_pages_table_row_gives_no_seed_deck_or_state(game_for_tests, gm):
+    game_for_tests(KIT)
+    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    snap = Snapshot(table)
+    row = Facing.seat(snap, "Ana").table
+    assert row.pk == table.pk and row.name == "Cards" and row.game == "three_cards"
+    assert (row.seed, row.deck, row.state) == (None, None, None)
+    assert snap.table.seed == 9 and snap.state["hands"]  # the snapshot's own row is whole
+
+
 def test_a_seat_page_showing_another_hand_is_refused(game_for_tests):
     def peeking_seat(facing, seat):
-        others = Snapshot(facing.table).state["hands"]
+        others = Snapshot(Table.objects.get(pk=facing.table.pk)).state["hands"]
         return {"hand": [c for hand in others.values() for c in hand], "score": 0}
 
     leaky = game_for_tests(dataclasses.replace(KIT, seat_context=peeking_seat))
     said = " ".join(m.msg for m in leaks.check_pages(leaky))
     assert "'three_cards:seat' (seat 'Ana')" in said and "'hands.Bruno'" in said
+
+
+def peeking_book(entries, texts):
+    """A book that reaches past the log for the table's state, and prints every hand."""
+    chapters = chronicle(entries, texts)
+    hands = Snapshot(texts.table).state["hands"]
+    chapters[0].passages.append(Passage(seq=0, by="", text=repr(hands)))
+    return chapters
+
+
+def test_a_book_reaching_for_a_hand_in_the_state_is_refused_naming_game_file_and_path(
+    game_for_tests, monkeypatch
+):
+    leaky = game_for_tests(dataclasses.replace(KIT, book=peeking_book))
+    monkeypatch.setattr(registry, "kits", lambda: [leaky])
+    with pytest.raises(SystemCheckError) as refused:
+        call_command("check", "--deploy", "--tag", "games")
+    said = str(refused.value)
+    assert "'three_cards'" in said and "the book of the demo" in said and "'hands.Bruno'" in said
+    # The pages and the export keep them all the same: only the book is named.
+    assert "'games:table'" not in said and "the export of" not in said
+
+
+def test_an_export_holding_a_secret_move_or_a_virtual_decks_seed_is_refused(
+    game_for_tests, monkeypatch
+):
+    """An export that writes the whole log (the moves the referee keeps secret for now, the
+    seed of a virtual deck in play) is refused, naming the file and the path."""
+    game_for_tests(KIT)
+    # Its first move a secret until the game is over (as an answer not judged yet).
+    monkeypatch.setattr(
+        KIT.referee, "pending_secrets", lambda state, moves: [] if state["finished"] else [0]
+    )
+    whole = exports.export_script
+    monkeypatch.setattr(
+        exports,
+        "export_script",
+        lambda table, **kw: whole(table, with_pending=True, with_deck=True),
+    )
+    said = " ".join(m.msg for m in leaks.check_pages(registry.kit("three_cards")))
+    assert "the export of the demo 'Three Cards: in play'" in said
+    assert "'moves.0.text'" in said and "at 'seed'" in said
+    assert "the bundle's bundle.json of the demo 'Three Cards: in play'" in said
+    assert "the export of the demo 'Three Cards: a finished game'" not in said

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
 
 from games import registry, services
@@ -119,54 +118,3 @@ def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows_and_an_undo_men
     table.refresh_from_db()
     services.undo(table, table.last_seq)
     assert_kept_is_replay(table)
-
-
-def test_a_dropped_story_is_told_again_from_the_log(long_table):
-    table = long_table("amnesia", 120)
-    before = kept_story.kept(Table.objects.get(pk=table.pk))
-    Table.objects.filter(pk=table.pk).update(story_cursor=None)
-    StoryEntry.objects.filter(table=table).delete()
-    table = Table.objects.get(pk=table.pk)
-    # A page tells it in memory (a GET never writes); the write path keeps it again.
-    assert Snapshot(table).story_tail.entries == before[-kept_story.PAGE :]
-    assert Table.objects.get(pk=table.pk).story_cursor is None
-    services.current_story(table)
-    assert kept_story.kept(Table.objects.get(pk=table.pk)) == before == full_replay(table)
-
-
-def test_each_move_tells_only_its_own_entries(long_table, gm, django_assert_max_num_queries):
-    """A move reads no entry: the open ones wait in the table's row it locks anyway."""
-    table = long_table("amnesia", 300)
-    state = services.state_of(table)
-    by = next(n for n in state["seats"] if n != state["narrator"])
-    with django_assert_max_num_queries(6):  # savepoint, lock, insert, update, release (+1)
-        services.play(table, {"by": by, "do": "suggest", "text": "A key?"}, table.last_seq, gm)
-    assert_kept_is_replay(table)
-
-
-def test_earlier_scenes_page_back_to_the_first(long_table, gm_client, small_pages):
-    table = long_table("amnesia", 40)
-    truth = full_replay(table)
-    url = reverse("games:table", args=[table.pk])
-    page = gm_client.get(url).content.decode()
-    assert "Show earlier scenes" in page
-    snap = Snapshot(Table.objects.get(pk=table.pk))
-    part = snap.story_tail
-    pages = [part.entries]
-    while part.has_earlier:
-        link = reverse("games:story", args=[table.pk]) + f"?before={part.start}"
-        plain = gm_client.get(link)
-        assert plain.status_code == 200
-        assert b"<html" in plain.content  # a page of its own without JavaScript
-        htmx = gm_client.get(link, HTTP_HX_REQUEST="true")
-        assert htmx.status_code == 200
-        assert b"<html" not in htmx.content
-        part = snap.story_before(part.start)
-        pages.insert(0, part.entries)
-    assert [e for p in pages for e in p] == truth
-
-
-def test_earlier_scenes_are_the_owners_only(long_table, other_client):
-    table = long_table("amnesia", 40)
-    link = reverse("games:story", args=[table.pk]) + "?before=5"
-    assert other_client.get(link).status_code == 404
