@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from games import exports, leaks, registry, services
+from games import exports, leaks, presenters, registry, services
 from games.facing import Facing
 from games.models import Table
 from games.snapshot import Snapshot
@@ -135,3 +135,20 @@ def test_an_export_holding_a_secret_move_or_a_virtual_decks_seed_is_refused(
     assert "'moves.0.text'" in said and "at 'seed'" in said
     assert "the bundle's bundle.json of the demo 'Three Cards: in play'" in said
     assert "the export of the demo 'Three Cards: a finished game'" not in said
+
+
+def test_the_log_of_a_game_keeping_moves_secret_shows_their_sentences_never_their_fields(
+    game_for_tests, gm
+):
+    class FaceDown(type(KIT.referee)):  # type: ignore[misc]
+        def pending_secrets(self, state, moves):
+            return [len(moves) - 1] if moves else []
+
+    plain = game_for_tests(KIT)
+    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    card = Snapshot(table).state["hands"]["Ana"][0]
+    services.play(table, {"by": "Ana", "do": "play", "card": card}, table.last_seq, gm)
+    assert presenters.recent_log(Snapshot(table))[0]["fields"] == {"card": card}
+    game_for_tests(dataclasses.replace(plain, referee=FaceDown()))
+    row = presenters.recent_log(Snapshot(table))[0]
+    assert row["fields"] == {} and (row["by"], row["do"]) == ("Ana", "play")
