@@ -28,6 +28,7 @@ and what each id means.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -74,10 +75,19 @@ def _guarded(report: Report, part: str, step: Callable[..., Any], *args: Any) ->
         report.error(
             "E010",
             part,
-            f"raised {type(exc).__name__}: {exc}",
-            "Fix the part (its error is above); the other checks of this game went on.",
+            f"raised {type(exc).__name__}: {exc}{_where(exc)}",
+            "Fix the part; the other checks of this game went on.",
         )
         return None
+
+
+def _where(exc: BaseException) -> str:
+    """Where the exception was raised (its last frame), said after the message."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" (at {last.filename}, line {last.lineno}, in {last.name})"
 
 
 @checks.register("games")

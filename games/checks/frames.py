@@ -35,7 +35,7 @@ def check_template(report: Report, part: str, name: Any) -> Any:
             "E003",
             part,
             f"the template {name!r} is not found.",
-            f"Put it at games/<slug>/templates/{name} (the game's app must be in "
+            f"Put it at games/{getattr(report.kit, 'slug', '<slug>')}/templates/{name} (the game's app must be in "
             "INSTALLED_APPS), or fix the name.",
         )
     except TemplateSyntaxError as exc:
