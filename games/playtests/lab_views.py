@@ -1,4 +1,4 @@
-"""The designer's lab pages (``games.playtests.lab``): start a run, follow it, read, compare,
+"""The designer's lab pages (``games.playtests.lab_start``): start a run, follow it, read, compare,
 export, share, delete, and save an option what-if as a named ruleset.
 
 Who: designers of the game only (403 for anyone else, as the dashboard); a run is its owner's
@@ -32,7 +32,18 @@ from games import registry
 from games.forms import game_choices
 from games.messages import referee_message
 from games.models import Ruleset
-from games.playtests import charts, lab, lab_reading, lab_words, questions, service
+from games.playtests import (
+    charts,
+    lab_beside_real,
+    lab_bounds,
+    lab_chunks,
+    lab_export,
+    lab_reading,
+    lab_start,
+    lab_words,
+    questions,
+    service,
+)
 from games.playtests import figures as F
 from games.playtests.models import SimulationRun
 from games.playtests.views import known_game
@@ -52,7 +63,7 @@ def _run(request, pk: int, own: bool = False) -> SimulationRun:
     scope = (
         SimulationRun.objects.filter(owner=request.user, parent__isnull=True)
         if own
-        else lab.visible_runs(request.user)
+        else lab_bounds.visible_runs(request.user)
     )
     run = get_object_or_404(scope.select_related("ruleset", "owner"), pk=pk)
     _designer(request, run.game)
@@ -109,7 +120,7 @@ class RunForm(forms.Form):
     )
     players = WholeNumberField(label=gettext_lazy("Players"), initial=4)
     games = WholeNumberField(
-        label=gettext_lazy("Games"), initial=200, min_value=1, max_value=lab.MAX_GAMES
+        label=gettext_lazy("Games"), initial=200, min_value=1, max_value=lab_bounds.MAX_GAMES
     )
     bots = forms.CharField(
         label=gettext_lazy("Bots"),
@@ -223,7 +234,7 @@ class RunForm(forms.Form):
 
 
 def _context_runs(user, game: str):
-    return lab.visible_runs(user).filter(game=game).select_related("owner", "ruleset")[:50]
+    return lab_bounds.visible_runs(user).filter(game=game).select_related("owner", "ruleset")[:50]
 
 
 @login_required
@@ -231,7 +242,7 @@ def _context_runs(user, game: str):
 def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = known_game(game)
     _designer(request, game)
-    if game not in lab.simulable_games():
+    if game not in lab_bounds.simulable_games():
         raise Http404("This game cannot be simulated.")
     # A link of the measured parameters fills the form (ruleset and parameters).
     initial = {k: request.GET[k] for k in ("ruleset",) if k in request.GET}
@@ -245,7 +256,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            run = lab.start(
+            run = lab_start.start(
                 request.user,
                 game,
                 d["ruleset"],
@@ -257,7 +268,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                 seed=d["seed"],
                 sweep=d["sweep"],
             )
-        except lab.LabError as exc:
+        except lab_bounds.LabError as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("playtests:run_detail", run.pk)
@@ -274,7 +285,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
             "game_label": dict(game_choices())[game],
             "form": form,
             "runs": runs,
-            "running": lab.running_run(request.user),
+            "running": lab_bounds.running_run(request.user),
             "measured": [
                 {
                     **m,
@@ -296,7 +307,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                         }
                     ),
                 }
-                for m in lab.measured_params(request.user, game)
+                for m in lab_beside_real.measured_params(request.user, game)
             ],
         },
         status=400 if request.method == "POST" else 200,
@@ -323,15 +334,19 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "children": list(run.children.order_by("pk")),
         "others": [
             {"run": other, "words": lab_words.run_words(other)}
-            for other in lab.visible_runs(request.user)
+            for other in lab_bounds.visible_runs(request.user)
             .filter(game=run.game)
             .exclude(pk=run.pk)
             .select_related("ruleset")[:50]
         ],
         "chart": None,
         "worker_answers": work.answering(work.LONG) if run.active else True,
-        "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
-        "predicted": lab.predicted(run, entries) if run.ruleset_id and run.figures else None,
+        "in_line": lab_chunks.place_in_line(run)
+        if run.status == SimulationRun.Status.QUEUED
+        else None,
+        "predicted": lab_beside_real.predicted(run, entries)
+        if run.ruleset_id and run.figures
+        else None,
         "questions": questions.answers(run.game, run.figures, run.players, entries),
     }
     if run.sweep:
@@ -353,7 +368,7 @@ def _detail_context(request, run: SimulationRun) -> dict:
                     "text": F.show_figure(run.game, figure, p["figure"]),
                     "n_text": F.number(p["figure"]["n"], 0) if p["figure"] else "",
                 }
-                for p in lab.sweep_points(run, figure)
+                for p in lab_reading.sweep_points(run, figure)
             ]
     return context
 
@@ -365,7 +380,7 @@ def _asked(run: SimulationRun) -> int:
 def sweep_chart(run: SimulationRun, figure: str) -> dict:
     """The figure over the swept values: its mean, its 95% interval as a band and as a bar
     at each value, in the figure's unit, named by labels."""
-    points = lab.sweep_points(run, figure)
+    points = lab_reading.sweep_points(run, figure)
     usable = [p for p in points if p["figure"] and isinstance(p["value"], int | float)]
     xs = [float(p["value"]) for p in usable]
     scale = 100.0 if F.unit(run.game, figure) == F.SHARE else 1.0
@@ -404,7 +419,7 @@ def run_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def run_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk, own=True)
-    lab.cancel(run)
+    lab_chunks.cancel(run)
     return redirect("playtests:run_detail", run.pk)
 
 
@@ -414,7 +429,7 @@ def run_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk, own=True)
     game = run.game
     if run.active:
-        lab.cancel(run)
+        lab_chunks.cancel(run)
     run.delete()
     messages.success(request, _("The run is deleted."))
     return redirect("playtests:lab", game)
@@ -441,9 +456,9 @@ def run_export(request: AuthenticatedHttpRequest, pk: int, fmt: str) -> HttpResp
         raise Http404("No such export.")
     run = _run(request, pk)
     if fmt == "json":
-        response = JsonResponse(lab.as_json(run), json_dumps_params={"indent": 1})
+        response = JsonResponse(lab_export.as_json(run), json_dumps_params={"indent": 1})
     else:
-        response = HttpResponse(lab.as_csv(run), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(lab_export.as_csv(run), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="simulation-{run.pk}.{fmt}"'
     return response
 
@@ -455,7 +470,7 @@ def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     other_pk = whole_number(request.GET.get("other"), low=1)
     other = None
     if other_pk is not None:
-        other = lab.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
+        other = lab_bounds.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
     if other is None:
         raise Http404("No such run to compare.")
     # The other run is read against this one: the differences are the other's less this one's,

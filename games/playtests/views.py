@@ -43,7 +43,7 @@ from games.forms import game_choices
 from games.languages import use_table_language
 from games.live import qr_svg
 from games.models import Ruleset, Seat, Table
-from games.playtests import lab, lab_reading, lab_words, present, service, stats, study_pdf
+from games.playtests import lab_bounds, lab_reading, lab_words, present, service, stats, study_pdf
 from games.playtests.forms import (
     ExternalImpressions,
     ExternalReportForm,
@@ -364,7 +364,7 @@ def ruleset_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         run_pk = whole_number(raw_run, low=1)
         if run_pk is None:
             raise Http404("No such run.")
-        run = lab.visible_runs(request.user).filter(pk=run_pk, game=ruleset.game).first()
+        run = lab_bounds.visible_runs(request.user).filter(pk=run_pk, game=ruleset.game).first()
     data = render_pdf(
         {
             "run": run,
@@ -487,9 +487,9 @@ def dashboard(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
         "game": game,
         "game_label": dict(game_choices())[game],
         "publishable": publishable,
-        "simulable": game in lab.simulable_games(),
+        "simulable": game in lab_bounds.simulable_games(),
         "beside": lab_reading.beside_real(request.user, game, entries)
-        if game in lab.simulable_games()
+        if game in lab_bounds.simulable_games()
         else None,
         "games": [(k, v) for k, v in game_choices() if service.is_designer(request.user, k)],
         "summary": summary,
