@@ -46,7 +46,7 @@ from games.playtests import (
 )
 from games.playtests import figures as F
 from games.playtests.models import SimulationRun
-from games.playtests.views import known_game
+from games.playtests.service import known_game
 from games.rules.base import BadScript
 from games.rules.script import NotJSON, load_json
 

@@ -38,7 +38,7 @@ from games.playtests import (
 )
 from games.playtests.lab_views import _designer, _run
 from games.playtests.models import SimulationRun
-from games.playtests.views import known_game
+from games.playtests.service import known_game
 
 
 class RulesetChoice(forms.ModelChoiceField):
