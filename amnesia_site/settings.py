@@ -174,9 +174,10 @@ TASK_STALE_AFTER = env_int("TASK_STALE_AFTER", 600)
 # Tests only: a folder where a worker stops between the steps of a task until let go
 # (amnesia_site.workers.work.pause_at). Empty everywhere else.
 TASK_PAUSE_DIR = os.environ.get("TASK_PAUSE_DIR", "")
-# The designer's lab (games.playtests.lab): games per chunk (a task of the long queue), a run's
-# default time budget, and how it yields to the tables: while a move was made at any table in
-# the last LAB_YIELD_SECONDS (0: never), a chunk waits between games, at most LAB_YIELD_MAX.
+# The designer's lab (games.playtests.lab_chunks): games per chunk (a task of the long queue),
+# a run's default time budget, and how it yields to the tables: while a move was made at any
+# table in the last LAB_YIELD_SECONDS (0: never), a chunk waits between games, at most
+# LAB_YIELD_MAX.
 LAB_CHUNK_GAMES = env_int("LAB_CHUNK_GAMES", 50)
 LAB_BUDGET_SECONDS = env_int("LAB_BUDGET_SECONDS", 600)
 LAB_YIELD_SECONDS = env_int("LAB_YIELD_SECONDS", 10)

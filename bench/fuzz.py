@@ -200,13 +200,15 @@ BENCH_ENDPOINTS = {
 def lab_world(w) -> None:
     """A ruleset and two finished simulated runs of it, the designer's (``w.gm``)."""
     from games.models import Ruleset
-    from games.playtests import lab
+    from games.playtests import lab_chunks, lab_start
 
     w.ruleset = Ruleset.objects.filter(game=LAB_GAME).order_by("pk").first()
     runs = []
     for seed in (2, 3):
-        run = lab.start(w.gm, LAB_GAME, w.ruleset, players=4, games=3, bots=["sensible"], seed=seed)
-        lab.run_everything(run)
+        run = lab_start.start(
+            w.gm, LAB_GAME, w.ruleset, players=4, games=3, bots=["sensible"], seed=seed
+        )
+        lab_chunks.run_everything(run)
         runs.append(run)
     w.run, w.other = runs
 

@@ -1,4 +1,4 @@
-"""Benchmark helper: a lab run (``games.playtests.lab``) going on a database while
+"""Benchmark helper: a lab run (``games.playtests.lab_chunks``) going on a database while
 ``bench/load.py`` plays tables on it, to measure what a simulation costs the tables.
 
     # PostgreSQL: load.py makes <name>_bench_load; start this right after it, pointed there.
@@ -57,7 +57,7 @@ def main() -> None:
     from django.utils import timezone
 
     from games.models import Move
-    from games.playtests import lab
+    from games.playtests import lab_chunks, lab_start
 
     # Start once the tables are moving (load.py sets itself up first).
     while not Move.objects.filter(at__gte=timezone.now() - timedelta(seconds=2)).exists():
@@ -68,7 +68,7 @@ def main() -> None:
 
     user, _ = get_user_model().objects.get_or_create(username="bench-lab", is_superuser=True)
     ruleset = Ruleset.objects.filter(game="amnesia_stories").order_by("name", "-version").first()
-    run = lab.start(
+    run = lab_start.start(
         user,
         "amnesia_stories",
         ruleset,
@@ -98,7 +98,7 @@ def main() -> None:
         f"{waited:.1f} s of {played:.1f} s waiting for the tables",
         flush=True,
     )
-    lab.cancel(run)
+    lab_chunks.cancel(run)
     os.killpg(worker.pid, signal.SIGKILL)  # a chunk waiting for the tables would hold it
     worker.wait(timeout=60)
 

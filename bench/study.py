@@ -1,4 +1,4 @@
-"""Benchmark: a study of the contest (``games.playtests.studies``), 2 rulesets × 3 player
+"""Benchmark: a study of the contest (``games.playtests.study_start``), 2 rulesets × 3 player
 counts × 1,000 games, through the real long worker, with its page read while it runs.
 
     .venv/bin/python bench/study.py [--games 1000] [--workers 2] [--players 3 4 5]
@@ -59,7 +59,7 @@ def main() -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     call_command("migrate", verbosity=0)
     from games.models import Ruleset
-    from games.playtests import studies
+    from games.playtests import study_start
 
     user, _created = get_user_model().objects.get_or_create(
         username="bench-study", defaults={"is_superuser": True}
@@ -76,7 +76,7 @@ def main() -> None:
     load_start = os.getloadavg()[0]
     own_before, workers_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
-    study = studies.start(
+    study = study_start.start(
         user,
         "contest",
         [base, variant],

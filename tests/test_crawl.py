@@ -48,7 +48,7 @@ from django.urls.exceptions import Resolver404
 
 from games import registry
 from games.models import Table
-from games.playtests import lab
+from games.playtests import lab_bounds, lab_chunks, lab_start
 from games.playtests.models import DESIGNERS_GROUP
 from games.rules.script import parse_script, replay, rules_part
 from games.services import import_script
@@ -372,10 +372,12 @@ def make_world(django_user_model) -> World:
                         printing.ask(story, "a5")
                         world.shared[language].append(f"/stories/s/{story.secret}/")
     world.people |= {w for p in list(world.people) for w in str(p).split()}
-    for game in lab.simulable_games():
+    for game in lab_bounds.simulable_games():
         referee = registry.kit(game).referee
-        run = lab.start(designer, game, None, players=referee.min_players, games=2, bots=["random"])
-        lab.run_everything(run)
+        run = lab_start.start(
+            designer, game, None, players=referee.min_players, games=2, bots=["random"]
+        )
+        lab_chunks.run_everything(run)
     return world
 
 

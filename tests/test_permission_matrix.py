@@ -50,7 +50,7 @@ from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard
 from games.contest.models import Character
 from games.models import Ruleset, Table
-from games.playtests import views as playtest_views
+from games.playtests import dashboard_views, report_views
 from games.playtests.models import DESIGNERS_GROUP, ExternalReport, SimulationRun
 from games.rules import get_game
 from stories import formats as story_formats
@@ -220,8 +220,8 @@ def world(gm, other, designer, settings, tmp_path, monkeypatch) -> World:
     monkeypatch.setattr(story_views, "cover_image", lambda book: (b"PNG", "image/png"))
     monkeypatch.setattr(story_formats, "render_epub", lambda book: b"PK fake epub")
     monkeypatch.setattr(story_formats, "render_single_html", lambda book: b"<p>fake</p>")
-    monkeypatch.setattr(playtest_views, "table_pdf", lambda context: FAKE_PDF)
-    monkeypatch.setattr(playtest_views, "render_pdf", lambda context: FAKE_PDF)
+    monkeypatch.setattr(report_views, "table_pdf", lambda context: FAKE_PDF)
+    monkeypatch.setattr(dashboard_views, "render_pdf", lambda context: FAKE_PDF)
     # The print-and-play sheets: the view checks the game and the request, then asks for this.
     monkeypatch.setattr(games_views, "cached_pdf", lambda kit, print_job, size: FAKE_PDF)
     return make_world(gm, other, designer)

@@ -1,4 +1,4 @@
-"""Reading a run (``games.playtests.lab``): its sentences, its figures in reading order, and
+"""Reading a run (``games.playtests.lab_start``): its sentences, its figures in reading order, and
 two runs (or two sweeps, value by value) compared, in the designer's words
 (``games.playtests.figures`` for the figures, ``lab_words`` for the rest)."""
 
@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.playtests import figures as N
-from games.playtests import lab, questions
+from games.playtests import lab_beside_real, lab_bounds, lab_chunks, questions
 from games.playtests import lab_words as words
 from games.playtests.models import SimulationRun
 from games.simulate import figures as F
@@ -34,7 +34,7 @@ def sentences(run: SimulationRun) -> list[str]:
         % {
             "ruleset": words.run_ruleset(run),
             "players": run.players,
-            "games": lab.grouped(run.games_done),
+            "games": lab_bounds.grouped(run.games_done),
         }
     ]
     said = {"seat1.wins", "bard_share", "draw", "moves", "minutes", "finished"}
@@ -105,8 +105,8 @@ def sentences(run: SimulationRun) -> list[str]:
                 _("The %(bot)s bot wins more than its share (%(wins)s of %(games)s games).")
                 % {
                     "bot": N.bot_label(finding["bot"]),
-                    "wins": lab.grouped(finding["wins"]),
-                    "games": lab.grouped(finding["games"]),
+                    "wins": lab_bounds.grouped(finding["wins"]),
+                    "games": lab_bounds.grouped(finding["games"]),
                 }
             )
     return out
@@ -121,7 +121,7 @@ def figure_rows(run: SimulationRun) -> list[dict[str, Any]]:
 def compare(a: SimulationRun, b: SimulationRun) -> list[dict[str, Any]]:
     """Each figure's difference (b − a) with its interval, games paired by index (the same
     seeds when both runs have the same seed), in words (``lab_words.compared_rows``)."""
-    diffs = F.compare(lab.records_of(a), lab.records_of(b), a.seed)
+    diffs = F.compare(lab_chunks.records_of(a), lab_chunks.records_of(b), a.seed)
     return words.compared_rows(a.game, a, b, diffs)
 
 
@@ -157,16 +157,30 @@ def _side(top: SimulationRun, part: SimulationRun) -> str:
     if top.sweep:
         text += " · " + _("%(what)s: %(value)s") % {
             "what": words.sweep_words(top.game, top.sweep),
-            "value": words.swept_value_words(top.game, top.sweep, lab._swept(top, part)),
+            "value": words.swept_value_words(top.game, top.sweep, swept_value(top, part)),
         }
     return text
+
+
+def swept_value(parent: SimulationRun, child: SimulationRun) -> Any:
+    name = parent.sweep.get("name")
+    if parent.sweep.get("kind") == "option":
+        return child.changed.get(name)
+    return child.params.get(name)
+
+
+def sweep_points(run: SimulationRun, figure: str) -> list[dict[str, Any]]:
+    return [
+        {"value": swept_value(run, c), "child": c, "figure": c.figures.get(figure)}
+        for c in run.children.order_by("pk")
+    ]
 
 
 # -- the dashboard: every real figure beside its band -----------------------------------------
 def newest_run(user, ruleset_id: int, players: int) -> SimulationRun | None:
     """The newest run (or study cell) the user may see that played this ruleset version as
     it is (no option changed, not a sweep) at this number of players, with figures."""
-    visible = lab.visible_runs(user).values("pk")
+    visible = lab_bounds.visible_runs(user).values("pk")
     runs = (
         SimulationRun.objects.filter(Q(pk__in=visible) | Q(parent__in=visible))
         .filter(ruleset_id=ruleset_id, players=players)
@@ -180,7 +194,7 @@ def beside_real(user, game: str, entries: list[dict[str, Any]]) -> dict[str, Any
     """The dashboard's real plays beside the lab: for each ruleset version and number of
     players the real tables played, the newest simulation of it (``newest_run``) and each
     figure both have, the real value with its n beside the simulated band
-    (``lab.predicted``, which says a real figure outside its band in words only with enough
+    (``lab_beside_real.predicted``, which says a real figure outside its band in words only with enough
     plays and after the false discovery correction); and the real tables' pace (minutes a
     move, with its interval) that turns a simulated length into minutes, or None without
     real tables."""
@@ -210,7 +224,7 @@ def beside_real(user, game: str, entries: list[dict[str, Any]]) -> dict[str, Any
                 "url": reverse("playtests:study", args=[run.parent_id])
                 if run.parent_id
                 else reverse("playtests:run_detail", args=[run.pk]),
-                "predicted": lab.predicted(run, entries),
+                "predicted": lab_beside_real.predicted(run, entries),
                 "minutes_text": questions.mean_text(length) if length else "",
             }
         )

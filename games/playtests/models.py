@@ -225,7 +225,7 @@ class Impression(models.Model):
 
 
 class SimulationRun(models.Model):
-    """A designer's simulated run of a ruleset (the lab, ``games.playtests.lab``): bots play
+    """A designer's simulated run of a ruleset (the lab, ``games.playtests.lab_start``): bots play
     ``games_asked`` games on the ``long`` queue, split into chunks (``SimulationChunk``) that
     any worker takes; the figures are merged from the chunks' games. A sweep is a run whose
     ``sweep`` names one option or parameter and its values: its children are ordinary runs,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 
 from stories.pdf import html_to_pdf
@@ -32,3 +34,10 @@ def table_pdf(context: dict[str, Any]) -> bytes:
 
 def ruleset_pdf(context: dict[str, Any]) -> bytes:
     return html_to_pdf(render_to_string("playtests/ruleset_report_pdf.html", _for_print(context)))
+
+
+def pdf_response(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    disposition = content_disposition_header(False, filename)
+    response["Content-Disposition"] = disposition  # type: ignore[assignment]  # a name: never None
+    return response

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from amnesia_site import lists
 from games import registry
 from games.playtests import figures as P
-from games.playtests import lab
+from games.playtests import lab_chunks
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.rules import cards
 from games.rules.script import parse_setup
@@ -58,7 +58,7 @@ def recorded(run: SimulationRun, index: int) -> dict[str, Any] | None:
 
 def open_game(run: SimulationRun, index: int) -> Game:
     """Game ``index`` of the run played again, with its script and every state."""
-    spec = lab.spec_of(run)
+    spec = lab_chunks.spec_of(run)
     spec.keep_scripts = index + 1
     record = play_game(spec, index)
     script = record["script"]
@@ -83,7 +83,7 @@ def open_game(run: SimulationRun, index: int) -> Game:
 def extremes(run: SimulationRun) -> dict[str, Any]:
     """The games worth opening first: the longest, the shortest, and each stall's first game
     (a rule hole's script), as 1-based numbers."""
-    records = lab.records_of(run)
+    records = lab_chunks.records_of(run)
     out: dict[str, Any] = {"longest": None, "shortest": None, "holes": []}
     if records:
         out["longest"] = max(records, key=lambda r: (r["moves"], -r["index"]))["index"] + 1

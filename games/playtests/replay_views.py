@@ -21,7 +21,7 @@ from amnesia_site.htmx import AuthenticatedHttpRequest
 from amnesia_site.numbers import whole_number
 from games import registry
 from games.forms import game_choices
-from games.playtests import figures, lab, replay, service
+from games.playtests import figures, lab_bounds, replay, service
 from games.playtests.models import SimulationRun
 
 HOLES = {
@@ -32,7 +32,7 @@ HOLES = {
 
 
 def _run(request, pk: int) -> SimulationRun:
-    visible = lab.visible_runs(request.user).values("pk")
+    visible = lab_bounds.visible_runs(request.user).values("pk")
     scope = SimulationRun.objects.filter(Q(pk__in=visible) | Q(parent__in=visible))
     run = get_object_or_404(scope.select_related("ruleset"), pk=pk)
     if not service.is_designer(request.user, run.game):

@@ -15,10 +15,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
 from django.utils import timezone
 
 from amnesia_site.clients import client_key
 from games.aliases import Aliases, aliases_of, everyone_labelled
+from games.forms import game_choices
 from games.management.commands.demo import DEMO_USER
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports
@@ -59,6 +61,14 @@ def is_designer(user, game: str | None = None) -> bool:
     if game:
         owned = owned.filter(game=game)
     return owned.exists()
+
+
+def known_game(game: str) -> str:
+    """``game`` when the site has such a game; a 404 otherwise (the dashboard's and the lab's
+    addresses alike)."""
+    if game not in dict(game_choices()):
+        raise Http404("No such game.")
+    return game
 
 
 def can_edit_ruleset(user, ruleset: Ruleset) -> bool:

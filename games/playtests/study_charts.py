@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.playtests import charts
-from games.playtests.studies import Cell, View, axis_label, figure, value_words
+from games.playtests.study_reading import Cell, View, axis_label, figure, value_words
 
 HISTOGRAM_BINS = 10
 

@@ -1,4 +1,4 @@
-"""The study pages (``games.playtests.studies``): start a study from lists (no names to type),
+"""The study pages (``games.playtests.study_start``): start a study from lists (no names to type),
 follow it, and read its answer in sentences and charts; a run or a sweep opens as a study.
 
 Who: designers of the game only (403 for anyone else); a study is its owner's and those it is
@@ -26,20 +26,29 @@ from games import registry
 from games.forms import game_choices
 from games.models import Ruleset
 from games.playtests import figures as names
-from games.playtests import lab, lab_words, studies, study_charts
+from games.playtests import (
+    lab_bounds,
+    lab_chunks,
+    lab_words,
+    study_answer,
+    study_charts,
+    study_reading,
+    study_skill,
+    study_start,
+)
 from games.playtests.lab_views import _designer, _run
 from games.playtests.models import SimulationRun
-from games.playtests.views import known_game
+from games.playtests.service import known_game
 
 
 class RulesetChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj: Ruleset) -> str:
-        return studies.ruleset_words(obj)
+        return lab_words.ruleset_words(obj)
 
 
 class RulesetsChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Ruleset) -> str:
-        return studies.ruleset_words(obj)
+        return lab_words.ruleset_words(obj)
 
 
 class StudyForm(forms.Form):
@@ -57,16 +66,16 @@ class StudyForm(forms.Form):
     question = forms.ChoiceField(
         label=gettext_lazy("The question"),
         choices=[
-            (studies.COMPARE, gettext_lazy("How do the rulesets differ?")),
+            (study_start.COMPARE, gettext_lazy("How do the rulesets differ?")),
             (
-                studies.SKILL,
+                study_start.SKILL,
                 gettext_lazy(
                     "How much does each reward skill? (a search bot among sensible bots, a "
                     "sensible bot among random bots)"
                 ),
             ),
         ],
-        initial=studies.COMPARE,
+        initial=study_start.COMPARE,
         required=False,  # a form sent without it asks the first question
     )
     restriction = forms.ChoiceField(
@@ -80,7 +89,10 @@ class StudyForm(forms.Form):
     players_from = WholeNumberField(label=gettext_lazy("Players, from"), initial=4)
     players_to = WholeNumberField(label=gettext_lazy("to"), initial=4)
     games = WholeNumberField(
-        label=gettext_lazy("Games in each cell"), initial=200, min_value=1, max_value=lab.MAX_GAMES
+        label=gettext_lazy("Games in each cell"),
+        initial=200,
+        min_value=1,
+        max_value=lab_bounds.MAX_GAMES,
     )
     bots = forms.MultipleChoiceField(
         label=gettext_lazy("Bots, one a seat in turn"),
@@ -113,7 +125,7 @@ class StudyForm(forms.Form):
         fields["others"].queryset = rulesets
         kit = registry.kit(game)
         fields["bots"].choices = [(name, names.bot_label(name)) for name in kit.bots or {}]
-        self.sweepables = studies.sweepables(game)
+        self.sweepables = study_start.sweepables(game)
         choices = [("", _("Nothing"))] + [
             (s.key, s.label + lists.bracketed(s.range)) for s in self.sweepables
         ]
@@ -131,12 +143,12 @@ class StudyForm(forms.Form):
             key = data.get(f"sweep{which}")
             if not key:
                 continue
-            item = studies.sweepable(self.game, key)
+            item = study_start.sweepable(self.game, key)
             if item is None:
                 continue
             try:
-                values = studies.swept_values(item, data.get(f"values{which}") or "")
-            except lab.LabError as exc:
+                values = study_start.swept_values(item, data.get(f"values{which}") or "")
+            except lab_bounds.LabError as exc:
                 self.add_error(f"values{which}", str(exc))
                 continue
             grid.append({"kind": item.kind, "name": item.name, "values": values})
@@ -155,13 +167,13 @@ class StudyForm(forms.Form):
 def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     game = known_game(game)
     _designer(request, game)
-    if game not in lab.simulable_games():
+    if game not in lab_bounds.simulable_games():
         raise Http404("This game cannot be simulated.")
     form = StudyForm(game, request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            study = studies.start(
+            study = study_start.start(
                 request.user,
                 game,
                 d["rulesets"],
@@ -170,10 +182,10 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                 bots=d["bots"],
                 grid=d["grid"],
                 seed=d["seed"],
-                question=d.get("question") or studies.COMPARE,
+                question=d.get("question") or study_start.COMPARE,
                 restriction=d.get("restriction") or "",
             )
-        except lab.LabError as exc:
+        except lab_bounds.LabError as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("playtests:study", study.pk)
@@ -186,7 +198,7 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
             "form": form,
             "sweepables": form.sweepables,
             "restrictions": form.restrictions,
-            "running": lab.running_run(request.user),
+            "running": lab_bounds.running_run(request.user),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -196,7 +208,7 @@ def study_new(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
 @require_GET
 def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run: SimulationRun = _run(request, pk)
-    view = studies.view_of(run)
+    view = study_reading.view_of(run)
     settled = not run.active
     context = {
         "run": run,
@@ -206,14 +218,16 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "done": view.done,
         "mine": run.owner_id == request.user.pk,
         "worker_answers": work.answering(work.LONG) if run.active else True,
-        "in_line": lab.place_in_line(run) if run.status == SimulationRun.Status.QUEUED else None,
+        "in_line": lab_chunks.place_in_line(run)
+        if run.status == SimulationRun.Status.QUEUED
+        else None,
         "bots_words": lab_words.bots_words(list(run.bots)),
         "restriction": view.restriction_words(),
-        "skill": view.question == studies.SKILL,
+        "skill": view.question == study_start.SKILL,
         "axes": [
             {
-                "label": studies.axis_label(run.game, a),
-                "values": [studies.value_words(run.game, a, v) for v in a.get("values", [])],
+                "label": study_reading.axis_label(run.game, a),
+                "values": [study_reading.value_words(run.game, a, v) for v in a.get("values", [])],
             }
             for a in view.grid
         ],
@@ -226,15 +240,15 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         names = set()
         for cell in view.cells:
             names |= set(cell.run.figures)
-        names_in_order = studies.ordered(run.game, names)
-        headline = studies.headline(view)
+        names_in_order = study_reading.ordered(run.game, names)
+        headline = study_answer.headline(view)
         chosen = request.GET.get("figure") or ""
         shown = [chosen] if chosen in names_in_order and chosen not in headline else []
         # A study of skill pools no cells into charts: each cell plays a different table.
-        skill = view.question == studies.SKILL
+        skill = view.question == study_start.SKILL
         context.update(
-            answer=studies.answer(view),
-            rule_holes=studies.rule_holes(view),
+            answer=study_answer.answer(view),
+            rule_holes=study_skill.rule_holes(view),
             charts=[
                 c for name in [*headline, *shown] for c in study_charts.figure_charts(view, name)
             ]
@@ -242,7 +256,7 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             else [],
             histograms=study_charts.histograms(view) if not skill else [],
             figure_choices=[
-                {"name": n, "label": studies.figure(run.game, n)["label"]}
+                {"name": n, "label": study_reading.figure(run.game, n)["label"]}
                 for n in names_in_order
                 if n not in headline
             ],

@@ -1,32 +1,40 @@
 from django.urls import path
 
 from amnesia_site import converters  # noqa: F401 - registers <token:…>, <secret:…>, <key:…>
-from games.playtests import lab_views, replay_views, study_views, views
+from games.playtests import (
+    dashboard_views,
+    external_views,
+    lab_views,
+    replay_views,
+    report_views,
+    ruleset_views,
+    study_views,
+)
 
 app_name = "playtests"
 
 urlpatterns = [
-    path("", views.index, name="index"),
-    path("tables/<int:pk>/", views.table_report, name="table_report"),
-    path("tables/<int:pk>/pdf/", views.table_report_pdf, name="table_report_pdf"),
-    path("tables/<int:pk>/sharing/", views.table_sharing, name="table_sharing"),
+    path("", report_views.index, name="index"),
+    path("tables/<int:pk>/", report_views.table_report, name="table_report"),
+    path("tables/<int:pk>/pdf/", report_views.table_report_pdf, name="table_report_pdf"),
+    path("tables/<int:pk>/sharing/", report_views.table_sharing, name="table_sharing"),
     path(
         "tables/<int:pk>/impressions/<int:position>/",
-        views.gm_impression,
+        report_views.gm_impression,
         name="gm_impression",
     ),
     path(
         "tables/<int:pk>/impressions/<int:position>/qr.svg",
-        views.seat_impression_qr,
+        report_views.seat_impression_qr,
         name="seat_impression_qr",
     ),
-    path("seat/<token:token>/impression/", views.seat_impression, name="seat_impression"),
-    path("rulesets/<slug:game>/", views.rulesets, name="rulesets"),
-    path("rulesets/version/<int:pk>/edit/", views.ruleset_edit, name="ruleset_edit"),
-    path("rulesets/version/<int:pk>/pdf/", views.ruleset_pdf, name="ruleset_pdf"),
-    path("dashboard/<slug:game>/", views.dashboard, name="dashboard"),
-    path("dashboard/<slug:game>/export.csv", views.export_csv, name="export_csv"),
-    path("dashboard/<slug:game>/export.json", views.export_json, name="export_json"),
+    path("seat/<token:token>/impression/", report_views.seat_impression, name="seat_impression"),
+    path("rulesets/<slug:game>/", ruleset_views.rulesets, name="rulesets"),
+    path("rulesets/version/<int:pk>/edit/", ruleset_views.ruleset_edit, name="ruleset_edit"),
+    path("rulesets/version/<int:pk>/pdf/", dashboard_views.ruleset_pdf, name="ruleset_pdf"),
+    path("dashboard/<slug:game>/", dashboard_views.dashboard, name="dashboard"),
+    path("dashboard/<slug:game>/export.csv", dashboard_views.export_csv, name="export_csv"),
+    path("dashboard/<slug:game>/export.json", dashboard_views.export_json, name="export_json"),
     path("lab/<slug:game>/", lab_views.lab_page, name="lab"),
     path("lab/<slug:game>/study/", study_views.study_new, name="study_new"),
     path("studies/<int:pk>/", study_views.study_detail, name="study"),
@@ -39,9 +47,13 @@ urlpatterns = [
     path("runs/<int:pk>/compare/", lab_views.run_compare, name="run_compare"),
     path("runs/<int:pk>/save-ruleset/", lab_views.run_save_ruleset, name="run_save_ruleset"),
     path("runs/<int:pk>/export.<key:fmt>", lab_views.run_export, name="run_export"),
-    path("external/<int:pk>/review/", views.review_external, name="review_external"),
-    path("external/<int:pk>/publish/", views.publish_external, name="publish_external"),
-    path("<slug:game>/published/", views.published, name="published"),
-    path("report/<slug:game>/", views.public_report, name="public_report"),
-    path("report/<slug:game>/v/<int:ruleset>/", views.public_report, name="public_report_for"),
+    path("external/<int:pk>/review/", external_views.review_external, name="review_external"),
+    path("external/<int:pk>/publish/", external_views.publish_external, name="publish_external"),
+    path("<slug:game>/published/", external_views.published, name="published"),
+    path("report/<slug:game>/", external_views.public_report, name="public_report"),
+    path(
+        "report/<slug:game>/v/<int:ruleset>/",
+        external_views.public_report,
+        name="public_report_for",
+    ),
 ]

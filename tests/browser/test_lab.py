@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from games.models import Ruleset
-from games.playtests import lab
+from games.playtests import lab_chunks
 from games.playtests.models import DESIGNERS_GROUP, SimulationRun
 
 from .helpers import log_in
@@ -52,10 +52,10 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     progress = page.get_by_test_id("run-progress")
     expect(progress).to_have_attribute("data-status", "queued")
     first = SimulationRun.objects.get()
-    lab.play_chunk(first.pk, 0)
+    lab_chunks.play_chunk(first.pk, 0)
     expect(progress).to_have_attribute("data-done", "3")  # the bar moves on its own
     expect(progress).to_contain_text("3 of 6 games")
-    lab.play_chunk(first.pk, 1)
+    lab_chunks.play_chunk(first.pk, 1)
     expect(progress).to_have_attribute("data-status", "done")
     sentences = page.get_by_test_id("run-sentences")
     expect(sentences).to_contain_text(
@@ -70,11 +70,11 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     page.goto(f"/playtests/lab/{GAME}/")
     fill_run(page, 9, bard_points="3")
     second = SimulationRun.objects.exclude(pk=first.pk).get()
-    lab.play_chunk(second.pk, 0)
+    lab_chunks.play_chunk(second.pk, 0)
     expect(progress).to_have_attribute("data-done", "3")
     page.get_by_test_id("cancel-run").click()
     expect(progress).to_have_attribute("data-status", "partial")
-    lab.play_chunk(second.pk, 1)  # a worker that takes a chunk now plays nothing
+    lab_chunks.play_chunk(second.pk, 1)  # a worker that takes a chunk now plays nothing
     second.refresh_from_db()
     assert second.games_done == 3
 
@@ -93,7 +93,7 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     page.goto(f"/playtests/lab/{GAME}/")
     fill_run(page, 3, sweep=(BARD_POINTS, "1,3"))
     sweep = SimulationRun.objects.get(parent__isnull=True, sweep__name="bard_points")
-    lab.run_everything(sweep)
+    lab_chunks.run_everything(sweep)
     expect(progress).to_have_attribute("data-status", "done")
     page.reload()
     expect(page.locator("svg.chart").first).to_be_visible()

@@ -14,7 +14,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from games.models import Table
-from games.playtests import lab, studies
+from games.playtests import lab_chunks, lab_start, study_answer, study_reading, study_start
 from games.playtests.models import DESIGNERS_GROUP
 from tests.pdfs import all_text
 from tests.playtests.conftest import builtin, finished_table
@@ -56,8 +56,8 @@ def test_real_tables_beside_the_lab(page, browser, live_server, django_user_mode
         expect(phone.locator(".flash").first).to_contain_text("your impressions are saved")
         context.close()
 
-    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=7)
-    lab.run_everything(run)
+    run = lab_start.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=7)
+    lab_chunks.run_everything(run)
     page.goto(f"/playtests/runs/{run.pk}/")
     beside = page.get_by_test_id("predicted")
     for figure in ("moves", "minutes", "lead_changes", "bard_share"):
@@ -112,17 +112,17 @@ def test_real_tables_beside_the_lab(page, browser, live_server, django_user_mode
     expect(said).to_contain_text("The bridge, table 2.")
 
     # A study of the same ruleset against draft 3, and its report PDF.
-    top = studies.start(
+    top = study_start.start(
         designer, GAME, [draft4, draft3], players=[3], games=6, bots=["sensible"], grid=None, seed=7
     )
-    lab.run_everything(top)
+    lab_chunks.run_everything(top)
     page.goto(f"/playtests/studies/{top.pk}/")
     link = page.get_by_test_id("study-pdf")
     expect(link).to_be_visible()
     response = page.request.get(link.get_attribute("href"))
     assert response.ok and response.headers["content-type"] == "application/pdf"
     text = " ".join(all_text(response.body(), " ").split())
-    sentences = studies.answer(studies.view_of(top))
+    sentences = study_answer.answer(study_reading.view_of(top))
     assert sentences
     for sentence in sentences:
         assert " ".join(sentence.split()) in text, sentence

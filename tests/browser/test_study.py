@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
-from games.playtests import lab
+from games.playtests import lab_chunks
 from games.playtests.models import DESIGNERS_GROUP, SimulationRun
 from tests.codenames import code_names
 
@@ -61,9 +61,9 @@ def test_draft_4_against_draft_3_at_3_and_4_players_read_in_japanese(
     study = SimulationRun.objects.get(parent__isnull=True)
     assert study.children.count() == 2 * 2 * 2  # rulesets × player counts × clarities
     cells = list(study.children.order_by("pk"))
-    lab.play_chunk(cells[0].pk, 0)
+    lab_chunks.play_chunk(cells[0].pk, 0)
     expect(progress).to_have_attribute("data-done", "8")  # the bar moves on its own
-    lab.run_everything(study)
+    lab_chunks.run_everything(study)
     # Settled, the page comes again on its own with the answer.
     expect(progress).to_have_attribute("data-status", "done")
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from games import rulesets
 from games.models import Ruleset, Table
 from games.playtests import service as playtest_service
+from games.playtests.dashboard_views import CSV_COLUMNS
 from games.playtests.models import ExternalReport, Impression
-from games.playtests.views import CSV_COLUMNS
 
 from .conftest import builtin, finished_table, golden, many_reports
 

@@ -1,6 +1,6 @@
 """The designer's lab: runs on the long queue in chunks, merged, cancelled, compared, shared.
 
-The chunks are played in this process by calling the task's function (``lab.play_chunk``),
+The chunks are played in this process by calling the task's function (``lab_chunks.play_chunk``),
 as a worker would; the run's tasks are really queued on the database (django-tasks-db)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import services
 from games.models import Move, Ruleset
-from games.playtests import lab, lab_reading
+from games.playtests import lab_beside_real, lab_bounds, lab_chunks, lab_reading, lab_start
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from games.simulate import figures as F
@@ -38,7 +38,7 @@ def start(user, games=8, seed=5, **kw):
     kw.setdefault("players", 4)
     kw.setdefault("bots", ["sensible", "random"])
     ruleset = kw.pop("ruleset", builtin(GAME, "Amnesia Stories draft 4"))
-    return lab.start(user, GAME, ruleset, games=games, seed=seed, **kw)
+    return lab_start.start(user, GAME, ruleset, games=games, seed=seed, **kw)
 
 
 def test_a_run_is_queued_in_chunks_on_the_long_queue_and_merged(designer):
@@ -47,18 +47,18 @@ def test_a_run_is_queued_in_chunks_on_the_long_queue_and_merged(designer):
     tasks = DBTaskResult.objects.filter(queue_name="long")
     assert tasks.count() == 3
     assert sorted(json.loads(json.dumps(t.args_kwargs))["args"][1] for t in tasks) == [0, 1, 2]
-    lab.play_chunk(run.pk, 0)
+    lab_chunks.play_chunk(run.pk, 0)
     run.refresh_from_db()
     assert run.status == "running" and run.games_done == 3
     assert run.figures["finished"]["n"] == 3
-    lab.play_chunk(run.pk, 1)
-    lab.play_chunk(run.pk, 2)
+    lab_chunks.play_chunk(run.pk, 1)
+    lab_chunks.play_chunk(run.pk, 2)
     run.refresh_from_db()
     assert run.status == "done" and run.games_done == 8 and run.finished_at
     assert run.figures["seat1.wins"]["n"] == 8
     assert run.ruleset_label == "Amnesia Stories draft 4@1" and run.app_version
     # A chunk played again (a lost worker's task run twice) is kept once.
-    lab.play_chunk(run.pk, 1)
+    lab_chunks.play_chunk(run.pk, 1)
     assert SimulationChunk.objects.filter(run=run).count() == 3
 
 
@@ -66,11 +66,11 @@ def test_two_workers_give_the_figures_of_one(designer, other):
     """Chunks taken in another order by two workers (each keeps its own) merge into the
     figures one worker gets playing them in order."""
     one = start(designer, games=10, seed=11)
-    lab.run_everything(one)
+    lab_chunks.run_everything(one)
     Group.objects.get_or_create(name=DESIGNERS_GROUP)[0].user_set.add(other)
     two = start(other, games=10, seed=11)
     for index, worker in [(3, "w2"), (1, "w1"), (2, "w2"), (0, "w1")]:
-        lab.play_chunk(two.pk, index)
+        lab_chunks.play_chunk(two.pk, index)
         SimulationChunk.objects.filter(run=two, index=index).update(worker=worker)
     one.refresh_from_db()
     two.refresh_from_db()
@@ -80,37 +80,37 @@ def test_two_workers_give_the_figures_of_one(designer, other):
     # And they are the engine's own figures for these games, computed in one go.
     from games.simulate.engine import run as engine_run
 
-    result = engine_run(lab.spec_of(one))
+    result = engine_run(lab_chunks.spec_of(one))
     assert F.summarize(result.records, 11) == one.figures
 
 
 def test_one_running_run_per_designer(designer):
     start(designer)
-    with pytest.raises(lab.LabError):
+    with pytest.raises(lab_bounds.LabError):
         start(designer)
 
 
 def test_cancel_keeps_the_games_played_marked_partial(designer):
     run = start(designer, games=9)
-    lab.play_chunk(run.pk, 0)
-    lab.cancel(run)
-    lab.play_chunk(run.pk, 1)  # a worker taking a chunk after the cancel does nothing
+    lab_chunks.play_chunk(run.pk, 0)
+    lab_chunks.cancel(run)
+    lab_chunks.play_chunk(run.pk, 1)  # a worker taking a chunk after the cancel does nothing
     run.refresh_from_db()
     assert run.status == "partial" and run.games_done == 3
     assert run.figures["finished"]["n"] == 3
     assert SimulationChunk.objects.filter(run=run).count() == 1
     # Nothing played: cancelled; and a new run may start.
     other_run = start(designer, games=3)
-    lab.cancel(other_run)
+    lab_chunks.cancel(other_run)
     other_run.refresh_from_db()
     assert other_run.status == "cancelled"
 
 
 def test_a_run_past_its_budget_stops_partial(designer):
     run = start(designer, games=9, budget=5)
-    lab.play_chunk(run.pk, 0)
+    lab_chunks.play_chunk(run.pk, 0)
     SimulationChunk.objects.filter(run=run).update(seconds=5)  # its budget of working time
-    lab.play_chunk(run.pk, 1)
+    lab_chunks.play_chunk(run.pk, 1)
     run.refresh_from_db()
     assert run.status == "partial" and run.games_done == 3 and run.error == "budget"
 
@@ -123,20 +123,20 @@ def test_a_chunk_yields_while_a_table_is_in_play(designer, gm, settings):
     services.play(table, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
     assert Move.objects.filter(at__gte=timezone.now() - timedelta(seconds=30)).exists()
     run = start(designer, games=3)
-    lab.play_chunk(run.pk, 0)
+    lab_chunks.play_chunk(run.pk, 0)
     chunk = SimulationChunk.objects.get(run=run, index=0)
     assert chunk.yielded_seconds >= 0.3
     # With no recent move it does not wait.
     Move.objects.update(at=timezone.now() - timedelta(minutes=5))
     assert SimulationRun.objects.get(pk=run.pk).status == "done"
     run3 = start(designer, games=3, seed=9)
-    lab.play_chunk(run3.pk, 0)
+    lab_chunks.play_chunk(run3.pk, 0)
     assert SimulationChunk.objects.get(run=run3).yielded_seconds < 0.3
 
 
 def test_sentences_say_the_first_seat_share_with_its_interval(designer):
     run = start(designer, games=8)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     text = " ".join(lab_reading.sentences(run))
     share = run.figures["seat1.wins"]
@@ -168,7 +168,7 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
     assert run.sweep == {"kind": "option", "name": "bard_points", "values": [1, 2, 3]}
     children = list(run.children.order_by("pk"))
     assert [c.options["bard_points"] for c in children] == [1, 2, 3]
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     assert run.status == "done" and run.games_done == 15
     page = client.get(reverse("playtests:run_detail", args=[run.pk]) + "?figure=bard_share")
@@ -206,9 +206,9 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
 def test_compare_and_export(designer, client):
     client.force_login(designer)
     a = start(designer, games=6, seed=2)
-    lab.run_everything(a)
+    lab_chunks.run_everything(a)
     b = start(designer, games=6, seed=2, changed={"bard_points": 3})
-    lab.run_everything(b)
+    lab_chunks.run_everything(b)
     page = client.get(reverse("playtests:run_compare", args=[a.pk]), {"other": b.pk})
     assert page.status_code == 200
     rows = lab_reading.compare(a, b)
@@ -234,7 +234,7 @@ def test_compare_and_export(designer, client):
 
 def test_who_sees_and_starts_runs(designer, other, client, django_user_model):
     run = start(designer, games=3)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     detail = reverse("playtests:run_detail", args=[run.pk])
     lab_url = reverse("playtests:lab", args=[GAME])
     # Not a designer: neither the lab nor the run, and no run is started.
@@ -277,19 +277,19 @@ def test_real_plays_outside_the_band_are_pointed_out_only_when_enough(designer, 
 
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
     run = start(designer, games=6, players=3, bots=["sensible"])
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     # Two real plays (the golden game, shorter than any simulated one): too few to say.
     many_reports(designer, 2, [draft4])
-    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    seen = lab_beside_real.predicted(run, service.entries_for(designer, GAME))
     moves = next(r for r in seen["rows"] if r["name"] == "moves")
     assert moves["n"] == 2 and moves["outside"] and moves["real"] < run.figures["moves"]["low"]
     assert seen["said"] == [] and seen["few"]
     # Eight: pointed out, in words, after the correction.
     many_reports(designer, 6, [draft4])
-    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    seen = lab_beside_real.predicted(run, service.entries_for(designer, GAME))
     moves = next(r for r in seen["rows"] if r["name"] == "moves")
-    assert moves["n"] == 8 and moves["q"] < lab.FDR
+    assert moves["n"] == 8 and moves["q"] < lab_beside_real.FDR
     assert any("Real tables end" in s and "8 plays" in s for s in seen["said"])
     client.force_login(designer)
     page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
@@ -301,7 +301,7 @@ def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_m
 
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
     run = start(designer, games=6)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     client.force_login(designer)
     url = reverse("playtests:ruleset_pdf", args=[draft4.pk])
@@ -330,7 +330,7 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     share = sum(figs["step_matches"]) / sum(figs["step_chances"])
     guess = 1 / draft4.options["choices"]
     expected = round(min(1, max(0, (share - guess) / (1 - guess))), 2)
-    measured = lab.measured_params(designer, GAME)
+    measured = lab_beside_real.measured_params(designer, GAME)
     assert [m["ruleset"] for m in measured] == [draft4]
     agreement = measured[0]["params"]["agreement"]
     assert (agreement["value"], agreement["n"], agreement["share"]) == (
@@ -373,7 +373,7 @@ def test_the_sentences_in_portuguese_and_japanese(designer):
     from django.utils import translation
 
     run = start(designer, games=6)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     with translation.override("ja"):
         ja = " ".join(lab_reading.sentences(run))
@@ -390,7 +390,7 @@ def test_a_parameter_sweep_is_not_a_ruleset(designer, client):
     children = list(run.children.order_by("pk"))
     assert [c.params["agreement"] for c in children] == [0.3, 0.9]
     assert all(c.options == run.options and not c.changed for c in children)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     client.force_login(designer)
     page = client.get(reverse("playtests:run_detail", args=[run.pk]))
     assert page.status_code == 200 and "save-ruleset-0" not in page.content.decode()
@@ -400,7 +400,7 @@ def test_a_parameter_sweep_is_not_a_ruleset(designer, client):
     assert response.status_code == 404
     assert not Ruleset.objects.filter(name="Agreeable").exists()
     # A parameter outside its range is refused in words.
-    with pytest.raises(lab.LabError, match="agreement"):
+    with pytest.raises(lab_bounds.LabError, match="agreement"):
         start(
             designer,
             games=3,
@@ -413,21 +413,21 @@ def test_a_long_run_works_out_its_figures_now_and_then_and_all_at_the_end(design
     """Many chunks: the games done follow every chunk, the figures (every kept game read and
     bootstrapped) only at PROGRESS_MERGES moments, at the end and when the run stops."""
     settings.LAB_CHUNK_GAMES = 1
-    run = start(designer, games=lab.PROGRESS_MERGES * 2, seed=4)
-    lab.play_chunk(run.pk, 0)
+    run = start(designer, games=lab_chunks.PROGRESS_MERGES * 2, seed=4)
+    lab_chunks.play_chunk(run.pk, 0)
     run.refresh_from_db()
     assert run.games_done == 1 and run.figures == {}  # not one of the moments
-    lab.play_chunk(run.pk, 1)
+    lab_chunks.play_chunk(run.pk, 1)
     run.refresh_from_db()
     assert run.games_done == 2 and run.figures["finished"]["n"] == 2
-    lab.play_chunk(run.pk, 2)
-    lab.cancel(run)
+    lab_chunks.play_chunk(run.pk, 2)
+    lab_chunks.cancel(run)
     run.refresh_from_db()
     assert run.status == "partial" and run.figures["finished"]["n"] == 3
-    whole = start(designer, games=lab.PROGRESS_MERGES * 2, seed=4)
-    lab.run_everything(whole)
+    whole = start(designer, games=lab_chunks.PROGRESS_MERGES * 2, seed=4)
+    lab_chunks.run_everything(whole)
     whole.refresh_from_db()
     from games.simulate.engine import run as engine_run
 
-    expected = F.summarize(engine_run(lab.spec_of(whole)).records, 4)
+    expected = F.summarize(engine_run(lab_chunks.spec_of(whole)).records, 4)
     assert whole.status == "done" and whole.figures == expected

@@ -15,7 +15,7 @@ from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from amnesia_site.workers import work
-from games.playtests import lab
+from games.playtests import lab_chunks
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from tests.playtests.conftest import builtin
 from tests.workers import run_queued
@@ -139,7 +139,7 @@ def test_the_budget_counts_the_runs_own_working_time(designer, client, settings)
     assert "Waiting its turn: next in line." in page
     # A worker plays its first chunk, which took (say) its whole budget of the worker's time.
     first = DBTaskResult.objects.filter(queue_name=work.LONG).order_by("enqueued_at").first()
-    lab.play_chunk(run.pk, 0)
+    lab_chunks.play_chunk(run.pk, 0)
     DBTaskResult.objects.filter(pk=first.pk).update(status=TaskResultStatus.SUCCESSFUL)
     SimulationChunk.objects.filter(run=run).update(seconds=5)
     # The next chunk stops the run, and takes the last one off the queue.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.playtests import lab
+from games.playtests import lab_chunks, lab_start
 from games.playtests.models import SimulationRun
 from tests.playtests.conftest import builtin
 
@@ -88,7 +88,7 @@ def test_plain_values_still_read_as_json_or_text(designer_client):
 
 
 def _done_run(designer, **kw) -> SimulationRun:
-    run = lab.start(
+    run = lab_start.start(
         designer,
         GAME,
         builtin(GAME, "Amnesia Stories draft 4"),
@@ -98,7 +98,7 @@ def _done_run(designer, **kw) -> SimulationRun:
         seed=2,
         **kw,
     )
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     return run
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.playtests import lab
+from games.playtests import lab_chunks
 from games.playtests.models import SimulationRun
 from tests.playtests.conftest import builtin
 
@@ -37,7 +37,7 @@ def test_the_run_form_offers_the_search_bot_and_the_lab_plays_it(designer, clien
     )
     assert response.status_code == 302
     run = SimulationRun.objects.get(parent__isnull=True)
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     assert run.status == "done" and run.games_done == 6
     assert run.params == {"budget": 2}

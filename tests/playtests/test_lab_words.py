@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.playtests import figures as F
-from games.playtests import lab, lab_reading, lab_words
+from games.playtests import lab_bounds, lab_chunks, lab_reading, lab_start, lab_words
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.pdfs import all_text
@@ -33,8 +33,8 @@ def played(user, draft: str, **kw) -> SimulationRun:
     kw.setdefault("players", 3)
     kw.setdefault("bots", ["sensible", "random"])
     kw.setdefault("games", 6)
-    run = lab.start(user, GAME, builtin(GAME, draft), seed=4, **kw)
-    lab.run_everything(run)
+    run = lab_start.start(user, GAME, builtin(GAME, draft), seed=4, **kw)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     return run
 
@@ -199,9 +199,9 @@ def test_a_sweep_is_chosen_by_label_and_a_wrong_name_listed_in_words(designer_cl
 
 
 def test_a_settled_run_fills_its_bar(designer, designer_client):
-    run = lab.start(designer, GAME, None, players=3, games=9, bots=["sensible"], seed=2)
-    lab.play_chunk(run.pk, 0)
-    lab.cancel(run)
+    run = lab_start.start(designer, GAME, None, players=3, games=9, bots=["sensible"], seed=2)
+    lab_chunks.play_chunk(run.pk, 0)
+    lab_chunks.cancel(run)
     run.refresh_from_db()
     assert run.status == "partial" and run.games_done == 3
     body = designer_client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
@@ -211,8 +211,8 @@ def test_a_settled_run_fills_its_bar(designer, designer_client):
 
 def test_a_bot_parameter_out_of_range_is_said_by_its_label(designer):
     with translation.override("pt-br"):
-        with pytest.raises(lab.LabError) as refused:
-            lab.start(
+        with pytest.raises(lab_bounds.LabError) as refused:
+            lab_start.start(
                 designer, GAME, None, players=3, games=3, bots=["sensible"], params={"clarity": 2}
             )
         text = str(refused.value)

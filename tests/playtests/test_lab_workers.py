@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.playtests import lab
+from games.playtests import lab_chunks, lab_start
 from games.playtests.models import SimulationChunk, SimulationRun
 from games.simulate import figures as F
 from games.simulate.engine import run as engine_run
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_two_real_workers_share_a_run_and_give_the_figures_of_one(designer, settings, tmp_path):
     settings.LAB_CHUNK_GAMES = 2
-    run = lab.start(
+    run = lab_start.start(
         designer,
         "amnesia_stories",
         builtin("amnesia_stories", "Amnesia Stories draft 4"),
@@ -41,5 +41,5 @@ def test_two_real_workers_share_a_run_and_give_the_figures_of_one(designer, sett
     run.refresh_from_db()
     assert SimulationChunk.objects.filter(run=run).count() == 4
     assert all(c.worker for c in SimulationChunk.objects.filter(run=run))
-    expected = F.summarize(engine_run(lab.spec_of(run)).records, 21)
+    expected = F.summarize(engine_run(lab_chunks.spec_of(run)).records, 21)
     assert run.games_done == 8 and run.figures == expected

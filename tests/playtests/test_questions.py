@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import registry
 from games.amnesia_stories.bots import lead_figures
-from games.playtests import lab, questions
+from games.playtests import lab_chunks, lab_start, questions
 from games.rules.script import parse_setup
 from games.simulate import figures as F
 from games.simulate.engine import Spec, play_game, seat_names
@@ -97,10 +97,10 @@ def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
     settings.LAB_CHUNK_GAMES = 3
     settings.LAB_YIELD_SECONDS = 0
     draft4 = builtin("amnesia_stories", "Amnesia Stories draft 4")
-    run = lab.start(
+    run = lab_start.start(
         designer, "amnesia_stories", draft4, players=3, games=6, bots=["sensible"], seed=2
     )
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     client.force_login(designer)
     page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
     assert 'data-testid="design-questions"' in page

@@ -10,7 +10,7 @@ import html
 import pytest
 from django.urls import reverse
 
-from games.playtests import lab, service
+from games.playtests import lab_beside_real, lab_chunks, lab_start, service
 from games.playtests.reports import FIGURES_VERSION
 from tests.playtests.conftest import builtin, finished_table, many_reports
 
@@ -35,18 +35,18 @@ def test_every_shared_figure_stands_beside_its_band(designer, client, settings):
     settings.LAB_CHUNK_GAMES = 3
     settings.LAB_YIELD_SECONDS = 0
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
-    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
-    lab.run_everything(run)
+    run = lab_start.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     many_reports(designer, 2, [draft4])
-    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    seen = lab_beside_real.predicted(run, service.entries_for(designer, GAME))
     rows = {r["name"]: r for r in seen["rows"]}
     assert {"moves", "minutes", "lead_changes", "bard_share", "seat2.vp", "rounds"} <= set(rows)
     assert all(r["n"] == 2 for r in rows.values())
     assert rows["minutes"]["estimated"] and not rows["minutes"]["pointed"]
     assert seen["said"] == [] and seen["few"]  # two plays: nothing said
     many_reports(designer, 6, [draft4])
-    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    seen = lab_beside_real.predicted(run, service.entries_for(designer, GAME))
     assert any(s.startswith("Real tables give Lead changes 0") for s in seen["said"])
     client.force_login(designer)
     page = client.get(reverse("playtests:run_detail", args=[run.pk])).content.decode()
@@ -109,18 +109,18 @@ def test_the_dashboard_sets_each_real_figure_beside_the_newest_simulation(
     many_reports(designer, 8, [draft4])
     page = designer_client.get(url).content.decode()
     assert "no simulation of this version yet" in page
-    old = lab.start(designer, GAME, draft4, players=3, games=3, bots=["sensible"], seed=4)
-    lab.run_everything(old)
-    run = lab.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
-    lab.run_everything(run)
+    old = lab_start.start(designer, GAME, draft4, players=3, games=3, bots=["sensible"], seed=4)
+    lab_chunks.run_everything(old)
+    run = lab_start.start(designer, GAME, draft4, players=3, games=6, bots=["sensible"], seed=5)
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     page = html.unescape(designer_client.get(url).content.decode())
     part = page.split('data-testid="beside-real"', 1)[1].split("</section>", 1)[0]
     assert f"run #{run.pk}" in part and f"run #{old.pk}" not in part  # the newest
     assert "The real tables' pace:" in part and "(8 tables)" in part
     assert "At the real tables' pace a simulated game lasts" in part
-    # The same rows, and the same words about the band, as the run's page (lab.predicted).
-    seen = lab.predicted(run, service.entries_for(designer, GAME))
+    # The same rows, and the same words about the band, as the run's page (lab_beside_real.predicted).
+    seen = lab_beside_real.predicted(run, service.entries_for(designer, GAME))
     assert len(seen["rows"]) > 5
     for row in seen["rows"]:
         assert f'data-figure="{row["name"]}"' in part

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.playtests import lab, replay
+from games.playtests import lab_chunks, lab_start, replay
 from games.rules import cards
 from tests.playtests.conftest import builtin
 
@@ -20,8 +20,8 @@ def run(designer, settings):
     settings.LAB_CHUNK_GAMES = 3
     settings.LAB_YIELD_SECONDS = 0
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
-    run = lab.start(designer, GAME, draft4, players=3, games=4, bots=["sensible", "random"])
-    lab.run_everything(run)
+    run = lab_start.start(designer, GAME, draft4, players=3, games=4, bots=["sensible", "random"])
+    lab_chunks.run_everything(run)
     run.refresh_from_db()
     return run
 
@@ -111,11 +111,11 @@ def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, c
 
 
 def test_a_studys_cells_open_their_games(designer, client, settings):
-    from games.playtests import studies
+    from games.playtests import study_start
 
     settings.LAB_CHUNK_GAMES = 5
     settings.LAB_YIELD_SECONDS = 0
-    top = studies.start(
+    top = study_start.start(
         designer,
         GAME,
         [builtin(GAME, "Amnesia Stories draft 4"), builtin(GAME, "Amnesia Stories draft 3")],
@@ -125,7 +125,7 @@ def test_a_studys_cells_open_their_games(designer, client, settings):
         grid=None,
         seed=4,
     )
-    lab.run_everything(top)
+    lab_chunks.run_everything(top)
     client.force_login(designer)
     page = client.get(reverse("playtests:study", args=[top.pk])).content.decode()
     part = page.split('data-testid="study-games"', 1)[1].split("</section>", 1)[0]

@@ -120,9 +120,9 @@ NOT_SHARED = {**SHARED, "ruleset owner": 404, "designers group": 404}
 )
 @pytest.mark.parametrize("view", ["playtests:table_report", "playtests:table_report_pdf"])
 def test_who_sees_a_tables_report(gm, people, monkeypatch, sharing, expected, view):
-    from games.playtests import views
+    from games.playtests import report_views
 
-    monkeypatch.setattr(views, "table_pdf", lambda context: b"%PDF-1.7 who, not how")
+    monkeypatch.setattr(report_views, "table_pdf", lambda context: b"%PDF-1.7 who, not how")
     table = report_table(gm, people, sharing)
     url = reverse(view, args=[table.pk])
     got = {actor: status(client, url) for actor, client in people["clients"].items()}

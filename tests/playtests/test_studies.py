@@ -12,7 +12,14 @@ from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Ruleset
-from games.playtests import lab, studies
+from games.playtests import (
+    lab_bounds,
+    lab_chunks,
+    lab_start,
+    study_answer,
+    study_reading,
+    study_start,
+)
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.playtests.conftest import builtin
@@ -29,7 +36,7 @@ def small_chunks(settings):
 
 
 def study(user, games=10, players=(3, 4), grid=None, **kw):
-    return studies.start(
+    return study_start.start(
         user,
         GAME,
         [builtin(GAME, DRAFT4), builtin(GAME, DRAFT3)],
@@ -52,12 +59,12 @@ def test_a_study_is_a_set_of_runs_with_paired_seeds_on_the_long_queue(designer):
         (r, p, v) for r in (DRAFT4, DRAFT3) for p in (3, 4) for v in (0.2, 0.8)
     }
     assert DBTaskResult.objects.filter(queue_name="long").count() == 8 * 2
-    assert lab.games_queued(designer) == 48  # the study's own row counts no game twice
-    lab.run_everything(top)
+    assert lab_bounds.games_queued(designer) == 48  # the study's own row counts no game twice
+    lab_chunks.run_everything(top)
     top.refresh_from_db()
     assert top.status == "done" and top.games_done == 48
     for cell in cells:
-        assert [r["index"] for r in lab.records_of(cell)] == list(range(6))
+        assert [r["index"] for r in lab_chunks.records_of(cell)] == list(range(6))
 
 
 def test_paired_seeds_deal_the_same_games_to_the_same_rules(designer):
@@ -67,36 +74,36 @@ def test_paired_seeds_deal_the_same_games_to_the_same_rules(designer):
     twin = Ruleset.objects.create(
         game=GAME, name="Draft 4 twin", version=1, options=dict(draft4.options), owner=designer
     )
-    top = studies.start(designer, GAME, [draft4, twin], players=[4], games=6, bots=["sensible"])
-    lab.run_everything(top)
-    a, b = (lab.records_of(c) for c in top.children.order_by("pk"))
+    top = study_start.start(designer, GAME, [draft4, twin], players=[4], games=6, bots=["sensible"])
+    lab_chunks.run_everything(top)
+    a, b = (lab_chunks.records_of(c) for c in top.children.order_by("pk"))
     assert [r["figures"] for r in a] == [r["figures"] for r in b]
     with translation.override("en"):
-        said = studies.answer(studies.view_of(top))
+        said = study_answer.answer(study_reading.view_of(top))
     assert said and all("about the same" in s for s in said), said
 
 
 def test_the_bounds_count_a_studys_cells_together(designer, settings):
     settings.LAB_MAX_RUN_GAMES = 50
-    with pytest.raises(lab.LabError, match="all its cells together"):
+    with pytest.raises(lab_bounds.LabError, match="all its cells together"):
         study(designer, games=20)  # 4 cells × 20 = 80 games
     assert not SimulationRun.objects.exists()
     settings.LAB_MAX_RUN_GAMES = 0
     settings.LAB_MAX_QUEUED_GAMES = 30
-    with pytest.raises(lab.LabError, match="this study asks for 40"):
+    with pytest.raises(lab_bounds.LabError, match="this study asks for 40"):
         study(designer, games=10)
     settings.LAB_MAX_QUEUED_GAMES = 0
     study(designer, games=1)
-    with pytest.raises(lab.LabError, match="already have a run going"):
+    with pytest.raises(lab_bounds.LabError, match="already have a run going"):
         study(designer, games=1)
 
 
 def test_a_study_needs_two_rulesets_and_players_the_game_allows(designer):
-    with pytest.raises(lab.LabError, match="two or more"):
-        studies.start(
+    with pytest.raises(lab_bounds.LabError, match="two or more"):
+        study_start.start(
             designer, GAME, [builtin(GAME, DRAFT4)] * 2, players=[4], games=5, bots=["sensible"]
         )
-    with pytest.raises(lab.LabError, match="3 to 8 players"):
+    with pytest.raises(lab_bounds.LabError, match="3 to 8 players"):
         study(designer, players=(2, 3))
 
 
@@ -104,7 +111,7 @@ def test_the_answer_names_the_direction_in_words(designer):
     """Draft 3 against draft 4: draft 3's bard scores 1 VP for a step some matched, draft 4's
     2 VP, so the bard's share of the points is lower under draft 3; the sentence says 'lower'
     with a positive interval, never a sign the reader has to turn round."""
-    top = studies.start(
+    top = study_start.start(
         designer,
         GAME,
         [builtin(GAME, DRAFT4), builtin(GAME, DRAFT3)],
@@ -113,15 +120,15 @@ def test_the_answer_names_the_direction_in_words(designer):
         bots=["sensible"],
         seed=7,
     )
-    lab.run_everything(top)
+    lab_chunks.run_everything(top)
     top.refresh_from_db()
-    view = studies.view_of(top)
+    view = study_reading.view_of(top)
     cells = {c.ruleset: c.run for c in view.cells}
     share4 = cells[0].figures["bard_share"]["value"]
     share3 = cells[1].figures["bard_share"]["value"]
     assert share3 < share4
     with translation.override("en"):
-        said = studies.answer(studies.view_of(top))
+        said = study_answer.answer(study_reading.view_of(top))
     bard = [s for s in said if "bard share" in s or "bard’s share" in s or "bard's share" in s]
     assert bard, said
     assert bard[0].startswith(
@@ -138,7 +145,7 @@ def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, 
     url = reverse("playtests:study", args=[top.pk])
     page = client.get(url).content.decode()
     assert 'data-status="queued"' in page and "0 of 80 games" in page
-    lab.run_everything(top)
+    lab_chunks.run_everything(top)
     page = client.get(url).content.decode()
     assert 'data-status="done"' in page and 'value="80"' in page
     assert page.count("<svg") >= 3  # each headline figure a player count, and the histograms
@@ -151,14 +158,14 @@ def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, 
 
 
 def test_a_run_and_a_sweep_open_as_studies(client, designer):
-    run = lab.start(
+    run = lab_start.start(
         designer, GAME, builtin(GAME, DRAFT4), players=4, games=10, bots=["sensible"], seed=2
     )
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     client.force_login(designer)
     page = client.get(reverse("playtests:study", args=[run.pk])).content.decode()
     assert "Amnesia Stories draft 4, version 1, at 4 players:" in page
-    sweep = lab.start(
+    sweep = lab_start.start(
         designer,
         GAME,
         builtin(GAME, DRAFT4),
@@ -167,7 +174,7 @@ def test_a_run_and_a_sweep_open_as_studies(client, designer):
         bots=["sensible"],
         sweep={"kind": "option", "name": "bard_points", "values": [1, 3]},
     )
-    lab.run_everything(sweep)
+    lab_chunks.run_everything(sweep)
     page = client.get(reverse("playtests:study", args=[sweep.pk])).content.decode()
     assert 'data-status="done"' in page and "<svg" in page
 
@@ -227,10 +234,10 @@ def test_a_cells_figures_are_worked_out_once_at_its_end(designer):
     the figures come with the cell's last chunk."""
     top = study(designer, games=10, players=(4,))
     cell = top.children.order_by("pk").first()
-    lab.play_chunk(cell.pk, 0)
+    lab_chunks.play_chunk(cell.pk, 0)
     cell.refresh_from_db()
     assert cell.games_done == 5 and cell.figures == {}
-    lab.play_chunk(cell.pk, 1)
+    lab_chunks.play_chunk(cell.pk, 1)
     cell.refresh_from_db()
     assert cell.status == "done" and cell.figures["moves"]["n"] == 10
 
@@ -238,7 +245,7 @@ def test_a_cells_figures_are_worked_out_once_at_its_end(designer):
 def test_cancelling_a_study_takes_its_cells_chunks_off_the_queue(client, designer):
     top = study(designer, games=10, players=(4,))
     first = top.children.order_by("pk").first()
-    lab.play_chunk(first.pk, 0)
+    lab_chunks.play_chunk(first.pk, 0)
     client.force_login(designer)
     response = client.post(reverse("playtests:run_cancel", args=[top.pk]))
     assert response.status_code == 302

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.playtests import lab, studies
+from games.playtests import lab_chunks, lab_start, study_answer, study_reading, study_start
 from tests.pdfs import all_text
 from tests.playtests.conftest import builtin, many_reports
 
@@ -27,10 +27,10 @@ def words(pdf: bytes) -> str:
 def test_the_report_pdf_holds_the_study_beside_the_real_plays(designer, client):
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
     draft3 = builtin(GAME, "Amnesia Stories draft 3")
-    top = studies.start(
+    top = study_start.start(
         designer, GAME, [draft4, draft3], players=[3], games=5, bots=["sensible"], grid=None, seed=3
     )
-    lab.run_everything(top)
+    lab_chunks.run_everything(top)
     top.refresh_from_db()
     many_reports(designer, 2, [draft4])
     client.force_login(designer)
@@ -41,7 +41,7 @@ def test_the_report_pdf_holds_the_study_beside_the_real_plays(designer, client):
     assert response["Content-Type"] == "application/pdf"
     text = words(response.content)
     assert f"Study #{top.pk}" in text
-    said = studies.answer(studies.view_of(top))
+    said = study_answer.answer(study_reading.view_of(top))
     assert said and all(" ".join(s.split()) in text for s in said)
     assert "Real plays beside the simulation" in text and "Length in minutes" in text
     assert text.count("<svg") == 0 and "Length in moves" in text
@@ -49,7 +49,7 @@ def test_the_report_pdf_holds_the_study_beside_the_real_plays(designer, client):
 
 def test_a_sweeps_report_pdf_shows_its_figures(designer, client):
     draft4 = builtin(GAME, "Amnesia Stories draft 4")
-    run = lab.start(
+    run = lab_start.start(
         designer,
         GAME,
         draft4,
@@ -58,11 +58,13 @@ def test_a_sweeps_report_pdf_shows_its_figures(designer, client):
         bots=["sensible"],
         sweep={"kind": "param", "name": "agreement", "values": [0.3, 0.9]},
     )
-    lab.run_everything(run)
+    lab_chunks.run_everything(run)
     client.force_login(designer)
     text = words(
         client.get(reverse("playtests:ruleset_pdf", args=[draft4.pk]), {"run": run.pk}).content
     )
     assert f"Study #{run.pk}" in text
-    label = studies.figure(GAME, studies.headline(studies.view_of(run))[0])["label"]
+    label = study_reading.figure(GAME, study_answer.headline(study_reading.view_of(run))[0])[
+        "label"
+    ]
     assert label in text

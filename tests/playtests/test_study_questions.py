@@ -1,4 +1,4 @@
-"""Studies that ask issue 49's questions (``games.playtests.studies``): one seat forbidden a
+"""Studies that ask issue 49's questions (``games.playtests.study_skill``): one seat forbidden a
 choice (restricted play: the choice's value, an inert rule, a dominant line as a rule hole
 with its game to replay) and how much a ruleset rewards skill (a search bot among sensible
 bots, a sensible one among random bots), played by the lab's own chunks and said in sentences.
@@ -17,7 +17,16 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.models import Ruleset
-from games.playtests import lab, lab_words, replay, studies
+from games.playtests import (
+    lab_bounds,
+    lab_chunks,
+    lab_words,
+    replay,
+    study_answer,
+    study_reading,
+    study_skill,
+    study_start,
+)
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
 from tests.simulate.conftest import chance_game  # noqa: F401 (a fixture)
@@ -54,18 +63,18 @@ def rulesets(designer, *loaded: bool) -> list[Ruleset]:
     ]
 
 
-def played(top: SimulationRun) -> studies.View:
-    lab.run_everything(top)
+def played(top: SimulationRun) -> study_reading.View:
+    lab_chunks.run_everything(top)
     top.refresh_from_db()
     assert top.status == "done", top.status
-    return studies.view_of(top)
+    return study_reading.view_of(top)
 
 
 def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, designer, client):
     """Loaded, the seat that may not call high hardly ever wins: a dominant line, corrected for
     false discoveries, whose game replays the same game (the cell plays the restricted seat
     again). Fair, forbidding it costs nothing: an inert rule."""
-    top = studies.start(
+    top = study_start.start(
         designer,
         "chance",
         rulesets(designer, True, False),
@@ -78,10 +87,10 @@ def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, desi
     assert [c.bots for c in cells] == [["restricted", "sensible"]] * 2
     assert top.sweep["restriction"] == {"bot": "sensible", "verb": "high"}
     view = played(top)
-    records = lab.records_of(cells[0])
+    records = lab_chunks.records_of(cells[0])
     with translation.override("en"):
-        said = studies.answer(view)
-        holes = studies.rule_holes(view)
+        said = study_answer.answer(view)
+        holes = study_skill.rule_holes(view)
     loaded, fair = said[0], said[1]
     assert "Chance loaded, version 1, at 2 players: a seat that never calls high wins" in loaded
     assert "A dominant line" in loaded and "rule hole" in loaded, loaded
@@ -105,27 +114,27 @@ def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, desi
 def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
     fair = rulesets(designer, False)
     wrong: tuple[dict[str, Any], ...] = (
-        {"question": studies.SKILL, "restriction": "high"},  # one question or the other
+        {"question": study_start.SKILL, "restriction": "high"},  # one question or the other
         {"restriction": "low"},  # not among the game's restrictable choices
         {"question": "luck"},
         {
-            "question": studies.SKILL,
+            "question": study_start.SKILL,
             "grid": [{"kind": "param", "name": "budget", "values": [1, 2]}],
         },
     )
     for asked in wrong:
-        with pytest.raises(lab.LabError):
-            studies.start(
+        with pytest.raises(lab_bounds.LabError):
+            study_start.start(
                 designer, "chance", fair, players=[2], games=4, bots=["sensible"], **asked
             )
-    top = studies.start(
+    top = study_start.start(
         designer,
         "chance",
         fair,
         players=[2],
         games=40,
         bots=["sensible"],
-        question=studies.SKILL,
+        question=study_start.SKILL,
         params={"budget": 2},
     )
     assert sorted(c.bots for c in top.children.all()) == [
@@ -134,7 +143,7 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
     ]
     view = played(top)
     with translation.override("en"):
-        said = studies.answer(view)
+        said = study_answer.answer(view)
     assert len(said) == 2, said
     assert said[0].startswith("Chance fair, version 1, at 2 players: one search bot among")
     assert "sensible bot among random bots" in said[1]
