@@ -39,7 +39,6 @@ DATABASE_FIXTURES = frozenset(
         "live_server",
     }
 )
-
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 # Property tests (Hypothesis): a budget that fits the suite's minutes by default, a long search
@@ -52,7 +51,6 @@ for _name, _examples in (("suite", 50), ("thorough", 1000)):
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     )
-
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 

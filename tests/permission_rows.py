@@ -68,9 +68,7 @@ def guessed_secret_row(name: str, extra: Args | None = None) -> Row:
 # A reader who is not an author: by id only a published public story; by the secret link a
 # published unlisted or public one. The owner is the story's author.
 AUTHOR_ONLY = (404, 404, 404, 200, 404)  # the story views ask nobody to log in
-
 BY_ID = {"private": AUTHOR_ONLY, "unlisted": AUTHOR_ONLY, "public": EVERYONE, "draft": AUTHOR_ONLY}
-
 BY_SECRET = {"private": AUTHOR_ONLY, "unlisted": EVERYONE, "public": EVERYONE, "draft": AUTHOR_ONLY}
 
 
@@ -108,9 +106,7 @@ def amnesia_move(w: World) -> dict:
 
 
 ATTRIBUTES = {"brains": 3, "muscle": 4, "moves": 3, "coolness": 2}
-
 STORY_EDIT = {"title": "Vandalised", "subtitle": "", "language": "en", "blurb": "", "tags": ""}
-
 IMPRESSION = {
     "fun": 5,
     "length": 5,

@@ -20,39 +20,26 @@ from tests.games.amnesia_stories.test_decks import good_files, make_zip
 from tests.playtests.conftest import finished_table
 
 ACTORS = ("anonymous", "other", "seat", "owner", "designer")
-
 HOLDERS = frozenset({"seat", "owner"})  # who holds the seat links
 
 LOGIN = "login"  # a redirect to the site's login page
-
 ADMIN = "admin"  # a redirect to the admin's login page
-
 X = None  # in a POST expectation: an actor who may POST (not posted by the refusal test)
 
 # The usual rows, one status per actor in ACTORS order.
 EVERYONE = (200, 200, 200, 200, 200)
-
 LOGGED_IN = (LOGIN, 200, LOGIN, 200, 200)
-
 OWNER = (LOGIN, 404, LOGIN, 200, 404)
-
 OWNER_OR_DESIGNER = (LOGIN, 404, LOGIN, 200, 200)
-
 TOKEN = (404, 404, 200, 200, 404)
-
 STAFF = (ADMIN,) * 5
-
 POST_ONLY = (LOGIN, 405, LOGIN, 405, 405)  # a GET of a view that only takes POST
-
 # A GET of a URL that only writes (a move, an undo...): sent on to the page it writes to, which
 # then decides who may see it (games.answers.write_url), so an address left in the bar works.
 SENT_ON = (LOGIN, 302, LOGIN, 302, 302)
-
 # What a POST from someone who may not gets.
 OWNER_POST = (LOGIN, 404, LOGIN, X, 404)
-
 TOKEN_POST = (404, 404, X, X, 404)
-
 LOGGED_IN_POST = (LOGIN, X, LOGIN, X, X)
 
 FAKE_PDF = b"%PDF-1.7 fake for the permission matrix"

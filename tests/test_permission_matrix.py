@@ -97,6 +97,7 @@ def clients(world) -> dict[str, Client]:
 # The whole table, the admin's rows added below.
 ROWS: list[Row] = [*TABLE_ROWS, *PLAYTEST_ROWS, *STORY_ROWS]
 
+
 # -- the admin: staff only, for every model it lists ----------------------------------------
 ADMIN_MODELS = (
     "auth.group",
