@@ -16,7 +16,12 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 # Fixtures and hooks of the whole run that have a module of their own (tests/plugins/).
-pytest_plugins = ["tests.plugins.database", "tests.plugins.pictures", "tests.permission_digest"]
+pytest_plugins = [
+    "tests.plugins.database",
+    "tests.plugins.pictures",
+    "tests.plugins.served",
+    "tests.permission_digest",
+]
 
 
 PASSWORD = "correct-horse-battery-staple"
