@@ -27,7 +27,7 @@ from stories.bundles.importing import import_bundle
 from stories.bundles.summary import summary_lines
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
 from tests.permission_world import deck_table as matrix_deck_table
-from tests.stories.test_bundles import empty_the_site, importer, zip_of
+from tests.stories.bundle_sites import empty_the_site, importer, zip_of
 
 pytestmark = pytest.mark.django_db
 
