@@ -228,7 +228,7 @@ def run_engine(args: argparse.Namespace) -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from tests.games import test_fuzz as fuzz
+    from tests.games import fuzz_endpoints as fuzz
 
     setup_test_environment()
     settings.DEBUG = True  # and still no traceback page for anything sent

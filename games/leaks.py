@@ -182,11 +182,13 @@ def _mark_pending(referee: Game, table: Table, real: dict[str, Any]) -> dict[str
 def _taken_away(table: Table) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
     """(what, its text, the scripts it holds) of each file the owner takes away: the export,
     the book (its HTML, as the PDF prints it) and each file of the bundle."""
+    # Here, not at the top: stories imports games (its models, its services), so at the top
+    # the games app would import stories while stories is still importing games.
     from stories.bundles.export import export_bundle
-    from stories.bundles.format import MANIFEST
-    from stories.models import story_for
-    from stories.pdf import book_html
-    from stories.services import make_book
+    from stories.bundles.format import MANIFEST  # the same
+    from stories.models import story_for  # the same
+    from stories.pdf import book_html  # the same, and WeasyPrint only when it is asked
+    from stories.services import make_book  # the same
 
     script = exports.export_script(table)
     yield "export", json.dumps(script, ensure_ascii=False), [script]

@@ -1,6 +1,7 @@
 """Fixtures every test may use: two players, a logged-in client for each, fast hashing, ids
 that start after the rows there (`db`); and the split of the PostgreSQL run
-(`pytest_collection_modifyitems` below)."""
+(`pytest_collection_modifyitems` below). The test databases and the pictures made once a
+run are plugins of their own (tests/plugins/, ``pytest_plugins`` below)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ import pytest
 from django.test import Client
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+
+# Fixtures and hooks of the whole run that have a module of their own (tests/plugins/).
+pytest_plugins = [
+    "tests.plugins.database",
+    "tests.plugins.pictures",
+    "tests.plugins.served",
+    "tests.permission_digest",
+]
+
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -225,124 +235,6 @@ def fresh_cache() -> None:
     cache.clear()
 
 
-_SEQUENCE_RESET: list[str] = []
-
-
-def sequence_reset_sql(connection) -> list[str]:
-    """Statements that set each model's next id just after the rows that are there."""
-    from django.apps import apps
-    from django.core.management.color import no_style
-
-    # Tables of their own only: a proxy shares its model's, an unmanaged model has none here.
-    models = [m for m in apps.get_models() if m._meta.managed and not m._meta.proxy]
-    if connection.vendor != "sqlite":
-        return connection.ops.sequence_reset_sql(no_style(), models)
-    # SQLite's ids (AUTOINCREMENT) go on from sqlite_sequence, which a rollback takes back but
-    # a transactional test's flush (the browser tests, the served ones) does not.
-    quote = connection.ops.quote_name
-    return [
-        f"UPDATE sqlite_sequence SET seq = (SELECT coalesce(max({quote(meta.pk.column)}), 0)"
-        f" FROM {quote(meta.db_table)}) WHERE name = '{meta.db_table}'"
-        for meta in (model._meta for model in models)
-        if meta.pk.get_internal_type() in {"AutoField", "BigAutoField", "SmallAutoField"}
-    ]
-
-
-def set_ids_back() -> None:
-    """Each model's next id just after the rows that are there (``sequence_reset_sql``)."""
-    from django.db import connection
-
-    if not _SEQUENCE_RESET:
-        _SEQUENCE_RESET.extend(sequence_reset_sql(connection))
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":  # one statement at a time
-            for statement in _SEQUENCE_RESET:
-                cursor.execute(statement)
-        else:
-            cursor.execute("\n".join(_SEQUENCE_RESET))
-
-
-class PostMigrateRows:
-    """What ``post_migrate`` writes after a transactional test's flush (the content types,
-    the permissions, the built-in rulesets), written back from a copy instead of made again.
-
-    The flush after each transactional test (the browser tests, the served ones) empties
-    every table, then its ``post_migrate`` makes those rows anew, query by query: about 25 ms
-    a test on SQLite and 40 ms on PostgreSQL, against a few ms for the same rows inserted
-    whole. The first flush of a run sends the signal for real and keeps what it wrote (the
-    flush left every table empty, so every row there is the signal's); each later flush
-    inserts those rows back, the same ids, and moves the ids on past them. The built-in
-    rulesets come from the registered games, so the copy is kept per set of games (a test
-    may register one of its own). tests/test_flush_rows.py checks that the rows are the
-    signal's own."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, dict[str, tuple[list[str], list[tuple]]]] = {}
-
-    def __call__(self, verbosity, interactive, database, **kwargs) -> None:
-        from django.contrib.contenttypes.models import ContentType
-        from django.core.management import sql
-        from django.db import connections, transaction
-
-        from games import registry
-
-        connection = connections[database]
-        games = repr([(kit.slug, kit.rulesets) for kit in registry.kits()])
-        rows = self.kept.get(games)
-        if rows is None or kwargs:
-            sql.emit_post_migrate_signal(verbosity, interactive, database, **kwargs)
-            if not kwargs:
-                self.kept[games] = written_rows(connection)
-            return
-        quote = connection.ops.quote_name
-        with transaction.atomic(using=database), connection.cursor() as cursor:
-            for table, (columns, found) in rows.items():
-                names = ", ".join(quote(c) for c in columns)
-                marks = ", ".join(["%s"] * len(columns))
-                cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", found)
-        set_ids_back()
-        ContentType.objects.clear_cache()
-
-
-def written_rows(connection) -> dict[str, tuple[list[str], list[tuple]]]:
-    """Every row of the models' tables that hold any, with their columns' names."""
-    rows = {}
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        for table in sorted(connection.introspection.django_table_names(only_existing=True)):
-            cursor.execute(f"SELECT * FROM {quote(table)}")
-            found = cursor.fetchall()
-            if found:
-                rows[table] = ([column[0] for column in cursor.description], found)
-    return rows
-
-
-POST_MIGRATE_ROWS = PostMigrateRows()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def post_migrate_rows_kept():
-    """The flush command's ``post_migrate`` is ``POST_MIGRATE_ROWS`` for the whole run."""
-    from django.core.management.commands import flush
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(flush, "emit_post_migrate_signal", POST_MIGRATE_ROWS)
-        yield POST_MIGRATE_ROWS
-
-
-@pytest.fixture
-def db(db):
-    """pytest-django's ``db``, each test's ids starting just after the rows that are there
-    (usually at 1) on both engines. Otherwise a test's story was story 1 or story 412
-    depending on what ran before it on its worker (on PostgreSQL, whose sequences are outside
-    transactions, always; on SQLite, after a transactional test): what a test draws from its
-    ids (a book's cover is seeded by its story's id) differed from run to run, and the tests
-    that print the same book twice (tests/stories/conftest.py's ``weasyprint_once``) printed
-    it again."""
-    set_ids_back()
-    return db
-
-
 @pytest.fixture
 def game_for_tests(settings):
     """Registers a game for this test only: ``game_for_tests(KIT)`` (tests/kits.py); the
@@ -412,103 +304,3 @@ def long_table(gm):
         return services.import_script(long_game(game, moves), owner or gm)
 
     return make
-
-
-@pytest.fixture(scope="session", autouse=True)
-def pictures_made_once_per_run():
-    """Pictures that are the same bytes for the same input every time, made once a run
-    (tests/memo.py: once per ``make test`` across its workers and both engines' runs, once
-    per process for a plain ``pytest``) and written again where each test asks:
-
-    - the 48 area cards' art, for the pages and the book (the same for the same card every
-      time: tests/games/amnesia_stories/test_areas.py draws it twice to prove it); pages and
-      books draw it on first use into each test's own media and cache folders, a tenth of a
-      second a picture, hundreds of times a run;
-    - a deck's uploaded picture cleaned (``decks.clean_image``: decoded, fitted and re-encoded
-      at two sizes, about 40 ms a picture, twelve a deck, and most deck tests upload the same
-      twelve). A refused picture is refused for real every time;
-    - a generated cover's PNG (``covers.drawn_png``), by ``covers._cover_key``, the name the
-      site's own cache keeps it under (the same key, the same cover: what the drawers read is
-      in it, the story's id and times included); a cover not kept yet is drawn for real, and
-      its PNG (``covers._png``) is kept by its pixels, since the same picture comes of other
-      keys (times differ between runs, the Amnesia cover does not show them): a tenth to a
-      fifth of a second a cover, and the PostgreSQL run prints the same books;
-    - the cover as a book embeds it (``pdf.print_cover``: the PNG decoded and written as a
-      JPEG, about 40 ms a book), by the PNG's bytes.
-    """
-    import tempfile
-
-    from games import images
-    from games.amnesia_stories import area_store, carry, decks
-    from stories import covers
-    from stories import pdf as story_pdf
-    from tests.memo import remember
-
-    real_draw, real_print, real_clean = area_store.draw, area_store.print_picture, decks.clean_image
-    real_png, real_drawn_png = covers._png, covers.drawn_png
-    real_print_cover = story_pdf.print_cover
-
-    def drawn(card_id: str) -> dict[str, bytes]:
-        def make() -> tuple[bytes, ...]:
-            with tempfile.TemporaryDirectory() as scratch:
-                paths = area_store.card_paths(card_id, Path(scratch))
-                real_draw(card_id, paths)
-                return tuple(paths[kind].read_bytes() for kind in area_store.KINDS)
-
-        fmt = images.web_format()[0]
-        return dict(zip(area_store.KINDS, remember("area", f"{fmt}:{card_id}", make), strict=True))
-
-    def draw(card_id: str, paths: dict[str, Path]) -> None:
-        pictures = drawn(card_id)
-        for kind, path in paths.items():
-            images.write_atomically(path, pictures[kind])
-
-    def print_picture(card_id: str, folder: Path) -> bytes:
-        def make() -> tuple[bytes, ...]:
-            with tempfile.TemporaryDirectory() as scratch:
-                return (real_print(card_id, Path(scratch)),)
-
-        (data,) = remember("area-print", card_id, make)
-        if not (folder / f"{card_id}.jpg").is_file():
-            images.write_atomically(folder / f"{card_id}.jpg", data)
-        return data
-
-    def clean_image(data: bytes, name: str) -> tuple[bytes, bytes]:
-        fmt = images.web_format()[0]
-        large, thumb = remember(
-            "deck-picture", fmt.encode() + b"\0" + data, lambda: real_clean(data, name)
-        )
-        return large, thumb
-
-    def png(image) -> bytes:
-        # Everything the PNG writer reads: the pixels, their shape, a palette, the info (a
-        # transparency or an ICC profile there is written into the file).
-        head = repr((image.mode, image.size, image.getpalette(), sorted(image.info.items())))
-        pixels = head.encode() + b"\0" + image.tobytes()
-        (data,) = remember("cover-png", pixels, lambda: (real_png(image),))
-        return data
-
-    def drawn_png(book) -> bytes:
-        (data,) = remember("cover", covers._cover_key(book), lambda: (real_drawn_png(book),))
-        return data
-
-    def print_cover(data: bytes, mime: str) -> tuple[bytes, str]:
-        def make() -> tuple[bytes, bytes]:
-            printed, printed_mime = real_print_cover(data, mime)
-            return printed, printed_mime.encode()
-
-        printed, printed_mime = remember("print-cover", mime.encode() + b"\0" + data, make)
-        return printed, printed_mime.decode()
-
-    # The real functions, for tests/test_memo.py's proof that they make the same bytes twice.
-    draw.real, print_picture.real, clean_image.real = real_draw, real_print, real_clean
-    png.real, drawn_png.real, print_cover.real = real_png, real_drawn_png, real_print_cover
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(area_store, "draw", draw)
-        patch.setattr(area_store, "print_picture", print_picture)
-        patch.setattr(decks, "clean_image", clean_image)
-        patch.setattr(carry, "clean_image", clean_image)
-        patch.setattr(covers, "_png", png)
-        patch.setattr(covers, "drawn_png", drawn_png)
-        patch.setattr(story_pdf, "print_cover", print_cover)
-        yield

@@ -1,5 +1,5 @@
 """Starting ``manage.py serve`` for real (a Granian process on a free loopback port) and
-talking to it over plain HTTP, as a phone would: for tests/test_serve.py and bench/load.py."""
+talking to it over plain HTTP, as a phone would: for tests/test_serve*.py and bench/load.py."""
 
 from __future__ import annotations
 

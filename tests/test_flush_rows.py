@@ -1,5 +1,5 @@
 """A transactional test's flush writes back the rows ``post_migrate`` wrote after an earlier
-flush instead of sending the signal again (tests/conftest.py, ``PostMigrateRows``): the rows
+flush instead of sending the signal again (tests/plugins/database.py, ``PostMigrateRows``): the rows
 written back must be the ones the signal itself writes, table by table."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models.signals import post_migrate
 
 from games.models import Ruleset
-from tests.conftest import POST_MIGRATE_ROWS, written_rows
+from tests.plugins.database import POST_MIGRATE_ROWS, written_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

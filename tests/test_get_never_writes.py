@@ -17,7 +17,7 @@ from games import registry, services
 from games.models import Table
 from games.snapshot import Snapshot
 from stories.models import Story
-from tests.test_permission_matrix import changes, digest  # noqa: F401 - the digest fixture
+from tests.permission_digest import digest
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_a_story_not_current_is_told_and_shown_not_stored(slug, gm, gm_client):
     assert Table.objects.get(pk=table.pk).story_cursor is None
 
 
-def test_the_digest_of_the_matrix_sees_every_write(gm, make_table, changes):  # noqa: F811
+def test_the_digest_of_the_matrix_sees_every_write(gm, make_table, changes):
     """The matrix reads every row again only after a statement that may write: a write through
     the ORM, a bulk update and raw SQL each change the next digest; reads do not."""
     table = make_table()

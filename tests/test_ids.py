@@ -1,8 +1,8 @@
-"""Each test's ids start just after the rows that are there, on both engines (tests/conftest.py's
-``db`` and ``set_ids_back``). PostgreSQL's sequences are outside transactions, and SQLite's go
-on past rows that were committed and deleted (a transactional test's flush): without it, what a
-test draws from its ids (a book's cover is seeded by its story's id) would depend on what ran
-before it."""
+"""Each test's ids start just after the rows that are there, on both engines
+(tests/plugins/database.py's ``db`` and ``set_ids_back``). PostgreSQL's sequences are outside
+transactions, and SQLite's go on past rows that were committed and deleted (a transactional
+test's flush): without it, what a test draws from its ids (a book's cover is seeded by its
+story's id) would depend on what ran before it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from django.db.models import Max
 
 from games.models import Table
-from tests.conftest import set_ids_back
+from tests.plugins.database import set_ids_back
 
 
 def test_the_next_id_comes_just_after_the_rows_left(make_table) -> None:

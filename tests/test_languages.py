@@ -23,7 +23,7 @@ from stories.books import story_language
 from stories.models import story_for
 from stories.services import make_book
 from tests.conftest import PASSWORD
-from tests.games.contest.test_views import new_table
+from tests.games.contest.pages import new_table
 
 pytestmark = pytest.mark.django_db
 

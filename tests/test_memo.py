@@ -1,6 +1,6 @@
 """tests/memo.py, which keeps pictures for the rest of a test run: what it keeps is read back
 whole, made once across processes, never kept when making it fails; and the functions whose
-results the run keeps (tests/conftest.py's pictures_made_once_per_run) make the same bytes
+results the run keeps (tests/plugins/pictures.py's pictures_made_once_per_run) make the same bytes
 every time, which is what makes keeping them safe."""
 
 from __future__ import annotations

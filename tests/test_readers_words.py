@@ -165,7 +165,7 @@ def test_the_glossarys_refused_variants_are_in_no_catalogue_entry() -> None:
     of them would come from, is read here whole."""
     import polib
 
-    from tests.test_crawl import refused_variants
+    from tests.crawl_reading import refused_variants
 
     refused = refused_variants()
     assert refused["ja"] and refused["pt-br"]

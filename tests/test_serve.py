@@ -4,16 +4,7 @@ servers on one PostgreSQL database keeping one table's log whole."""
 
 from __future__ import annotations
 
-import http.client
-import os
 import re
-import secrets
-import shutil
-import signal
-import ssl
-import stat
-import subprocess
-import sys
 import threading
 import uuid
 
@@ -21,24 +12,16 @@ import psutil
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from amnesia_site.workers import lifeline, work
-from amnesia_site.workers.models import WorkerBeat
 from games import registry, services
-from games.management.commands import serve
-from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
 from games.models import Move, Table
 from tests.conftest import PASSWORD
+from tests.server_processes import granian_environment, poll_process
 from tests.serving import (
-    PHONE_ADDRESS,
-    ROOT,
     Phone,
-    collected_static,
     database_url,
-    free_port,
     serve_env,
     start_server,
 )
@@ -47,17 +30,6 @@ from tests.workers import wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-
-
-@pytest.fixture(scope="session")
-def static_root(tmp_path_factory):
-    unused = tmp_path_factory.mktemp("serve-unused")
-    return collected_static(serve_env("sqlite:///:memory:", unused / "static", unused / "media"))
-
-
-@pytest.fixture
-def server_env(static_root, test_media_dir):
-    return serve_env(database_url(connection.settings_dict), static_root, test_media_dir)
 
 
 @pytest.fixture
@@ -122,48 +94,6 @@ def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(serve
     assert "content-security-policy" in {k for k in phone.get("/")[1]}
 
 
-def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
-    """make serve: a worker for the books, one for the long runs and one for the uploaded
-    pictures beside Granian; a worker killed is started again; stopping the server stops them
-    all, the polls' own process too."""
-    log = tmp_path / "serve.log"
-    server = start_server(server_env, log, workers=True)
-    try:
-
-        def workers() -> dict[str, int]:
-            return {
-                w.queues: w.pid
-                for w in WorkerBeat.objects.filter(host=work.HOST)
-                if not work.gone(w)
-            }
-
-        first = wait_for(lambda: len(workers()) == 3 and workers(), "three workers", log=log)
-        assert set(first) == {"books", "long", "pictures"}
-        supervised = {c.pid for c in psutil.Process(server.process.pid).children()}
-        assert set(first.values()) <= supervised
-        os.kill(first["books"], signal.SIGKILL)
-        again = wait_for(
-            lambda: workers().get("books") not in (None, first["books"]) and workers(),
-            "the books worker started again",
-            log=log,
-        )
-        # the others untouched
-        assert (again["long"], again["pictures"]) == (first["long"], first["pictures"])
-        assert "The books worker stopped (exit status -9): started again" in log.read_text()
-        polls = wait_for(
-            lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
-        )
-        children = psutil.Process(server.process.pid).children(recursive=True)
-    finally:
-        server.stop()
-    assert server.process.returncode == 0
-    for child in children:  # Granian, its workers, the task workers: all gone with it
-        assert not psutil.pid_exists(child.pid) or child.status() == psutil.STATUS_ZOMBIE
-    # The polls' own process too (stopped by its worker, or ending when the worker's pipe
-    # closes).
-    wait_for(lambda: not running_still(polls), "the poll process gone with the server")
-
-
 @SHARED_SERVER
 def test_a_phone_logs_in_and_plays_a_move_over_plain_http(server, gm, make_table):
     table = make_table("amnesia", ["Ana", "Bruno"])
@@ -205,14 +135,6 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
     assert status == 200 and headers["hx-trigger"] == "table-changed"
 
 
-def granian_environment(serve_pid: int) -> dict[str, str]:
-    """The environment of the Granian process ``serve`` started (a child of it)."""
-    for child in psutil.Process(serve_pid).children():
-        if any("granian" in part for part in child.cmdline()):
-            return child.environ()
-    raise AssertionError(f"no Granian process under serve ({serve_pid})")
-
-
 @SHARED_SERVER
 def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
     """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
@@ -229,24 +151,6 @@ def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
         lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
     )
     assert child.environ()["POLL_THREADS"] == "5"
-
-
-def poll_process(serve_pid: int) -> psutil.Process | None:
-    """The polls' own process, a child of Granian's worker under ``serve``."""
-    for process in psutil.Process(serve_pid).children(recursive=True):
-        try:
-            if "amnesia_site.pollserver" in process.cmdline():
-                return process
-        except psutil.NoSuchProcess:  # a process that ended while the tree was read
-            continue
-    return None
-
-
-def running_still(process: psutil.Process) -> bool:
-    try:
-        return process.status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 @SHARED_SERVER
@@ -307,34 +211,6 @@ def test_two_servers_on_one_database_keep_one_log_whole(server, server_env, tmp_
     assert services.rebuild_state(fresh) == fresh.state
 
 
-@pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test certificate")
-def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_env, tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
-        + ["-subj", "/CN=amnesia-table", "-keyout", str(key), "-out", str(cert)],
-        check=True,
-        capture_output=True,
-    )
-    # No polls here: without the polls' own process (the shared server's tests have it).
-    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key), "POLL_PROCESS": "0"}
-    running = start_server(env, tmp_path / "https.log", "--https")
-    try:
-        context = ssl.create_default_context(cafile=str(cert))
-        context.check_hostname = False  # the certificate names no address: phones warn once
-        connection = http.client.HTTPSConnection("127.0.0.1", running.port, context=context)
-        connection.request("GET", "/accounts/login/", headers={"Host": f"{PHONE_ADDRESS}:1"})
-        response = connection.getresponse()
-        response.read()
-        cookies = response.headers.get_all("Set-Cookie") or []
-        connection.close()
-    finally:
-        running.stop()
-    assert response.status == 200, running.log()
-    assert cookies and all("secure" in c.lower() for c in cookies)
-    assert response.getheader("Strict-Transport-Security") is None  # never HSTS here
-
-
 def _redis_answers(url: str) -> bool:
     try:
         import redis
@@ -374,159 +250,3 @@ def test_two_servers_with_redis_count_wrong_seat_links_together(server_env, tmp_
     finally:
         for running in servers:
             running.stop()
-
-
-def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
-    """WhiteNoise and a PUBLIC_URL behind a TLS proxy: the HTTPS settings stay on (only the
-    serve command turns them off, for plain HTTP) and ``check --deploy`` has nothing to say."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}
-        and not k.startswith(("SECURE_", "SESSION_", "CSRF_", "DJANGO_"))
-    }
-    env.update(
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        SERVE_STATIC="1",
-        PUBLIC_URL="https://table.example.com",
-        LAN_ADDRESSES="192.168.1.20",
-        SECURE_PROXY_SSL_HEADER="1",
-        STATIC_ROOT=str(tmp_path),
-    )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "System check identified no issues" in result.stdout
-
-
-def test_a_killed_serve_takes_every_child_with_it_and_frees_the_port(server_env, tmp_path):
-    """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker and the polls'
-    own process) ends by the kernel's parent-death signal, and the port is free for a new
-    serve (orphans used to keep it, and a new serve bound it beside them). The task workers
-    die the same way (tests/test_workers.py, with quicker stand-ins)."""
-    server = start_server(server_env, tmp_path / "serve.log")
-    children: list[psutil.Process] = []
-    try:
-        wait_for(lambda: poll_process(server.process.pid), "the poll process")
-        children = psutil.Process(server.process.pid).children(recursive=True)
-        commands = [" ".join(c.cmdline()) for c in children]
-        assert sum("granian" in c for c in commands) == 2, commands  # Granian and its worker
-        assert any("amnesia_site.pollserver" in c for c in commands), commands
-        server.process.kill()
-        server.process.wait(timeout=10)
-        wait_for(
-            lambda: not any(running_still(c) for c in children),
-            "every child of the killed serve gone",
-            timeout=20,
-            log=server.output,
-        )
-        wait_for(lambda: not lifeline.port_in_use("127.0.0.1", server.port), "the port free")
-    finally:
-        server.stop()
-        for child in children:  # on the code as it was: the orphans, stopped here
-            if running_still(child):
-                child.kill()
-
-
-# -- the command's own checks (in this process) ------------------------------------------
-def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
-    demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
-    with pytest.raises(CommandError) as refused:
-        call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
-    assert "changepassword demo" in str(refused.value) and "demo --retire" in str(refused.value)
-    # This machine only: the demo is fine.
-    call_command("serve", host="127.0.0.1", no_setup=True, dry_run=True, addresses="10.0.0.2")
-    demo.set_password("a-password-of-our-own")
-    demo.save()
-    call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
-    assert "http://10.0.0.2:8000/" in capsys.readouterr().out
-
-
-def test_a_retired_demo_account_stays_retired(django_user_model):
-    call_command("demo", "--retire")
-    demo = django_user_model.objects.get(username=DEMO_USER)
-    assert not demo.is_active and not demo.has_usable_password()
-    assert not serve.demo_password_in_use()
-    call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
-
-
-def test_the_secret_key_is_made_once_readable_by_its_owner_only(tmp_path):
-    path = serve.secret_key_file(tmp_path / "key")
-    key = path.read_text().strip()
-    assert len(key) >= 50
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert serve.secret_key_file(tmp_path / "key").read_text().strip() == key
-
-
-def test_the_server_environment_is_plain_http_with_debug_off(tmp_path):
-    env = serve.server_environment(
-        {"DEBUG": "1"}, key_file=tmp_path / "key", addresses=[PHONE_ADDRESS], https=False
-    )
-    assert env["DEBUG"] == "0" and env["SERVE_STATIC"] == "1"
-    assert env["SECRET_KEY_FILE"] == str(tmp_path / "key")
-    assert env["LAN_ADDRESSES"] == PHONE_ADDRESS
-    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
-        assert env[name] == "0", name
-    assert env["SECURE_HSTS_SECONDS"] == "0"
-    behind_tls = serve.server_environment(
-        {"SESSION_COOKIE_SECURE": "1"}, key_file=tmp_path / "k", addresses=[], https=False
-    )
-    assert behind_tls["SESSION_COOKIE_SECURE"] == "1"  # said explicitly: kept
-    https = serve.server_environment({}, key_file=tmp_path, addresses=[], https=True)
-    assert https["SESSION_COOKIE_SECURE"] == https["CSRF_COOKIE_SECURE"] == "1"
-
-
-def test_the_addresses_follow_the_host_it_binds():
-    assert serve.lan_addresses_for("127.0.0.1", None) == []
-    assert serve.lan_addresses_for("192.168.7.7", None) == ["192.168.7.7"]
-    assert serve.lan_addresses_for("0.0.0.0", ["10.1.1.1"]) == ["10.1.1.1"]
-    assert all(a.count(".") == 3 for a in serve.lan_addresses_for("0.0.0.0", None))
-
-
-def test_the_server_command_is_granian_running_the_two_lanes():
-    command = serve.granian_command("0.0.0.0", 8123, 2, None)
-    assert command[1:3] == ["-m", "granian"]
-    # The site's WSGI application, in the lanes' two pools of threads (amnesia_site/lanes.py).
-    assert command[command.index("--interface") + 1] == "asgi"
-    assert command[-1] == "amnesia_site.served:application"
-    assert "--port" in command and "8123" in command and "runserver" not in command
-
-
-def _listener(port: int) -> subprocess.Popen:
-    """Another program listening on ``port`` (once it does)."""
-    code = (
-        "import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))"
-        "; s.listen(); print('up', flush=True); time.sleep(60)"
-    )
-    holder = subprocess.Popen([sys.executable, "-c", code, str(port)], stdout=subprocess.PIPE)
-    assert holder.stdout is not None and holder.stdout.readline() == b"up\n"
-    return holder
-
-
-@pytest.mark.parametrize("command", ["serve", "devserver"])
-def test_a_server_refuses_a_port_held_and_says_by_whom(command):
-    port = free_port()
-    holder = _listener(port)
-    try:
-        with pytest.raises(CommandError) as refused:
-            if command == "serve":
-                call_command(
-                    "serve", host="127.0.0.1", port=port, no_setup=True, addresses="10.0.0.2"
-                )
-            else:
-                call_command("devserver", f"127.0.0.1:{port}", no_workers=True)
-        said = str(refused.value)
-        assert f"Port {port} is already in use, by process {holder.pid} (" in said
-        assert "socket.socket()" in said  # its command line
-    finally:
-        holder.kill()
-        holder.wait()
-    # Free again: no refusal (the check alone: nothing is started here).
-    assert lifeline.refuse_if_held("127.0.0.1", port) is None

@@ -1,7 +1,7 @@
 """The supervisor that ``make run`` (``manage.py devserver``) and ``make serve`` run the site
 and its workers under: a worker that dies is started again, and Ctrl-C or SIGTERM stops every
 child, grandchildren included (runserver's reloaded child, Granian's workers). Small Python
-children stand in for the server and the workers; ``tests/test_serve.py`` runs the real ones."""
+children stand in for the server and the workers; ``tests/test_serve_processes.py`` runs the real ones."""
 
 from __future__ import annotations
 

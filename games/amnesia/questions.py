@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from amnesia_site import lists
+from games.amnesia.bots import SensibleBot
 from games.playtests.figures import COUNT, SHARE, TOKENS, Figure
 from games.playtests.questions import (
     Question,
@@ -169,8 +170,6 @@ def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[s
     if paid:
         out["refuse"] = proportion(refused, paid, plays)
     if paid + free:
-        from games.amnesia.bots import SensibleBot
-
         suggest = SensibleBot.params["suggest"].default
         measured = proportion(paid, paid + free, insisting)
 

@@ -20,6 +20,7 @@ from games.playtests.questions import (
     proportion,
     share_text,
 )
+from games.simulate.figures import interval_of
 
 
 def full_stop() -> str:
@@ -149,8 +150,6 @@ def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[s
     if drinks + cards:
         out["drink"] = proportion(drinks, drinks + cards, plays)
     if asked:
-        from games.simulate.figures import interval_of
-
         keeps = interval_of(kept, 0)
         note = _("At the real tables a narrator keeps the story %(moves)s moves.") % {
             "moves": mean_text(keeps)

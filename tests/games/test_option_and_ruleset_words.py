@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Ruleset
-from tests.test_crawl import visible
+from tests.crawl_reading import visible
 
 
 def form_text(client, game: str, language: str) -> str:

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.contest.rules import GAME
-from tests.test_crawl import visible
+from tests.crawl_reading import visible
 
 
 def page_text(client, url: str, language: str = "en") -> str:

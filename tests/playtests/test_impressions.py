@@ -82,7 +82,7 @@ def test_written_answers_and_rating_distributions_filtered_with_names_only_where
         assert name not in unnamed
     # In Japanese: the section in the reader's words, no code name.
     from tests.codenames import code_names
-    from tests.test_crawl import visible
+    from tests.crawl_reading import visible
 
     ja = section(designer_client.get(DASHBOARD, HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert "9件の感想。" in ja and "プレイヤーの声" in visible(ja)

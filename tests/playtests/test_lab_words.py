@@ -15,9 +15,9 @@ from games.playtests import figures as F
 from games.playtests import lab_bounds, lab_chunks, lab_reading, lab_start, lab_words
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
+from tests.crawl_reading import visible
 from tests.pdfs import all_text
 from tests.playtests.conftest import builtin
-from tests.test_crawl import visible
 
 GAME = "amnesia_stories"
 LANGUAGES = ["pt-br", "ja"]

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.playtests import charts, stats
-from tests.test_crawl import visible
+from tests.crawl_reading import visible
 
 from .conftest import builtin, finished_table, many_reports
 from .test_pdf_and_charts import RATINGS, pdf_text

@@ -110,7 +110,7 @@ def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
     assert "At the pace of the real tables" in page and "2 tables" in page
     # In Portuguese and Japanese: the questions in the reader's words, no code name.
     from tests.codenames import code_names
-    from tests.test_crawl import visible
+    from tests.crawl_reading import visible
 
     url = reverse("playtests:run_detail", args=[run.pk])
     for lang, words in (("pt-br", "A liderança muda de mãos"), ("ja", "首位は１ゲームに")):

@@ -57,7 +57,7 @@ def test_the_game_page_steps_through_with_each_seats_view(run, designer, client)
     # see different things (one has answered, its picks hidden from the other), so do the
     # pages; and no raw dump of the view is left.
     from games import registry
-    from tests.test_crawl import visible
+    from tests.crawl_reading import visible
 
     referee = registry.kit(GAME).referee
     seats = list(game.setup.players)
@@ -100,7 +100,7 @@ def test_only_those_who_see_the_run_open_its_games(run, client, django_user_mode
 
 def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, client):
     from tests.codenames import code_names
-    from tests.test_crawl import visible
+    from tests.crawl_reading import visible
 
     client.force_login(designer)
     url = reverse("playtests:run_game", args=[run.pk, 1])

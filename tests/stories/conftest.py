@@ -1,15 +1,22 @@
-"""Stories made from finished sample games, and a private cache and media folder per test."""
+"""Stories made from finished sample games, and a private cache and media folder per test; and
+a game master's laptop and its bundle, for the bundle tests (``laptop``, ``bundle``)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from django.core.files.base import ContentFile
 
 from games import services as game_services
+from games.models import Move, Ruleset, Seat, Table
+from games.playtests.models import Impression, PlaytestReport
 from stories import services
-from stories.models import Story, story_for
+from stories.bundles.export import export_bundle
+from stories.models import Story, Tag, story_for
 from stories.samples import SAMPLES, Scene, amnesia_script, sample_script
+from tests.stories.bundle_sites import SCRIPTS, png
 
 
 @pytest.fixture(autouse=True)
@@ -194,3 +201,45 @@ def weasyprint_once(monkeypatch):
             return Written(key, lambda: real(**self.args).render(*args, **kwargs))
 
     monkeypatch.setattr(weasyprint, "HTML", Once)
+
+
+# -- a game master's laptop, for the bundle tests (test_bundles*.py) ------------------------
+@pytest.fixture
+def laptop(gm, other):
+    """What one game master's laptop holds: three games' tables, a story edited twice (and
+    reverted), with a cover and tags, a seat's user, an alias, a ruleset, a report with
+    impressions; and an undone move, so the log and the moves in force differ."""
+    gm.first_name = "Marta"
+    gm.save()
+    story = make_story(gm, visibility=Story.Visibility.PUBLIC, published=True, blurb="Blurb.")
+    story.tags.set(Tag.for_names(["noir", "hotel"]))
+    story.cover.save("c.png", ContentFile(png()))
+    seq = story.table.moves.filter(kind=Move.Kind.MOVE).exclude(text="").first().seq
+    first = services.edit_narration(story, seq, "Edited once.", gm)
+    services.edit_narration(story, seq, "Edited twice.", other)
+    services.revert_narration(story, seq, first, gm)
+    table = story.table
+    Seat.objects.filter(table=table, position=1).update(user=other, alias="Player 2")
+    contest_script = json.loads((SCRIPTS / "contest/last_card_and_winner.json").read_text())
+    contest = game_services.import_script(contest_script["script"], gm)
+    contest.ruleset = Ruleset.objects.create(
+        game="contest", name="Laptop rules", version=2, options={}, owner=gm
+    )
+    contest.language = "ja"  # a table of its own language: it comes back in it
+    contest.save(update_fields=["ruleset", "language"])
+    report, _ = PlaytestReport.objects.get_or_create(table=contest, defaults={"place": "Club"})
+    ratings = dict(fun=5, length=4, clarity=3, downtime=2, decisions=1, again=5)
+    Impression.objects.create(report=report, player="Ana", best_moment="The pretzel.", **ratings)
+    stories_script = json.loads((SCRIPTS / "amnesia_stories/01_judging_branches.json").read_text())[
+        "script"
+    ]
+    journeys = game_services.import_script(stories_script, gm)
+    game_services.undo(journeys, None, gm)
+    return [table, contest, journeys]
+
+
+@pytest.fixture
+def bundle(laptop) -> bytes:
+    data = export_bundle(Table.objects.all(), with_deck=True)
+    Table.objects.all().delete()  # the same site, without the tables: a good import would add them
+    return data

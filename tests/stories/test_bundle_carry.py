@@ -26,8 +26,8 @@ from stories.bundles.format import BundleError
 from stories.bundles.importing import import_bundle
 from stories.bundles.summary import summary_lines
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
-from tests.stories.test_bundles import empty_the_site, importer, zip_of
-from tests.test_permission_matrix import deck_table as matrix_deck_table
+from tests.permission_world import deck_table as matrix_deck_table
+from tests.stories.bundle_sites import empty_the_site, importer, zip_of
 
 pytestmark = pytest.mark.django_db
 

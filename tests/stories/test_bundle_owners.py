@@ -39,8 +39,8 @@ from stories.bundles.importing import import_bundle
 from stories.bundles.summary import summary_lines
 from stories.models import NarrationEdit, Story, story_for
 
+from .bundle_sites import importer, zip_of
 from .conftest import make_story
-from .test_bundles import importer, zip_of
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games.playtests.service import ensure_report
 from stories.bundles.export import export_bundle
 from stories.bundles.importing import import_bundle
 
-from .test_bundles import importer
+from .bundle_sites import importer
 
 pytestmark = pytest.mark.django_db
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts/amnesia_stories/01_judging_branches.json"

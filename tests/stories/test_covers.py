@@ -164,7 +164,7 @@ def test_the_generated_cover_is_cached_and_redrawn_when_the_story_changes(gm, mo
     story = make_story(gm, "en")
     drawn = []
     real = covers.generated_cover
-    # The site's own drawing, not the run's kept covers (tests/conftest.py), which would answer
+    # The site's own drawing, not the run's kept covers (tests/plugins/pictures.py), which would answer
     # a cover drawn by an earlier test without drawing it.
     monkeypatch.setattr(covers, "drawn_png", covers.drawn_png.real)
     monkeypatch.setattr(covers, "generated_cover", lambda book: drawn.append(1) or real(book))

@@ -48,7 +48,7 @@ def _lists(value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
 # and totals (seats to a text or a number: dict); the cards, draws, teams and penalties (seats
 # to lists of card codes or names); the archived rounds (copy_plain, all the way down). A copy
 # by shape, not a copy_plain of the whole: a snapshot is taken at every contest's result, and
-# copy_plain's walk was ~3% of a simulation. ``tests/games/contest/test_rules.py`` holds it to
+# copy_plain's walk was ~3% of a simulation. ``tests/games/contest/test_rules_random.py`` holds it to
 # copy_plain (the same value, no list or mapping shared with the contest) over the golden
 # scripts and demos. The penalties copied into the last contest as they are paid are copied
 # the same way.

@@ -19,7 +19,7 @@ from games.amnesia_stories import reveal
 from games.amnesia_stories.models import RevealProgress
 from games.models import Move, Table
 from stories.models import story_for
-from tests.games.amnesia_stories.test_views import (
+from tests.games.amnesia_stories.pages import (
     answer_by_laptop,
     new_table,
     normalise,

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import services
 from games.amnesia_stories.models import AnswerTimer
 from games.models import Table
-from tests.games.amnesia_stories.test_views import new_table, seen, tell
+from tests.games.amnesia_stories.pages import new_table, seen, tell
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, active, visible_card
 from games.rules import cards as C
 from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay
-from tests.games.contest.test_rules import fill
+from tests.games.contest.random_games import fill
 
 GAME_OPTIONS = {name: option.default for name, option in GAME.options.items()}
 SCRIPTS = sorted((Path(__file__).resolve().parents[2] / "scripts" / "contest").glob("*.json"))

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.contest.seat import hand_order
 from games.models import Table
 from games.rules import cards as C
-from tests.games.contest.test_views import hands, move, state, virtual_game
+from tests.games.contest.pages import hands, move, state, virtual_game
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,184 @@
+"""The test databases (a plugin of tests/conftest.py): made once a run, the other xdist
+workers copying the first's (``django_db_setup``); each test's ids starting just after the
+rows there (``db``); and the rows ``post_migrate`` writes after a transactional test's flush,
+written back from a copy (``PostMigrateRows``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    django_test_environment: None,
+    django_db_blocker,
+    django_db_use_migrations: bool,
+    django_db_keepdb: bool,
+    django_db_createdb: bool,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """pytest-django's (its options, the databases and the serialized contents its tests
+    ask for, read by its own helpers), except that under pytest-xdist only the first worker
+    migrates its database and the others copy it (tests/databases.py)."""
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    from tests import databases
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    keepdb = django_db_keepdb and not django_db_createdb
+    verbosity = request.config.option.verbose
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+
+    def migrate() -> databases.Made:
+        return setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            keepdb=keepdb,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+        )
+
+    workers = getattr(request.config, "workerinput", {}).get("workercount", 1)
+    # The workers' temporary folders are in the run's: the lock and the template go there.
+    folder = tmp_path_factory.getbasetemp().parent
+    shared = workers > 1 and not keepdb and aliases == {connection.alias}
+    with django_db_blocker.unblock():
+        if shared:
+            made = databases.setup_worker_database(connection, folder, workers, migrate)
+            # setup_databases serialized the database it made, if asked; a copy is done here.
+            serialized = hasattr(connection, "_test_serialized_contents")
+            if connection.alias in serialized_aliases and not serialized:
+                connection._test_serialized_contents = connection.creation.serialize_db_to_string()
+        else:
+            made = migrate()
+    yield
+    with django_db_blocker.unblock():
+        if not keepdb:
+            teardown_databases(made, verbosity=verbosity)
+        if shared:
+            databases.drop_template(connection, folder)
+
+
+_SEQUENCE_RESET: list[str] = []
+
+
+def sequence_reset_sql(connection) -> list[str]:
+    """Statements that set each model's next id just after the rows that are there."""
+    from django.apps import apps
+    from django.core.management.color import no_style
+
+    # Tables of their own only: a proxy shares its model's, an unmanaged model has none here.
+    models = [m for m in apps.get_models() if m._meta.managed and not m._meta.proxy]
+    if connection.vendor != "sqlite":
+        return connection.ops.sequence_reset_sql(no_style(), models)
+    # SQLite's ids (AUTOINCREMENT) go on from sqlite_sequence, which a rollback takes back but
+    # a transactional test's flush (the browser tests, the served ones) does not.
+    quote = connection.ops.quote_name
+    return [
+        f"UPDATE sqlite_sequence SET seq = (SELECT coalesce(max({quote(meta.pk.column)}), 0)"
+        f" FROM {quote(meta.db_table)}) WHERE name = '{meta.db_table}'"
+        for meta in (model._meta for model in models)
+        if meta.pk.get_internal_type() in {"AutoField", "BigAutoField", "SmallAutoField"}
+    ]
+
+
+def set_ids_back() -> None:
+    """Each model's next id just after the rows that are there (``sequence_reset_sql``)."""
+    from django.db import connection
+
+    if not _SEQUENCE_RESET:
+        _SEQUENCE_RESET.extend(sequence_reset_sql(connection))
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":  # one statement at a time
+            for statement in _SEQUENCE_RESET:
+                cursor.execute(statement)
+        else:
+            cursor.execute("\n".join(_SEQUENCE_RESET))
+
+
+class PostMigrateRows:
+    """What ``post_migrate`` writes after a transactional test's flush (the content types,
+    the permissions, the built-in rulesets), written back from a copy instead of made again.
+
+    The flush after each transactional test (the browser tests, the served ones) empties
+    every table, then its ``post_migrate`` makes those rows anew, query by query: about 25 ms
+    a test on SQLite and 40 ms on PostgreSQL, against a few ms for the same rows inserted
+    whole. The first flush of a run sends the signal for real and keeps what it wrote (the
+    flush left every table empty, so every row there is the signal's); each later flush
+    inserts those rows back, the same ids, and moves the ids on past them. The built-in
+    rulesets come from the registered games, so the copy is kept per set of games (a test
+    may register one of its own). tests/test_flush_rows.py checks that the rows are the
+    signal's own."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, dict[str, tuple[list[str], list[tuple]]]] = {}
+
+    def __call__(self, verbosity, interactive, database, **kwargs) -> None:
+        from django.contrib.contenttypes.models import ContentType
+        from django.core.management import sql
+        from django.db import connections, transaction
+
+        from games import registry
+
+        connection = connections[database]
+        games = repr([(kit.slug, kit.rulesets) for kit in registry.kits()])
+        rows = self.kept.get(games)
+        if rows is None or kwargs:
+            sql.emit_post_migrate_signal(verbosity, interactive, database, **kwargs)
+            if not kwargs:
+                self.kept[games] = written_rows(connection)
+            return
+        quote = connection.ops.quote_name
+        with transaction.atomic(using=database), connection.cursor() as cursor:
+            for table, (columns, found) in rows.items():
+                names = ", ".join(quote(c) for c in columns)
+                marks = ", ".join(["%s"] * len(columns))
+                cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", found)
+        set_ids_back()
+        ContentType.objects.clear_cache()
+
+
+def written_rows(connection) -> dict[str, tuple[list[str], list[tuple]]]:
+    """Every row of the models' tables that hold any, with their columns' names."""
+    rows = {}
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        for table in sorted(connection.introspection.django_table_names(only_existing=True)):
+            cursor.execute(f"SELECT * FROM {quote(table)}")
+            found = cursor.fetchall()
+            if found:
+                rows[table] = ([column[0] for column in cursor.description], found)
+    return rows
+
+
+POST_MIGRATE_ROWS = PostMigrateRows()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def post_migrate_rows_kept():
+    """The flush command's ``post_migrate`` is ``POST_MIGRATE_ROWS`` for the whole run."""
+    from django.core.management.commands import flush
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flush, "emit_post_migrate_signal", POST_MIGRATE_ROWS)
+        yield POST_MIGRATE_ROWS
+
+
+@pytest.fixture
+def db(db):
+    """pytest-django's ``db``, each test's ids starting just after the rows that are there
+    (usually at 1) on both engines. Otherwise a test's story was story 1 or story 412
+    depending on what ran before it on its worker (on PostgreSQL, whose sequences are outside
+    transactions, always; on SQLite, after a transactional test): what a test draws from its
+    ids (a book's cover is seeded by its story's id) differed from run to run, and the tests
+    that print the same book twice (tests/stories/conftest.py's ``weasyprint_once``) printed
+    it again."""
+    set_ids_back()
+    return db

@@ -1,0 +1,152 @@
+"""``manage.py serve`` before it serves: the deploy checks behind TLS, the demo password and
+account, the secret key, the server's environment and addresses, the command it runs, and a
+port already held."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+import subprocess
+import sys
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from amnesia_site.workers import lifeline
+from games.management.commands import serve
+from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
+from tests.serving import (
+    PHONE_ADDRESS,
+    ROOT,
+    free_port,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
+    """WhiteNoise and a PUBLIC_URL behind a TLS proxy: the HTTPS settings stay on (only the
+    serve command turns them off, for plain HTTP) and ``check --deploy`` has nothing to say."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}
+        and not k.startswith(("SECURE_", "SESSION_", "CSRF_", "DJANGO_"))
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SERVE_STATIC="1",
+        PUBLIC_URL="https://table.example.com",
+        LAN_ADDRESSES="192.168.1.20",
+        SECURE_PROXY_SSL_HEADER="1",
+        STATIC_ROOT=str(tmp_path),
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+# -- the command's own checks (in this process) ------------------------------------------
+def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
+    demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
+    with pytest.raises(CommandError) as refused:
+        call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
+    assert "changepassword demo" in str(refused.value) and "demo --retire" in str(refused.value)
+    # This machine only: the demo is fine.
+    call_command("serve", host="127.0.0.1", no_setup=True, dry_run=True, addresses="10.0.0.2")
+    demo.set_password("a-password-of-our-own")
+    demo.save()
+    call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
+    assert "http://10.0.0.2:8000/" in capsys.readouterr().out
+
+
+def test_a_retired_demo_account_stays_retired(django_user_model):
+    call_command("demo", "--retire")
+    demo = django_user_model.objects.get(username=DEMO_USER)
+    assert not demo.is_active and not demo.has_usable_password()
+    assert not serve.demo_password_in_use()
+    call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
+
+
+def test_the_secret_key_is_made_once_readable_by_its_owner_only(tmp_path):
+    path = serve.secret_key_file(tmp_path / "key")
+    key = path.read_text().strip()
+    assert len(key) >= 50
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert serve.secret_key_file(tmp_path / "key").read_text().strip() == key
+
+
+def test_the_server_environment_is_plain_http_with_debug_off(tmp_path):
+    env = serve.server_environment(
+        {"DEBUG": "1"}, key_file=tmp_path / "key", addresses=[PHONE_ADDRESS], https=False
+    )
+    assert env["DEBUG"] == "0" and env["SERVE_STATIC"] == "1"
+    assert env["SECRET_KEY_FILE"] == str(tmp_path / "key")
+    assert env["LAN_ADDRESSES"] == PHONE_ADDRESS
+    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
+        assert env[name] == "0", name
+    assert env["SECURE_HSTS_SECONDS"] == "0"
+    behind_tls = serve.server_environment(
+        {"SESSION_COOKIE_SECURE": "1"}, key_file=tmp_path / "k", addresses=[], https=False
+    )
+    assert behind_tls["SESSION_COOKIE_SECURE"] == "1"  # said explicitly: kept
+    https = serve.server_environment({}, key_file=tmp_path, addresses=[], https=True)
+    assert https["SESSION_COOKIE_SECURE"] == https["CSRF_COOKIE_SECURE"] == "1"
+
+
+def test_the_addresses_follow_the_host_it_binds():
+    assert serve.lan_addresses_for("127.0.0.1", None) == []
+    assert serve.lan_addresses_for("192.168.7.7", None) == ["192.168.7.7"]
+    assert serve.lan_addresses_for("0.0.0.0", ["10.1.1.1"]) == ["10.1.1.1"]
+    assert all(a.count(".") == 3 for a in serve.lan_addresses_for("0.0.0.0", None))
+
+
+def test_the_server_command_is_granian_running_the_two_lanes():
+    command = serve.granian_command("0.0.0.0", 8123, 2, None)
+    assert command[1:3] == ["-m", "granian"]
+    # The site's WSGI application, in the lanes' two pools of threads (amnesia_site/lanes.py).
+    assert command[command.index("--interface") + 1] == "asgi"
+    assert command[-1] == "amnesia_site.served:application"
+    assert "--port" in command and "8123" in command and "runserver" not in command
+
+
+def _listener(port: int) -> subprocess.Popen:
+    """Another program listening on ``port`` (once it does)."""
+    code = (
+        "import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1])))"
+        "; s.listen(); print('up', flush=True); time.sleep(60)"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code, str(port)], stdout=subprocess.PIPE)
+    assert holder.stdout is not None and holder.stdout.readline() == b"up\n"
+    return holder
+
+
+@pytest.mark.parametrize("command", ["serve", "devserver"])
+def test_a_server_refuses_a_port_held_and_says_by_whom(command):
+    port = free_port()
+    holder = _listener(port)
+    try:
+        with pytest.raises(CommandError) as refused:
+            if command == "serve":
+                call_command(
+                    "serve", host="127.0.0.1", port=port, no_setup=True, addresses="10.0.0.2"
+                )
+            else:
+                call_command("devserver", f"127.0.0.1:{port}", no_workers=True)
+        said = str(refused.value)
+        assert f"Port {port} is already in use, by process {holder.pid} (" in said
+        assert "socket.socket()" in said  # its command line
+    finally:
+        holder.kill()
+        holder.wait()
+    # Free again: no refusal (the check alone: nothing is started here).
+    assert lifeline.refuse_if_held("127.0.0.1", port) is None

@@ -1,0 +1,124 @@
+"""``manage.py serve``'s processes for real: it runs the workers and starts again one that
+died, HTTPS mode with a self-signed certificate, and a killed serve takes every child with it."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import ssl
+import subprocess
+
+import psutil
+import pytest
+
+from amnesia_site.workers import lifeline, work
+from amnesia_site.workers.models import WorkerBeat
+from tests.server_processes import poll_process, running_still
+from tests.serving import (
+    PHONE_ADDRESS,
+    start_server,
+)
+from tests.workers import wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
+    """make serve: a worker for the books, one for the long runs and one for the uploaded
+    pictures beside Granian; a worker killed is started again; stopping the server stops them
+    all, the polls' own process too."""
+    log = tmp_path / "serve.log"
+    server = start_server(server_env, log, workers=True)
+    try:
+
+        def workers() -> dict[str, int]:
+            return {
+                w.queues: w.pid
+                for w in WorkerBeat.objects.filter(host=work.HOST)
+                if not work.gone(w)
+            }
+
+        first = wait_for(lambda: len(workers()) == 3 and workers(), "three workers", log=log)
+        assert set(first) == {"books", "long", "pictures"}
+        supervised = {c.pid for c in psutil.Process(server.process.pid).children()}
+        assert set(first.values()) <= supervised
+        os.kill(first["books"], signal.SIGKILL)
+        again = wait_for(
+            lambda: workers().get("books") not in (None, first["books"]) and workers(),
+            "the books worker started again",
+            log=log,
+        )
+        # the others untouched
+        assert (again["long"], again["pictures"]) == (first["long"], first["pictures"])
+        assert "The books worker stopped (exit status -9): started again" in log.read_text()
+        polls = wait_for(
+            lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
+        )
+        children = psutil.Process(server.process.pid).children(recursive=True)
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    for child in children:  # Granian, its workers, the task workers: all gone with it
+        assert not psutil.pid_exists(child.pid) or child.status() == psutil.STATUS_ZOMBIE
+    # The polls' own process too (stopped by its worker, or ending when the worker's pipe
+    # closes).
+    wait_for(lambda: not running_still(polls), "the poll process gone with the server")
+
+
+@pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test certificate")
+def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_env, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        + ["-subj", "/CN=amnesia-table", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    # No polls here: without the polls' own process (the shared server's tests have it).
+    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key), "POLL_PROCESS": "0"}
+    running = start_server(env, tmp_path / "https.log", "--https")
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # the certificate names no address: phones warn once
+        connection = http.client.HTTPSConnection("127.0.0.1", running.port, context=context)
+        connection.request("GET", "/accounts/login/", headers={"Host": f"{PHONE_ADDRESS}:1"})
+        response = connection.getresponse()
+        response.read()
+        cookies = response.headers.get_all("Set-Cookie") or []
+        connection.close()
+    finally:
+        running.stop()
+    assert response.status == 200, running.log()
+    assert cookies and all("secure" in c.lower() for c in cookies)
+    assert response.getheader("Strict-Transport-Security") is None  # never HSTS here
+
+
+def test_a_killed_serve_takes_every_child_with_it_and_frees_the_port(server_env, tmp_path):
+    """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker and the polls'
+    own process) ends by the kernel's parent-death signal, and the port is free for a new
+    serve (orphans used to keep it, and a new serve bound it beside them). The task workers
+    die the same way (tests/test_workers.py, with quicker stand-ins)."""
+    server = start_server(server_env, tmp_path / "serve.log")
+    children: list[psutil.Process] = []
+    try:
+        wait_for(lambda: poll_process(server.process.pid), "the poll process")
+        children = psutil.Process(server.process.pid).children(recursive=True)
+        commands = [" ".join(c.cmdline()) for c in children]
+        assert sum("granian" in c for c in commands) == 2, commands  # Granian and its worker
+        assert any("amnesia_site.pollserver" in c for c in commands), commands
+        server.process.kill()
+        server.process.wait(timeout=10)
+        wait_for(
+            lambda: not any(running_still(c) for c in children),
+            "every child of the killed serve gone",
+            timeout=20,
+            log=server.output,
+        )
+        wait_for(lambda: not lifeline.port_in_use("127.0.0.1", server.port), "the port free")
+    finally:
+        server.stop()
+        for child in children:  # on the code as it was: the orphans, stopped here
+            if running_still(child):
+                child.kill()
