@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.amnesia_stories.area_texts import AREA_IDS
-from games.amnesia_stories.rules import GAME, judge_step, judge_turn
+from games.amnesia_stories.rules import GAME
+from games.amnesia_stories.rules.scoring import judge_step, judge_turn
 from games.rules import get_game
 from games.rules.base import IllegalMove
 from games.rules.script import parse_script, replay, replay_script

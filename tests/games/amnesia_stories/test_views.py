@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games import services
 from games.amnesia_stories import decks
-from games.amnesia_stories.rules import judge_turn
+from games.amnesia_stories.rules.scoring import judge_turn
 from games.models import Move, Table
 from games.rules import get_game
 
