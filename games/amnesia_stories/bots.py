@@ -24,7 +24,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from games.amnesia_stories.rules import GAME, judge_step
+from games.amnesia_stories.rules import GAME
+from games.amnesia_stories.rules.scoring import judge_step
 from games.simulate.bots import Bot, Param
 
 REFEREE = GAME

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.amnesia_stories.rules import judge_step, judge_turn
+from games.amnesia_stories.rules.scoring import judge_step, judge_turn
 from games.playtests import charts as svg
 from games.playtests.present import join_values
 from games.playtests.questions import on_scale, proportion, share_text

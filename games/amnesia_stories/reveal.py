@@ -21,7 +21,7 @@ from django.dispatch import Signal
 
 from games import services
 from games.amnesia_stories.models import RevealProgress
-from games.amnesia_stories.rules import judge_step
+from games.amnesia_stories.rules.scoring import judge_step
 from games.models import Table
 
 # Sent (sender=Table) inside the transaction that opens a step, for whatever keeps a table's

@@ -69,10 +69,11 @@ def test_a_name_that_reads_like_a_fragment_is_left_alone(portuguese) -> None:
 def test_the_amnesia_referee_marks_every_fragment_it_puts_into_a_sentence() -> None:
     """What is paid for and what only the narrator may do are fragments of a sentence: each
     call passes them through N_ (so the reader sees them in their language)."""
-    source = Path(amnesia_rules.__file__).read_text()
+    parts = Path(amnesia_rules.__file__).parent.glob("*.py")  # the referee's package
     calls = [
         node
-        for node in ast.walk(ast.parse(source))
+        for part in parts
+        for node in ast.walk(ast.parse(part.read_text()))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr in ("_pay", "_require_narrator", "_require_not_narrator")

@@ -2,10 +2,10 @@
 
 Rules and rulings: ``shared/referee/contest.md``. Characters are created with ``character``
 moves in phase ``characters``. This module holds the set-up, the characters and the story
-moves; the rest lives in ``contest_play`` (answering, playing, forfeiting, penalties, joker
-swap, healing), ``contest_options`` (voting off, extra points), ``contest_checks`` (field
-checks), ``contest_core`` (cards, deck, penalties, dropping out, the end), ``contest_flow``
-(the course of one contest), ``contest_moves`` (legal moves) and ``contest_narrative``
+moves; the rest lives in ``play`` (answering, playing, forfeiting, penalties, joker swap,
+healing), ``options`` (voting off, extra points), ``checks`` (field checks), ``core`` (cards,
+deck, penalties, dropping out, the end), ``flow`` (the course of one contest), ``moves``
+(legal moves, from ``candidates`` judged by ``allowed``, or ``offers``) and ``narrative``
 (the story record).
 """
 

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from games.amnesia_stories.area_texts import AREA_IDS
-from games.amnesia_stories.rules import GAME, judge_step, judge_turn
+from games.amnesia_stories.rules import GAME
+from games.amnesia_stories.rules.scoring import judge_step, judge_turn
 from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay_script
 from tests.games.amnesia_stories.states import PLAYERS, new_state, tell_first

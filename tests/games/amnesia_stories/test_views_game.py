@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.amnesia_stories.rules import judge_turn
+from games.amnesia_stories.rules.scoring import judge_turn
 from games.models import Move, Table
 from tests.games.amnesia_stories.pages import (
     PLAYERS,

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from games.contest.rules import GAME
+from games.contest.rules import GAME, allowed, candidates
 from games.contest.rules import moves as M
-from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, active, visible_cards
+from games.contest.rules.core import ATTR_SUIT, ATTRIBUTES, active, full_deck, visible_cards
+from games.contest.rules.flow import side
 from games.rules import cards as C
 from games.rules.errors import IllegalMove
 from games.rules.script import parse_script, replay
@@ -38,7 +39,7 @@ def oracle(game, state: dict, player: str) -> list[dict[str, Any]]:
                 templates.append({"do": "character"})
             continue
         legal = []
-        for fields in M._candidates(state, player, verb):
+        for fields in candidates._candidates(state, player, verb):
             move = {"by": player, "do": verb, **fields}
             try:
                 game.apply(state, move)
@@ -87,15 +88,15 @@ def check(state: dict, where: str) -> set[str]:
         for verb, phases in GAME.moves.items():
             if verb == "character" or state["phase"] not in phases:
                 continue
-            for fields in M._candidates(state, player, verb):
+            for fields in candidates._candidates(state, player, verb):
                 move = {"by": player, "do": verb, **fields}
                 after = verdict(state, move)
                 legal = not isinstance(after, IllegalMove)
-                assert M._allowed(state, player, verb, fields) == legal, (where, move, after)
+                assert allowed._allowed(state, player, verb, fields) == legal, (where, move, after)
                 if not legal:
                     met.add(f"{verb}: {after.template}")
                 elif verb in ("refuse", "forfeit", "stay"):
-                    if verb != "stay" and len(M.side(state, player)) > 1:
+                    if verb != "stay" and len(side(state, player)) > 1:
                         met.add("a team pays")
                     if len(active(after)) < len(active(state)):
                         met.add("paid out of the game")
@@ -130,7 +131,7 @@ OPTION_SETS = [
 
 def _unseen(state: dict, rng: random.Random, avoid: str | None = None) -> list[str]:
     seen = visible_cards(state)
-    deck = [c for c in M.full_deck(state["options"]) if c not in seen and c not in C.JOKERS]
+    deck = [c for c in full_deck(state["options"]) if c not in seen and c not in C.JOKERS]
     deck = [c for c in deck if c not in C.TAROT_MAJOR and (avoid is None or c[-1] != avoid)]
     rng.shuffle(deck)
     return deck
@@ -177,7 +178,7 @@ def play_random(seed: int, options: dict, mode: str, players: int, steps: int) -
     names = ["Ana", "Bo", "Cy", "Di", "Ed"][:players]
     script = {"game": "contest", "players": names, "options": options, "seed": seed}
     if mode == "short":
-        deck = M.full_deck({**GAME_OPTIONS, **options})
+        deck = full_deck({**GAME_OPTIONS, **options})
         rng.shuffle(deck)
         script["deck"] = deck[: 3 * players + 1]
     else:
@@ -209,8 +210,8 @@ def play_random(seed: int, options: dict, mode: str, players: int, steps: int) -
             by, template = offers[0]
             fields = next(
                 f
-                for f in M._candidates(state, by, template["do"])
-                if M._allowed(state, by, template["do"], f)
+                for f in candidates._candidates(state, by, template["do"])
+                if allowed._allowed(state, by, template["do"], f)
             )
             state = GAME.apply(state, {"by": by, "do": template["do"], **fields})
         met |= check(state, f"seed {seed}, {mode}, {options}, after {step + 1} moves")
