@@ -151,14 +151,13 @@ def play_many(
     if stamps is not None and len(stamps) != len(moves):
         raise ValueError("one stamp per move")
     client_id = validating.check_client_id(client_id)
-    with transaction.atomic():
-        locked = lock(table)
-        played = _play_locked(
+    return _under_lock(
+        table,
+        None,
+        lambda locked: _play_locked(
             table, locked, moves, expected_seq, user, at, expected_turn, client_id, stamps
-        )
-    if played and not played[0].resent:
-        refresh(table, locked)
-    return played
+        ),
+    )
 
 
 class Sent(Protocol):
@@ -183,11 +182,11 @@ def play_sent(
     written). ``rows``: the tables the sender may write to, and what to load beside the row
     (``lock``); ``table`` need hold no more than its pk, and gets the row as written (the
     related objects ``rows`` loaded too), as after ``play``."""
-    with transaction.atomic():
-        locked = lock(table, rows)
+
+    def write(locked: Table) -> list[Played]:
         sent = read(get_game(locked.game))
         client_id = validating.check_client_id(sent.client_id)
-        played = _play_locked(
+        return _play_locked(
             table,
             locked,
             [sent.move],
@@ -198,9 +197,21 @@ def play_sent(
             client_id,
             None,
         )
-    if not played[0].resent:
+
+    return _under_lock(table, rows, write)[0]
+
+
+def _under_lock(
+    table: Table, rows: QuerySet[Table] | None, write: Callable[[Table], list[Played]]
+) -> list[Played]:
+    """``write(locked)`` in one transaction under the table's lock (``lock``), then the
+    caller's copy of the table brought to the row as written, unless nothing was (a resend)."""
+    with transaction.atomic():
+        locked = lock(table, rows)
+        played = write(locked)
+    if played and not played[0].resent:
         refresh(table, locked)
-    return played[0]
+    return played
 
 
 def _play_locked(
