@@ -133,6 +133,8 @@ if PUBLIC_URL:
 
 
 INSTALLED_APPS = [
+    # Daphne's runserver (make run): the site over ASGI, the push's websockets too (games/push.py).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -241,6 +243,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "amnesia_site.wsgi.application"
+ASGI_APPLICATION = "amnesia_site.asgi.application"
 
 DATABASES = {
     "default": database_config(
@@ -361,6 +364,22 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# The push (games/push.py): each process's own memory when it serves alone; Redis at REDIS_URL
+# when several processes or machines serve, so a move through one reaches the screens
+# connected to another (without it they follow that move by their polls).
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("CACHE_KEY_PREFIX", "amnesia") + ":push",
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
 # The server's two pools of threads per worker process (``manage.py serve``,

@@ -137,7 +137,6 @@ def granian_command(
         str(port),
         "--workers",
         str(workers),
-        "--no-ws",
         "--log-level",
         os.environ.get("SERVE_LOG_LEVEL", "warning"),
     ]
