@@ -14,7 +14,7 @@ django_application = get_asgi_application()  # sets Django up before the push is
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from games import push  # noqa: E402
+from games import followers  # noqa: E402
 
-websockets = push.application()
+websockets = followers.application()
 application = ProtocolTypeRouter({"http": django_application, "websocket": websockets})

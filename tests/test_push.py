@@ -1,0 +1,174 @@
+"""The push across processes (issue 50): two servers on one PostgreSQL database with Redis as
+their channel layer; a move through one reaches a screen connected to the other. And what
+serves the site on the laptop (make run: runserver) is Daphne's, which speaks websockets.
+
+The test starts its own Redis (Debian's redis-server) on a free loopback port, and is skipped
+with a message when it is missing, except in CI."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.core.management import get_commands
+from django.db import connection
+
+from tests.games.long_games import next_move
+from tests.serving import (
+    Phone,
+    collected_static,
+    database_url,
+    free_port,
+    serve_env,
+    start_server,
+)
+
+PASSWORD = "correct-horse-battery-staple"
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture
+def redis_url(tmp_path) -> Iterator[str]:
+    """A Redis of this test's own on a free loopback port, nothing kept on disk."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        message = "redis-server is missing: run scripts/setup.sh as root to install it."
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+class Socket:
+    """A websocket client, as small as the test needs: the handshake, then the server's text
+    frames (unmasked, unfragmented: what Channels sends)."""
+
+    def __init__(self, port: int, path: str, origin: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self.buffer += chunk
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1]) if head else 0
+
+    def _take(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise EOFError("the server closed the connection")
+            self.buffer += chunk
+        taken, self.buffer = self.buffer[:n], self.buffer[n:]
+        return taken
+
+    def message(self, timeout: float) -> str:
+        self.sock.settimeout(timeout)
+        first, second = self._take(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(self._take(2))
+        elif length == 127:
+            length = int.from_bytes(self._take(8))
+        payload = self._take(length)
+        assert first & 0x0F == 1, f"not a text frame: {first:#x}"
+        return payload.decode()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_make_run_serves_through_daphne_which_speaks_websockets() -> None:
+    assert get_commands()["runserver"] == "daphne"
+    assert settings.ASGI_APPLICATION == "amnesia_site.asgi.application"
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="two server processes share PostgreSQL, not SQLite")
+@pytest.mark.django_db(transaction=True)
+def test_a_move_through_one_server_reaches_a_screen_on_the_other(
+    redis_url, gm, make_table, test_media_dir, tmp_path
+) -> None:
+    gm.password = PBKDF2PasswordHasher().encode(PASSWORD, "pushtestsalt", iterations=1000)
+    gm.save(update_fields=["password"])
+    table = make_table("amnesia", ["Ana", "Bruno"])
+    seat = table.seats.get(name="Bruno")
+    before = table.version
+    static = collected_static(serve_env("sqlite:///:memory:", tmp_path / "s", tmp_path / "m"))
+    env = {
+        **serve_env(database_url(connection.settings_dict), static, test_media_dir),
+        "REDIS_URL": redis_url,
+        "CACHE_KEY_PREFIX": f"push-test-{uuid.uuid4().hex}",
+        "POLL_PROCESS": "0",
+    }
+    # Both started at once: each sets Django up on its own core.
+    with ThreadPoolExecutor(2) as pool:
+        one, two = pool.map(lambda name: start_server(env, tmp_path / f"{name}.log"), "ab")
+    try:
+        # A page on another site may not connect (the Origin is checked against the hosts).
+        refused = Socket(one.port, f"/seat/{seat.token}/push/", "http://evil.example")
+        assert refused.status == 403
+        refused.close()
+        screen = Socket(one.port, f"/seat/{seat.token}/push/", f"http://127.0.0.1:{one.port}")
+        assert screen.status == 101, one.log()
+        assert json.loads(screen.message(5)) == {"version": table.version}
+
+        sender = Phone(two.port, host="127.0.0.1")
+        sender.log_in(gm.username, PASSWORD)
+        sent = time.monotonic()
+        status, _h, body, _c = sender.post_json(
+            f"/tables/{table.pk}/move/",
+            {"move": next_move(table), "expected_seq": 0, "client_id": uuid.uuid4().hex},
+        )
+        assert status == 200, (status, body[:2000], two.log())
+        heard = json.loads(screen.message(1))
+        assert time.monotonic() - sent < 1.5
+        table.refresh_from_db()
+        assert heard == {"version": table.version} and table.version > before
+        screen.close()
+    finally:
+        one.stop()
+        two.stop()
