@@ -158,6 +158,7 @@ def main() -> None:
         def run_phase(phase: str) -> None:
             committed: dict[tuple[int, int], float] = {}  # (table, version) -> move answered
             panels: list[tuple[int, int, float]] = []  # (table, version, panel arrived)
+            heards: list[tuple[int, int, float]] = []  # (table, version, push heard)
             times: dict[str, list[float]] = defaultdict(list)
             errors: dict[str, int] = defaultdict(int)
             lock = threading.Lock()
@@ -216,6 +217,8 @@ def main() -> None:
                             heard = json.loads(socket.message(deadline - time.monotonic()))
                         except TimeoutError:
                             break
+                        with lock:
+                            heards.append((table_pk, heard["version"], time.monotonic()))
                         if heard["version"] > seen:
                             seen = heard["version"]
                             panel(phone, token, table_pk)
@@ -227,7 +230,7 @@ def main() -> None:
 
             def master_loop(table_pk: int, phone: Phone, offset: float) -> None:
                 kept = state[table_pk]
-                time.sleep(offset + 1.0)  # the phones settled first
+                time.sleep(offset + args.every + 1.0)  # every phone following first
                 while time.monotonic() < deadline - 1.0:
                     tick = time.monotonic()
                     sent = {"expected_seq": kept["seq"], "client_id": uuid.uuid4().hex}
@@ -286,20 +289,25 @@ def main() -> None:
 
             # Each phone's panels, per table, in order: a move's latency for a phone is the
             # first of its panels at or past the move's version.
-            latencies = []
-            per_table: dict[int, list[tuple[int, float]]] = defaultdict(list)
-            for table_pk, version, arrived in panels:
-                per_table[table_pk].append((version, arrived))
-            for (table_pk, version), answered in committed.items():
-                if answered > deadline - 1.0:
-                    continue  # too late in the phase to be followed
-                reached = sorted(
-                    a for v, a in per_table[table_pk] if v >= version and a >= answered - 0.5
-                )
-                # the phones' first panels at or past it (one per phone, at most)
-                latencies += [max(0.0, a - answered) for a in reached[: args.phones]]
+            def latencies(arrivals: list[tuple[int, int, float]]) -> list[float]:
+                found = []
+                per_table: dict[int, list[tuple[int, float]]] = defaultdict(list)
+                for table_pk, version, arrived in arrivals:
+                    per_table[table_pk].append((version, arrived))
+                for (table_pk, version), answered in committed.items():
+                    if answered > deadline - 1.0:
+                        continue  # too late in the phase to be followed
+                    reached = sorted(
+                        a for v, a in per_table[table_pk] if v >= version and a >= answered - 0.5
+                    )
+                    # the phones' first arrivals at or past it (one per phone, at most)
+                    found += [max(0.0, a - answered) for a in reached[: args.phones]]
+                return found
+
             print(f"{phase}:", flush=True)
-            print(f"  commit to panel   {summary(latencies)}")
+            print(f"  commit to panel   {summary(latencies(panels))}")
+            if heards:
+                print(f"  commit to push    {summary(latencies(heards))}")
             for kind, values in sorted(times.items()):
                 print(f"  {kind:17} {summary(values)}")
             print(f"  errors: {sum(errors.values())} {dict(errors) or ''}", flush=True)
