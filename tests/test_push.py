@@ -18,11 +18,14 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import get_commands
 from django.db import connection
 
+from games import followers
 from tests.games.long_games import next_move
 from tests.serving import (
     Phone,
@@ -124,3 +127,33 @@ def test_a_move_through_one_server_reaches_a_screen_on_the_other(
     finally:
         one.stop()
         two.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_wrong_seat_links_on_the_push_count_as_guesses_and_a_guesser_is_refused(
+    settings, make_table
+) -> None:
+    """The seat links' throttle covers the push as it covers the poll: each wrong token counts,
+    and an address refused for guessing cannot connect even with a right one."""
+    settings.SECRET_LINK_FAILURES = 2
+    token = make_table("amnesia", ["Ana", "Bruno"]).seats.first().token
+    address = f"10.9.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"  # counted apart
+
+    async def connects(path: str) -> bool:
+        communicator = WebsocketCommunicator(
+            followers.application(),
+            path,
+            headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")],
+        )
+        communicator.scope["client"] = (address, 5000)
+        connected, _ = await communicator.connect()
+        if connected:
+            assert set(await communicator.receive_json_from()) == {"version"}
+        await communicator.disconnect()
+        return connected
+
+    assert async_to_sync(connects)(f"/seat/{token}/push/")
+    assert not async_to_sync(connects)("/seat/wrong-one/push/")
+    assert async_to_sync(connects)(f"/seat/{token}/push/")  # one guess: not yet refused
+    assert not async_to_sync(connects)("/seat/wrong-two/push/")
+    assert not async_to_sync(connects)(f"/seat/{token}/push/")  # refused: two guesses
