@@ -380,6 +380,9 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Several server processes (make serve --workers N sets WORKERS) each with its own memory would
+# each hear only the moves made through it: the push is refused, and the pages poll as before.
+PUSH = bool(REDIS_URL) or env_int("WORKERS", 1) <= 1
 
 
 # The server's two pools of threads per worker process (``manage.py serve``,

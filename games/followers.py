@@ -15,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import SessionMiddlewareStack
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import path
 
@@ -75,6 +76,9 @@ class TableFollower(AsyncWebsocketConsumer):
     joined: str | None = None
 
     async def connect(self) -> None:
+        if not settings.PUSH:
+            await self.close()  # the page polls at its own pace (settings.PUSH says why)
+            return
         remember_loop()
         kwargs = self.scope["url_route"]["kwargs"]
         if "token" in kwargs:

@@ -139,6 +139,29 @@ def test_wrong_seat_links_on_the_push_count_as_guesses_and_a_guesser_is_refused(
     token = make_table("amnesia", ["Ana", "Bruno"]).seats.first().token
     address = f"10.9.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"  # counted apart
 
+    connects = connector(address)
+
+    assert async_to_sync(connects)(f"/seat/{token}/push/")
+    assert not async_to_sync(connects)("/seat/wrong-one/push/")
+    assert async_to_sync(connects)(f"/seat/{token}/push/")  # one guess: not yet refused
+    assert not async_to_sync(connects)("/seat/wrong-two/push/")
+    assert not async_to_sync(connects)(f"/seat/{token}/push/")  # refused: two guesses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_several_processes_without_redis_refuse_the_push(settings, make_table) -> None:
+    """Each would hear only its own moves: the pages poll at their own pace instead."""
+    token = make_table("amnesia", ["Ana", "Bruno"]).seats.first().token
+    connects = connector("10.8.0.1")
+    assert async_to_sync(connects)(f"/seat/{token}/push/")
+    settings.PUSH = False
+    assert not async_to_sync(connects)(f"/seat/{token}/push/")
+
+
+def connector(address: str):
+    """A connection to the push (Channels' test communicator) as from ``address``: whether it
+    was accepted (and then its first message is the version alone)."""
+
     async def connects(path: str) -> bool:
         communicator = WebsocketCommunicator(
             followers.application(),
@@ -152,8 +175,4 @@ def test_wrong_seat_links_on_the_push_count_as_guesses_and_a_guesser_is_refused(
         await communicator.disconnect()
         return connected
 
-    assert async_to_sync(connects)(f"/seat/{token}/push/")
-    assert not async_to_sync(connects)("/seat/wrong-one/push/")
-    assert async_to_sync(connects)(f"/seat/{token}/push/")  # one guess: not yet refused
-    assert not async_to_sync(connects)("/seat/wrong-two/push/")
-    assert not async_to_sync(connects)(f"/seat/{token}/push/")  # refused: two guesses
+    return connects
