@@ -18,7 +18,8 @@ Each table is a contest (the demo's script); its game master posts ``--moves`` m
 1. **polls**: each of the ``--phones`` phones per table polls every ``--every`` seconds (the
    pages' default) and, told the table moved, fetches its seat panel;
 2. **push**: each phone holds a websocket to its seat's push address and, when it hears a
-   newer version, fetches its seat panel.
+   newer version, fetches its seat panel; versions heard while a fetch is in flight are
+   fetched once when it ends, if its panel is older (as ``static/js/live.js`` coalesces).
 
 The latency of a move for a phone: from the move's answer arriving (the move committed) to
 that phone's panel arriving for that version or a later one. Printed: mean, p95, p99 and max
@@ -165,7 +166,7 @@ def main() -> None:
             start = time.monotonic()
             deadline = start + args.seconds
 
-            def panel(phone: Phone, token: str, table_pk: int) -> None:
+            def panel(phone: Phone, token: str, table_pk: int) -> int | None:
                 started = time.monotonic()
                 try:
                     status, _h, body, _c = phone.get(f"/seat/{token}/", **{"HX-Request": "true"})
@@ -180,7 +181,10 @@ def main() -> None:
                         errors[f"panel {status}"] += 1
                     elif at >= 0:
                         end = body.index(b'"', at + len(marker))
-                        panels.append((table_pk, int(body[at + len(marker) : end]), arrived))
+                        shown = int(body[at + len(marker) : end])
+                        panels.append((table_pk, shown, arrived))
+                        return shown
+                return None
 
             def polling(token: str, table_pk: int, offset: float) -> None:
                 phone = Phone(screens.port)
@@ -210,18 +214,27 @@ def main() -> None:
                     with lock:
                         errors[f"connect {socket.status}"] += 1
                     return
-                seen = json.loads(socket.message(10))["version"]
+                seen = latest = json.loads(socket.message(10))["version"]
+
+                def hear(timeout: float) -> None:
+                    nonlocal latest
+                    heard = json.loads(socket.message(timeout))["version"]
+                    with lock:
+                        heards.append((table_pk, heard, time.monotonic()))
+                    latest = max(latest, heard)
+
                 try:
                     while time.monotonic() < deadline:
                         try:
-                            heard = json.loads(socket.message(deadline - time.monotonic()))
+                            hear(deadline - time.monotonic())
                         except TimeoutError:
                             break
-                        with lock:
-                            heards.append((table_pk, heard["version"], time.monotonic()))
-                        if heard["version"] > seen:
-                            seen = heard["version"]
-                            panel(phone, token, table_pk)
+                        # As static/js/live.js: a fetch at once, and what was heard while it was
+                        # in flight fetched once when it ends (never two in flight, no queue).
+                        while latest > seen:
+                            seen = max(seen, panel(phone, token, table_pk) or latest)
+                            while socket.ready():
+                                hear(1.0)
                 except (OSError, EOFError) as exc:
                     with lock:
                         errors[f"push {type(exc).__name__}"] += 1

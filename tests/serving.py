@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -285,6 +286,10 @@ class Socket:
         payload = self._take(length)
         assert first & 0x0F == 1, f"not a text frame: {first:#x}"
         return payload.decode()
+
+    def ready(self) -> bool:
+        """Whether a frame (or part of one) is waiting to be read."""
+        return bool(self.buffer) or bool(select.select([self.sock], [], [], 0)[0])
 
     def close(self) -> None:
         self.sock.close()

@@ -34,6 +34,8 @@
   var latest = 0; // the newest version pushed
   var retry = null;
   var backoff = 1000;
+  var fetching = 0; // when a refresh this script asked for went out (0: none in flight)
+  var FETCH_GIVES_UP = 10000; // a refresh that never said it ended counts as ended after this
 
   function watched() {
     return document.querySelector("[data-poll][data-version]");
@@ -121,25 +123,36 @@
     };
   }
 
+  // Pushes are coalesced: a version heard while no fetch is in flight fetches the panel at once;
+  // one heard while a fetch is in flight waits for it to end, and then one fetch (if the panel
+  // it brought is still older than the newest version heard) covers every version heard
+  // meanwhile. Never two fetches in flight, never a queue of them; a hidden page fetches
+  // nothing until it is shown again.
   function heard(version) {
     var el = watched();
     if (!el || typeof version !== "number") return;
     latest = Math.max(latest, version);
     var seen = parseInt(el.getAttribute("data-version"), 10);
-    if (!(version > seen)) return;
-    if (!document.hidden && !busy(el) && el.isConnected && window.htmx && mayRefresh(el)) {
+    if (!(latest > seen)) return;
+    if (busy(el)) {
+      pending = true; // the fetch in flight ends in htmx:afterRequest, which asks again
+      return;
+    }
+    if (!document.hidden && el.isConnected && window.htmx && mayRefresh(el)) {
       pending = false;
+      fetching = Date.now();
       window.htmx.trigger(el, "table-changed");
       return;
     }
-    // Not now (someone typing, a refresh under way, the page hidden): the polls catch up soon.
+    // Not now (someone typing, the page hidden): the polls catch up soon, or the page's return.
     pending = true;
     schedule();
   }
 
   function busy(el) {
-    // The panel is being fetched already (this poll's refresh, or a move's answer).
-    return !!el.closest(".htmx-request") || !!document.querySelector(".htmx-request");
+    // The panel is being fetched already (a push's or a poll's refresh, or a move's answer).
+    if (fetching && Date.now() - fetching > FETCH_GIVES_UP) fetching = 0;
+    return !!fetching || !!el.closest(".htmx-request") || !!document.querySelector(".htmx-request");
   }
 
   function panelOf(el) {
@@ -222,6 +235,8 @@
           return;
         }
         if (response.status === 200 && el.isConnected && window.htmx && mayRefresh(el)) {
+          if (busy(el)) return; // a refresh is on its way already
+          fetching = Date.now();
           window.htmx.trigger(el, "table-changed");
         }
       })
@@ -311,14 +326,30 @@
   });
 
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) ask();
-    else schedule();
+    if (document.hidden) return schedule();
+    var el = watched();
+    // Back in view: a version pushed while hidden is fetched at once, else a poll asks.
+    if (el && latest > parseInt(el.getAttribute("data-version"), 10)) {
+      schedule();
+      heard(latest);
+    } else {
+      ask();
+    }
   });
   // A swap brings a new panel (and with it the new version): count from there.
   document.addEventListener("htmx:afterSettle", function () {
+    fetching = 0;
     pending = false;
     schedule();
     if (latest) heard(latest); // a version pushed while the panel was on its way
+  });
+  // A fetch that ended without a swap (an error, a dropped connection, a 204): the next may go,
+  // and a version heard meanwhile is asked for by the next poll, within a second (a server in
+  // trouble never gets a tight loop of fetches).
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.successful && ev.detail.xhr && ev.detail.xhr.status !== 204) return;
+    fetching = 0;
+    if (pending) schedule();
   });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", schedule);

@@ -142,5 +142,49 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
         assert [json.loads(f) for f in frames] == [
             {"version": v} for v in [table.version - 1, table.version]
         ]
+
+        # Pushes coalesce: moves in a burst never put two fetches of the panel in flight, nor
+        # one per move queued; the last one's panel comes within a second of it.
+        panel = f"/seat/{seat.token}/amnesia/"
+        flight = {"now": 0, "most": 0, "fetches": 0}
+
+        def went(request) -> None:
+            if request.url.endswith(panel) and request.headers.get("hx-request"):
+                flight["now"] += 1
+                flight["fetches"] += 1
+                flight["most"] = max(flight["most"], flight["now"])
+
+        def ended(request) -> None:
+            if request.url.endswith(panel) and request.headers.get("hx-request"):
+                flight["now"] -= 1
+
+        bruno.on("request", went)
+        bruno.on("requestfinished", ended)
+        bruno.on("requestfailed", ended)
+        for _ in range(4):
+            send_move(sender, table)
+            table.refresh_from_db()
+        wait_for_version(bruno, table.version, within=1.0)
+        bruno.wait_for_timeout(200)  # a fetch that should not come, had it been queued
+        assert flight["most"] == 1, flight
+        assert 1 <= flight["fetches"] <= 4, flight
+
+        # A hidden page (a phone in a pocket) fetches nothing; shown again, it fetches at once.
+        bruno.evaluate(
+            "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => "
+            "true}); document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        fetched = flight["fetches"]
+        send_move(sender, table)
+        table.refresh_from_db()
+        bruno.wait_for_timeout(400)
+        assert flight["fetches"] == fetched
+        assert bruno.evaluate(VERSION) < table.version
+        bruno.evaluate(
+            "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => "
+            "false}); document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        assert wait_for_version(bruno, table.version, within=1.0) < 1.0
+        assert flight["fetches"] == fetched + 1
     finally:
         phone.close()
