@@ -86,6 +86,29 @@ def start_redis() -> tuple[str, subprocess.Popen]:
     return f"redis://127.0.0.1:{port}/0", process
 
 
+def cpu_seconds(root: int) -> float:
+    """CPU seconds (user and system) used so far by process ``root`` and every process under
+    it (the server's workers, its poll server), read from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    family, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in family} - family
+        grown = bool(more)
+        family |= more
+    return sum(used.get(pid, 0.0) for pid in family)
+
+
 def summary(values: list[float]) -> str:
     if not values:
         return "none"
@@ -165,6 +188,7 @@ def main() -> None:
             lock = threading.Lock()
             start = time.monotonic()
             deadline = start + args.seconds
+            cpu_before = sum(cpu_seconds(server.process.pid) for server in servers)
 
             def panel(phone: Phone, token: str, table_pk: int) -> int | None:
                 started = time.monotonic()
@@ -317,7 +341,14 @@ def main() -> None:
                     found += [max(0.0, a - answered) for a in reached[: args.phones]]
                 return found
 
-            print(f"{phase}:", flush=True)
+            used = sum(cpu_seconds(server.process.pid) for server in servers) - cpu_before
+            served = len(times["seat panel"]) + len(times["move or undo"]) + len(times["poll"])
+            print(
+                f"{phase}: (load {os.getloadavg()[0]:.2f}; the server processes' CPU "
+                f"{used / args.seconds:.2f} s a second, {used * 1e3 / max(1, served):.1f} ms a "
+                "request)",
+                flush=True,
+            )
             print(f"  commit to panel   {summary(latencies(panels))}")
             if heards:
                 print(f"  commit to push    {summary(latencies(heards))}")
