@@ -156,7 +156,8 @@ def main() -> None:
         tokens = {t.pk: [s.token for s in t.seats.all()] for t in tables}
         connections.close_all()
 
-        extra = {"POLL_PROCESS": "1"}
+        # POLL_PROCESS=0 in the bench's environment: the polls answered in the server's own pool
+        extra = {"POLL_PROCESS": os.environ.get("POLL_PROCESS", "1")}
         if args.servers == 2:
             url, redis = start_redis()
             extra["REDIS_URL"] = url
@@ -170,7 +171,7 @@ def main() -> None:
         print(
             f"{engine}, {args.servers} server process(es){' + Redis' if redis else ''}: "
             f"{args.tables} tables × {args.phones} phones, {args.moves:g} move/s per table, "
-            f"{args.seconds:g} s a phase",
+            f"{args.seconds:g} s a phase, poll process {extra['POLL_PROCESS']}",
             flush=True,
         )
         print(f"load before: {os.getloadavg()[0]:.2f}", flush=True)

@@ -93,15 +93,20 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
 ) -> None:
     page, sender = laptop
     table = table_for(gm, slug)
-    opened = []
-    page.on("websocket", lambda ws: opened.append(ws))
+    opened, frames = [], []
+
+    def connected(ws) -> None:
+        opened.append(ws)
+        ws.on("framereceived", lambda frame: frames.append(frame))
+
+    page.on("websocket", connected)
     page.goto(f"/tables/{table.pk}/")
     page.evaluate(NO_POLLS)
     deadline = time.monotonic() + 10
-    while not opened and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
+    while not frames and time.monotonic() < deadline:  # open, the current version heard
+        page.wait_for_timeout(20)
     assert opened and opened[0].url.endswith("/push/?key=" + opened[0].url.rsplit("key=", 1)[1])
-    page.wait_for_timeout(300)  # the connection open, the current version heard
+    assert frames, "the push never spoke"
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
     before = page.evaluate(VERSION)
@@ -114,8 +119,10 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
     # The push blocked (a proxy that drops the upgrade): the page follows by its polls.
     page.route_web_socket("**/push/**", lambda ws: ws.close())
     page.goto(f"/tables/{table.pk}/")
+    # Polls every 300 ms from now (a page shown again asks at once, then at its pace).
     page.evaluate(
-        "() => document.querySelector('[data-poll]').setAttribute('data-poll-every', '300')"
+        "() => { document.querySelector('[data-poll]').setAttribute('data-poll-every', '300');"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
     )
     send_move(sender, table)
     table.refresh_from_db()
@@ -134,7 +141,9 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
         bruno.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
         bruno.goto(f"/seat/{seat.token}/amnesia/")
         bruno.evaluate(NO_POLLS)
-        bruno.wait_for_timeout(300)
+        deadline = time.monotonic() + 10
+        while not frames and time.monotonic() < deadline:  # open, the current version heard
+            bruno.wait_for_timeout(20)
         send_move(sender, table)
         table.refresh_from_db()
         wait_for_version(bruno, table.version, within=1.0)
