@@ -7,6 +7,7 @@ with a message when it is missing, except in CI."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -18,7 +19,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
@@ -141,11 +141,11 @@ def test_wrong_seat_links_on_the_push_count_as_guesses_and_a_guesser_is_refused(
 
     connects = connector(address)
 
-    assert async_to_sync(connects)(f"/seat/{token}/push/")
-    assert not async_to_sync(connects)("/seat/wrong-one/push/")
-    assert async_to_sync(connects)(f"/seat/{token}/push/")  # one guess: not yet refused
-    assert not async_to_sync(connects)("/seat/wrong-two/push/")
-    assert not async_to_sync(connects)(f"/seat/{token}/push/")  # refused: two guesses
+    assert connected(connects, f"/seat/{token}/push/")
+    assert not connected(connects, "/seat/wrong-one/push/")
+    assert connected(connects, f"/seat/{token}/push/")  # one guess: not yet refused
+    assert not connected(connects, "/seat/wrong-two/push/")
+    assert not connected(connects, f"/seat/{token}/push/")  # refused: two guesses
 
 
 @pytest.mark.django_db(transaction=True)
@@ -153,9 +153,17 @@ def test_several_processes_without_redis_refuse_the_push(settings, make_table) -
     """Each would hear only its own moves: the pages poll at their own pace instead."""
     token = make_table("amnesia", ["Ana", "Bruno"]).seats.first().token
     connects = connector("10.8.0.1")
-    assert async_to_sync(connects)(f"/seat/{token}/push/")
+    assert connected(connects, f"/seat/{token}/push/")
     settings.PUSH = False
-    assert not async_to_sync(connects)(f"/seat/{token}/push/")
+    assert not connected(connects, f"/seat/{token}/push/")
+
+
+def connected(connects, path: str) -> bool:
+    """``connects(path)`` run on an event loop of its own, in a thread of its own: a browser
+    test before this one in the same worker leaves Playwright's loop running in this thread,
+    where asgiref's async_to_sync refuses to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, connects(path)).result()
 
 
 def connector(address: str):
