@@ -191,7 +191,10 @@ def main() -> None:
             deadline = start + args.seconds
             cpu_before = sum(cpu_seconds(server.process.pid) for server in servers)
 
-            def panel(phone: Phone, token: str, table_pk: int) -> int | None:
+            def panel(phone: Phone, token: str, table_pk: int, heard: int) -> int | None:
+                """The seat's panel fetched after hearing (or polling) version ``heard``: the
+                version it shows. A finished game's panel follows nothing and shows none: it
+                counts as ``heard``'s (it was asked for after that version's commit)."""
                 started = time.monotonic()
                 try:
                     status, _h, body, _c = phone.get(f"/seat/{token}/", **{"HX-Request": "true"})
@@ -209,6 +212,9 @@ def main() -> None:
                         shown = int(body[at + len(marker) : end])
                         panels.append((table_pk, shown, arrived))
                         return shown
+                    else:
+                        panels.append((table_pk, heard, arrived))
+                        return heard
                 return None
 
             def polling(token: str, table_pk: int, offset: float) -> None:
@@ -227,7 +233,7 @@ def main() -> None:
                             errors[f"poll {status}"] += 1
                     if status == 200:
                         version = json.loads(body)["version"]
-                        panel(phone, token, table_pk)
+                        panel(phone, token, table_pk, version)
                     time.sleep(max(0.0, args.every - (time.monotonic() - tick)))
 
             def pushed(token: str, table_pk: int, offset: float) -> None:
@@ -257,7 +263,7 @@ def main() -> None:
                         # As static/js/live.js: a fetch at once, and what was heard while it was
                         # in flight fetched once when it ends (never two in flight, no queue).
                         while latest > seen:
-                            seen = max(seen, panel(phone, token, table_pk) or latest)
+                            seen = max(seen, panel(phone, token, table_pk, latest) or latest)
                             while socket.ready():
                                 hear(1.0)
                 except (OSError, EOFError) as exc:
