@@ -1,10 +1,7 @@
-"""
-ASGI config for amnesia_site project.
+"""The site over ASGI: its pages (Django's handler) and the push's websockets (games/push.py).
 
-It exposes the ASGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/6.1/howto/deployment/asgi/
+``make run`` serves this through Daphne's runserver (ASGI_APPLICATION); ``make serve`` serves
+amnesia_site/served.py, which routes the websockets here too and the pages through its lanes.
 """
 
 import os
@@ -13,4 +10,11 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up before the push is imported
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+from games import followers  # noqa: E402
+
+websockets = followers.application()
+application = ProtocolTypeRouter({"http": django_application, "websocket": websockets})

@@ -88,9 +88,11 @@ def database_config(url: str | None, *, conn_max_age: int = 60) -> dict[str, Any
             # One file per process, so two test runs in one checkout never share a database.
             test_name = Path(tempfile.gettempdir()) / f"amnesia-test-{os.getpid()}.sqlite3"
             config["TEST"] = {"NAME": str(test_name)}
-    else:
-        config["CONN_MAX_AGE"] = conn_max_age
-        config["CONN_HEALTH_CHECKS"] = True
+    # Each thread keeps its connection across requests: opening one costs more than most
+    # requests' reads (on SQLite its pragmas: 1.7 of a seat panel's 5 ms of CPU, bench/panels.py;
+    # on PostgreSQL a round of authentication), and after a move every phone fetches its panel.
+    config["CONN_MAX_AGE"] = conn_max_age
+    config["CONN_HEALTH_CHECKS"] = True
     return config
 
 
@@ -133,6 +135,8 @@ if PUBLIC_URL:
 
 
 INSTALLED_APPS = [
+    # Daphne's runserver (make run): the site over ASGI, the push's websockets too (games/push.py).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -242,6 +246,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "amnesia_site.wsgi.application"
+ASGI_APPLICATION = "amnesia_site.asgi.application"
 
 DATABASES = {
     "default": database_config(
@@ -362,6 +367,25 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# The push (games/push.py): each process's own memory when it serves alone; Redis at REDIS_URL
+# when several processes or machines serve, so a move through one reaches the screens
+# connected to another (without it they follow that move by their polls).
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("CACHE_KEY_PREFIX", "amnesia") + ":push",
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Several server processes (make serve --workers N sets WORKERS) each with its own memory would
+# each hear only the moves made through it: the push is refused, and the pages poll as before.
+PUSH = bool(REDIS_URL) or env_int("WORKERS", 1) <= 1
 
 
 # The server's two pools of threads per worker process (``manage.py serve``,

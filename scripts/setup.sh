@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 STAMP="$VENV/.installed"
 # Pango, HarfBuzz and a couple of fonts for WeasyPrint (and for Chromium to draw text at all).
+# redis-server: the push and the cache shared by several server processes (REDIS_URL), and the
+# tests and benches that start their own.
 APT_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-  fonts-liberation)
+  fonts-liberation redis-server)
 # What only the tests use: Chromium's headless shell for the browser tests, epubcheck and a Java
 # to run it for the EPUB tests (the site writes EPUBs without either), gettext for the
 # catalogue tests (they run makemessages; the site compiles its catalogues with polib). Left out when the set-up

@@ -1,13 +1,16 @@
 """Starting ``manage.py serve`` for real (a Granian process on a free loopback port) and
-talking to it over plain HTTP, as a phone would: for tests/test_serve*.py and bench/load.py."""
+talking to it over plain HTTP (and a websocket), as a phone would: for tests/test_serve*.py,
+tests/test_push.py, bench/load.py and bench/push.py."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.client
 import json
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -238,3 +241,55 @@ class Phone:
         )
         assert status == 302, (status, body[:2000])
         assert "sessionid" in self.cookies
+
+
+class Socket:
+    """A websocket client, as small as the test needs: the handshake, then the server's text
+    frames (unmasked, unfragmented: what Channels sends)."""
+
+    def __init__(self, port: int, path: str, origin: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self.buffer += chunk
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1]) if head else 0
+
+    def _take(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise EOFError("the server closed the connection")
+            self.buffer += chunk
+        taken, self.buffer = self.buffer[:n], self.buffer[n:]
+        return taken
+
+    def message(self, timeout: float) -> str:
+        self.sock.settimeout(timeout)
+        first, second = self._take(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(self._take(2))
+        elif length == 127:
+            length = int.from_bytes(self._take(8))
+        payload = self._take(length)
+        assert first & 0x0F == 1, f"not a text frame: {first:#x}"
+        return payload.decode()
+
+    def ready(self) -> bool:
+        """Whether a frame (or part of one) is waiting to be read."""
+        return bool(self.buffer) or bool(select.select([self.sock], [], [], 0)[0])
+
+    def close(self) -> None:
+        self.sock.close()

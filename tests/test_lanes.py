@@ -126,7 +126,7 @@ def test_a_poll_answers_while_every_thread_for_pages_is_busy(loop, lanes, make_t
 def test_the_served_application_has_its_two_lanes() -> None:
     python_default = sys.getswitchinterval()
     try:
-        from amnesia_site.served import application
+        from amnesia_site.served import lanes as application
 
         assert isinstance(application, Lanes)
         assert application.pages._max_workers == settings.THREADS

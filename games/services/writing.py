@@ -24,7 +24,7 @@ from django.db.models import BooleanField, F, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from games import registry, signals
+from games import push, registry, signals
 from games import story as kept_story
 from games.models import Move, Table
 from games.rules import Game, IllegalMove, get_game
@@ -93,6 +93,7 @@ def store(locked: Table, step: kept.Step, now: datetime) -> None:
     # (no signal listens to a table's save), at a cost a move's answer feels.
     fields = ["last_seq", "started_at", "status", "finished_at", *kept.fields()]
     Table.objects.filter(pk=locked.pk).update(**{name: getattr(locked, name) for name in fields})
+    push.announce(locked.pk, locked.version)  # once committed, the screens hear of it
 
 
 def bump_version(table: Table) -> None:
@@ -106,6 +107,7 @@ def bump_version(table: Table) -> None:
     the caller holds the row's lock (the write path does), and is a best guess otherwise.
     """
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1, bumps=F("bumps") + 1)
+    push.announce(table.pk)  # the row's version once committed (this one may be a guess)
     table.version = (table.version or 0) + 1
     table.bumps = (table.bumps or 0) + 1
 

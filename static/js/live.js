@@ -13,12 +13,29 @@
 // still there, and the keyboard goes back to whatever control had it, a text field's caret
 // and selection where they were. So a narration box with the keyboard never stops the page
 // from following the table (only a word an input method is still composing waits).
+//
+// The push (games/push.py): the page also holds a websocket to its push address (data-push, or
+// the poll's address with /push/ for /poll/), on which the server says {"version": V} whenever
+// the table moves. A version newer than the page's fires "table-changed" as a poll's 200 does,
+// under the same rules (mayRefresh). While the connection is open the polls slow down to one
+// every PUSHED_EVERY (never stop: a push lost on the way is caught up); when it cannot be made
+// or drops, the page says nothing and polls as before, and tries the connection again later.
 (function () {
   "use strict";
 
   var DEFAULT_EVERY = 3000;
+  var PUSHED_EVERY = 15000;
   var timer = null;
   var asking = false;
+  var socket = null; // the open (or opening) connection
+  var socketUrl = null; // its address
+  var pushed = false; // whether it is open
+  var pending = false; // a pushed version the page could not refresh to yet (someone typing)
+  var latest = 0; // the newest version pushed
+  var retry = null;
+  var backoff = 1000;
+  var fetching = 0; // when a refresh this script asked for went out (0: none in flight)
+  var FETCH_GIVES_UP = 10000; // a refresh that never said it ended counts as ended after this
 
   function watched() {
     return document.querySelector("[data-poll][data-version]");
@@ -28,14 +45,114 @@
     var el = watched();
     if (timer) window.clearTimeout(timer);
     timer = null;
+    connect();
     if (!el || document.hidden) return;
     var every = parseInt(el.getAttribute("data-poll-every"), 10) || DEFAULT_EVERY;
+    if (pushed) every = pending ? Math.min(every, 1000) : Math.max(every, PUSHED_EVERY);
     timer = window.setTimeout(ask, every);
   }
 
+  // -- the push ---------------------------------------------------------------------------
+  function pushUrl(el) {
+    if (!el || !window.WebSocket) return null;
+    var url = el.getAttribute("data-push");
+    if (url === "") return null; // this page asked for polls alone
+    if (!url) {
+      url = el.getAttribute("data-poll") || "";
+      if (!/\/poll\/(\?|$)/.test(url)) return null;
+      url = url.replace(/\/poll\/(\?|$)/, "/push/$1");
+    }
+    var address = new URL(url, window.location.href);
+    address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
+    return address.href;
+  }
+
+  function connect() {
+    var url = pushUrl(watched());
+    // Open, opening, or waiting to be tried again: nothing to do for the same address.
+    if (url === socketUrl && (socket || retry)) return;
+    if (socket) {
+      var old = socket;
+      socket = null;
+      old.close();
+    }
+    socketUrl = null;
+    pushed = false;
+    latest = 0; // another table's versions, or none yet
+    if (retry) window.clearTimeout(retry);
+    retry = null;
+    if (!url) return;
+    var ws;
+    try {
+      ws = new window.WebSocket(url);
+    } catch (e) {
+      return; // polls alone
+    }
+    socket = ws;
+    socketUrl = url;
+    ws.onopen = function () {
+      if (socket !== ws) return;
+      pushed = true;
+      backoff = 1000;
+    };
+    ws.onmessage = function (ev) {
+      if (socket !== ws) return;
+      var data;
+      try {
+        data = JSON.parse(ev.data);
+      } catch (e) {
+        return;
+      }
+      heard(data && data.version);
+    };
+    ws.onerror = function () { /* onclose follows: polls alone, said nowhere */ };
+    ws.onclose = function () {
+      if (socket !== ws) return;
+      socket = null; // socketUrl stays: the address waits for its retry
+      var was = pushed;
+      pushed = false;
+      // Polls at their own pace again, and the connection tried again later (a phone that
+      // slept, a server restarted), less and less often while it keeps failing.
+      retry = window.setTimeout(function () {
+        retry = null;
+        socketUrl = null;
+        connect();
+      }, backoff);
+      backoff = Math.min(backoff * 2, 60000);
+      if (was) schedule(); // the polls at their own pace again from now
+    };
+  }
+
+  // Pushes are coalesced: a version heard while no fetch is in flight fetches the panel at once;
+  // one heard while a fetch is in flight waits for it to end, and then one fetch (if the panel
+  // it brought is still older than the newest version heard) covers every version heard
+  // meanwhile. Never two fetches in flight, never a queue of them; a hidden page fetches
+  // nothing until it is shown again.
+  function heard(version) {
+    var el = watched();
+    if (!el || typeof version !== "number") return;
+    latest = Math.max(latest, version);
+    var seen = parseInt(el.getAttribute("data-version"), 10);
+    if (!(latest > seen)) return;
+    if (busy(el)) {
+      pending = true; // the fetch in flight ends in htmx:afterRequest, which asks again
+      return;
+    }
+    if (!document.hidden && el.isConnected && window.htmx && mayRefresh(el)) {
+      pending = false;
+      fetching = Date.now();
+      window.htmx.trigger(el, "table-changed");
+      return;
+    }
+    // Not now (someone typing, the page hidden): the polls catch up soon, or the page's return.
+    pending = true;
+    schedule();
+  }
+
   function busy(el) {
-    // The panel is being fetched already (this poll's refresh, or a move's answer).
-    return !!el.closest(".htmx-request") || !!document.querySelector(".htmx-request");
+    // The panel is being fetched already (a push's or a poll's refresh, or a move's answer).
+    if (fetching && Date.now() - fetching > FETCH_GIVES_UP) fetching = 0;
+    return !!fetching || !!el.closest(".htmx-request") || !!document.querySelector(".htmx-request");
   }
 
   function panelOf(el) {
@@ -118,6 +235,8 @@
           return;
         }
         if (response.status === 200 && el.isConnected && window.htmx && mayRefresh(el)) {
+          if (busy(el)) return; // a refresh is on its way already
+          fetching = Date.now();
           window.htmx.trigger(el, "table-changed");
         }
       })
@@ -207,11 +326,31 @@
   });
 
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) ask();
-    else schedule();
+    if (document.hidden) return schedule();
+    var el = watched();
+    // Back in view: a version pushed while hidden is fetched at once, else a poll asks.
+    if (el && latest > parseInt(el.getAttribute("data-version"), 10)) {
+      schedule();
+      heard(latest);
+    } else {
+      ask();
+    }
   });
   // A swap brings a new panel (and with it the new version): count from there.
-  document.addEventListener("htmx:afterSettle", schedule);
+  document.addEventListener("htmx:afterSettle", function () {
+    fetching = 0;
+    pending = false;
+    schedule();
+    if (latest) heard(latest); // a version pushed while the panel was on its way
+  });
+  // A fetch that ended without a swap (an error, a dropped connection, a 204): the next may go,
+  // and a version heard meanwhile is asked for by the next poll, within a second (a server in
+  // trouble never gets a tight loop of fetches).
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.successful && ev.detail.xhr && ev.detail.xhr.status !== 204) return;
+    fetching = 0;
+    if (pending) schedule();
+  });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", schedule);
   } else {

@@ -137,7 +137,6 @@ def granian_command(
         str(port),
         "--workers",
         str(workers),
-        "--no-ws",
         "--log-level",
         os.environ.get("SERVE_LOG_LEVEL", "warning"),
     ]
@@ -229,9 +228,12 @@ class Command(BaseCommand):
         # The sizes of the app's two pools (amnesia_site/served.py reads them from settings).
         env["THREADS"] = str(opts["threads"])
         env["POLL_THREADS"] = str(opts["poll_threads"])
+        # How many processes serve (games/followers.py: without Redis, several turn the push off).
+        env["WORKERS"] = str(opts["workers"])
         if opts["workers"] > 1 and not env.get("REDIS_URL"):
             self.stderr.write(
-                "Several workers without REDIS_URL: each counts wrong seat links on its own."
+                "Several workers without REDIS_URL: each counts wrong seat links on its own, "
+                "and the pages follow the table by polls alone (no push)."
             )
         urls = phone_addresses(host, port, addresses, cert is not None)
         if opts["dry_run"]:

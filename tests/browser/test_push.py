@@ -1,0 +1,199 @@
+"""The push (issue 50, games/push.py): a move made through the server reaches a page that
+follows the table within a second, with its polls turned off; with the push blocked the page
+still follows, by its polls; and a seat's connection hears the version alone, never state.
+
+The pages are served as ``make serve`` serves them (Granian, the lanes, the websockets beside
+them: tests/serving.py), on the test database, one server for the module."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from games import registry, services
+from games.models import Table
+from tests.browser.helpers import PASSWORD
+from tests.games.long_games import next_move
+from tests.serving import (
+    Phone,
+    collected_static,
+    database_url,
+    serve_env,
+    start_server,
+)
+
+# One server for the module's tests: they run on one test worker.
+pytestmark = pytest.mark.xdist_group("push")
+
+NO_POLLS = "() => document.querySelector('[data-poll]').setAttribute('data-poll-every', '3600000')"
+VERSION = "() => Number(document.querySelector('[data-poll][data-version]').dataset.version)"
+
+
+@pytest.fixture(scope="module")
+def push_server(django_db_setup, django_db_blocker, test_media_dir, tmp_path_factory):
+    unused = tmp_path_factory.mktemp("push-unused")
+    static = collected_static(serve_env("sqlite:///:memory:", unused / "s", unused / "m"))
+    with django_db_blocker.unblock():
+        env = serve_env(database_url(connection.settings_dict), static, test_media_dir)
+    log = tmp_path_factory.mktemp("push") / "serve.log"
+    # The polls answered in the server's own pool: a process less to start.
+    running = start_server({**env, "POLL_PROCESS": "0"}, log)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def laptop(browser, push_server, gm, transactional_db):
+    """The game master's browser, logged in on the server (its password hashed as the server
+    hashes, quickly), and the phone-like client the moves are sent with."""
+    gm.password = PBKDF2PasswordHasher().encode(PASSWORD, "pushtestsalt", iterations=1000)
+    gm.save(update_fields=["password"])
+    sender = Phone(push_server.port, host="127.0.0.1")
+    sender.log_in(gm.username, PASSWORD)
+    context = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
+    context.set_default_timeout(10_000)
+    context.add_cookies(
+        [
+            {"name": name, "value": value, "domain": "127.0.0.1", "path": "/"}
+            for name, value in sender.cookies.items()
+        ]
+    )
+    yield context.new_page(), sender
+    context.close()
+
+
+def send_move(sender: Phone, table: Table) -> None:
+    status, _headers, body, _cookies = sender.post_json(
+        f"/tables/{table.pk}/move/",
+        {"move": next_move(table), "expected_seq": table.last_seq, "client_id": uuid.uuid4().hex},
+    )
+    assert status == 200, (status, body[:2000])
+
+
+def table_for(gm, slug: str) -> Table:
+    options = {"deck_mode": "virtual"} if slug == "contest" else {}
+    return services.create_table(gm, slug, ["Ana", "Bruno", "Caio"], seed=7, **options)
+
+
+def wait_for_version(page, version: int, within: float) -> float:
+    """Seconds until the page shows ``version`` (its panel fetched again), at most ``within``."""
+    started = time.monotonic()
+    page.wait_for_function(f"() => ({VERSION})() >= {version}", timeout=within * 1000)
+    return time.monotonic() - started
+
+
+@pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits()])
+def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_blocked(
+    laptop, gm, slug
+) -> None:
+    page, sender = laptop
+    table = table_for(gm, slug)
+    opened, frames = [], []
+
+    def connected(ws) -> None:
+        opened.append(ws)
+        ws.on("framereceived", lambda frame: frames.append(frame))
+
+    page.on("websocket", connected)
+    page.goto(f"/tables/{table.pk}/")
+    page.evaluate(NO_POLLS)
+    deadline = time.monotonic() + 10
+    while not frames and time.monotonic() < deadline:  # open, the current version heard
+        page.wait_for_timeout(20)
+    assert opened and opened[0].url.endswith("/push/?key=" + opened[0].url.rsplit("key=", 1)[1])
+    assert frames, "the push never spoke"
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
+    before = page.evaluate(VERSION)
+    send_move(sender, table)
+    table.refresh_from_db()
+    assert table.version > before
+    wait_for_version(page, table.version, within=1.0)
+    assert polls == []  # the push alone brought it
+
+    # The push blocked (a proxy that drops the upgrade): the page follows by its polls.
+    page.route_web_socket("**/push/**", lambda ws: ws.close())
+    page.goto(f"/tables/{table.pk}/")
+    # Polls every 300 ms from now (a page shown again asks at once, then at its pace).
+    page.evaluate(
+        "() => { document.querySelector('[data-poll]').setAttribute('data-poll-every', '300');"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    send_move(sender, table)
+    table.refresh_from_db()
+    wait_for_version(page, table.version, within=5.0)
+    assert any("/poll/" in url for url in polls)
+
+
+def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_server) -> None:
+    page, sender = laptop
+    table = table_for(gm, "amnesia")
+    seat = table.seats.get(name="Bruno")
+    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
+    try:
+        bruno = phone.new_page()
+        frames: list[str] = []
+        bruno.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        bruno.goto(f"/seat/{seat.token}/amnesia/")
+        bruno.evaluate(NO_POLLS)
+        deadline = time.monotonic() + 10
+        while not frames and time.monotonic() < deadline:  # open, the current version heard
+            bruno.wait_for_timeout(20)
+        send_move(sender, table)
+        table.refresh_from_db()
+        wait_for_version(bruno, table.version, within=1.0)
+        assert frames, "the seat's page heard nothing"
+        assert [json.loads(f) for f in frames] == [
+            {"version": v} for v in [table.version - 1, table.version]
+        ]
+
+        # Pushes coalesce: moves in a burst never put two fetches of the panel in flight, nor
+        # one per move queued; the last one's panel comes within a second of it.
+        panel = f"/seat/{seat.token}/amnesia/"
+        flight = {"now": 0, "most": 0, "fetches": 0}
+
+        def went(request) -> None:
+            if request.url.endswith(panel) and request.headers.get("hx-request"):
+                flight["now"] += 1
+                flight["fetches"] += 1
+                flight["most"] = max(flight["most"], flight["now"])
+
+        def ended(request) -> None:
+            if request.url.endswith(panel) and request.headers.get("hx-request"):
+                flight["now"] -= 1
+
+        bruno.on("request", went)
+        bruno.on("requestfinished", ended)
+        bruno.on("requestfailed", ended)
+        for _ in range(4):
+            send_move(sender, table)
+            table.refresh_from_db()
+        wait_for_version(bruno, table.version, within=1.0)
+        bruno.wait_for_timeout(200)  # a fetch that should not come, had it been queued
+        assert flight["most"] == 1, flight
+        assert 1 <= flight["fetches"] <= 4, flight
+
+        # A hidden page (a phone in a pocket) fetches nothing; shown again, it fetches at once.
+        bruno.evaluate(
+            "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => "
+            "true}); document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        fetched = flight["fetches"]
+        send_move(sender, table)
+        table.refresh_from_db()
+        bruno.wait_for_timeout(400)
+        assert flight["fetches"] == fetched
+        assert bruno.evaluate(VERSION) < table.version
+        bruno.evaluate(
+            "() => { Object.defineProperty(document, 'hidden', {configurable: true, get: () => "
+            "false}); document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        assert wait_for_version(bruno, table.version, within=1.0) < 1.0
+        assert flight["fetches"] == fetched + 1
+    finally:
+        phone.close()
