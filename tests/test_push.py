@@ -19,11 +19,12 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import get_commands
-from django.db import connection
+from django.db import connection, connections
 
 from games import followers
 from tests.games.long_games import next_move
@@ -162,8 +163,18 @@ def connected(connects, path: str) -> bool:
     """``connects(path)`` run on an event loop of its own, in a thread of its own: a browser
     test before this one in the same worker leaves Playwright's loop running in this thread,
     where asgiref's async_to_sync refuses to run."""
+
+    async def once() -> bool:
+        try:
+            return await connects(path)
+        finally:
+            # The consumer read the database in asgiref's thread for sync code: its kept
+            # connection closed there, or PostgreSQL cannot copy or drop the test database
+            # while it is open ("being accessed by other users").
+            await sync_to_async(connections.close_all)()
+
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, connects(path)).result()
+        return pool.submit(asyncio.run, once()).result()
 
 
 def connector(address: str):
