@@ -67,7 +67,12 @@ def _links(page: bytes, pattern: str) -> list[str]:
     return re.findall(pattern.encode(), page)
 
 
+# SQLite only (tests/conftest.py), this test and the threads' below: they read the server's
+# processes, headers, static files and pools (the threads' one poll is the poll test's, which
+# runs on both engines); on PostgreSQL each flushed every table after it (1 to 2 s). The
+# module's server still starts there for the moves, the polls and the two servers.
 @SHARED_SERVER
+@pytest.mark.sqlite_only
 def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(server):
     phone = Phone(server.port)
     status, headers, page, _ = phone.get("/")
@@ -136,6 +141,7 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
 
 
 @SHARED_SERVER
+@pytest.mark.sqlite_only
 def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
     """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
     polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads
