@@ -67,7 +67,12 @@ def _links(page: bytes, pattern: str) -> list[str]:
     return re.findall(pattern.encode(), page)
 
 
+# SQLite only (tests/conftest.py), this test and the threads' below: they read the server's
+# processes, headers, static files and pools (the threads' one poll is the poll test's, which
+# runs on both engines); on PostgreSQL each flushed every table after it (1 to 2 s). The
+# module's server still starts there for the moves, the polls and the two servers.
 @SHARED_SERVER
+@pytest.mark.sqlite_only
 def test_the_server_is_granian_with_debug_off_and_long_cached_static_files(server):
     phone = Phone(server.port)
     status, headers, page, _ = phone.get("/")
@@ -136,6 +141,7 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
 
 
 @SHARED_SERVER
+@pytest.mark.sqlite_only
 def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
     """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
     polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads
@@ -223,6 +229,10 @@ def _redis_answers(url: str) -> bool:
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
+# SQLite only (tests/conftest.py): the counts it checks are kept in Redis, whichever engine
+# holds the seats (the seat links' own tests run on both); on PostgreSQL it started two more
+# servers (12 to 14 s under load).
+@pytest.mark.sqlite_only
 @pytest.mark.skipif(not _redis_answers(REDIS_URL), reason="no Redis at 127.0.0.1:6379")
 def test_two_servers_with_redis_count_wrong_seat_links_together(server_env, tmp_path, make_table):
     """With REDIS_URL the throttles' counters are shared: wrong links tried through one server

@@ -22,7 +22,10 @@ from tests.serving import (
     free_port,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Only the demo account's tests reach the database (the command reads it in this process, on
+# the test's connection): the others check pure functions, a subprocess on no test database
+# or a port, and run on SQLite alone (tests/conftest.py), where a PostgreSQL run flushed every
+# table after each (about 0.8 s a test there, ``check --deploy``'s 2.5 s besides).
 
 
 def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
@@ -56,6 +59,7 @@ def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
 
 
 # -- the command's own checks (in this process) ------------------------------------------
+@pytest.mark.django_db
 def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
     demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
     with pytest.raises(CommandError) as refused:
@@ -69,6 +73,7 @@ def test_serve_refuses_the_network_while_the_demo_password_is_published(django_u
     assert "http://10.0.0.2:8000/" in capsys.readouterr().out
 
 
+@pytest.mark.django_db
 def test_a_retired_demo_account_stays_retired(django_user_model):
     call_command("demo", "--retire")
     demo = django_user_model.objects.get(username=DEMO_USER)

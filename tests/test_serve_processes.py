@@ -67,6 +67,12 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
     wait_for(lambda: not running_still(polls), "the poll process gone with the server")
 
 
+# SQLite only (tests/conftest.py), this test and the next: what they check is the server's
+# processes and its answer over TLS, which no engine changes (the login page it asks for is the
+# same page on either, and the killed serve is asked nothing); the workers' test above, whose workers
+# write their beats and take their tasks on the database, runs on both. On PostgreSQL each was
+# a serve started again (3 to 5 s of CPU, four processes setting Django up) and a flush.
+@pytest.mark.sqlite_only
 @pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test certificate")
 def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_env, tmp_path):
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
@@ -95,6 +101,7 @@ def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_
     assert response.getheader("Strict-Transport-Security") is None  # never HSTS here
 
 
+@pytest.mark.sqlite_only
 def test_a_killed_serve_takes_every_child_with_it_and_frees_the_port(server_env, tmp_path):
     """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker and the polls'
     own process) ends by the kernel's parent-death signal, and the port is free for a new
