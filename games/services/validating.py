@@ -169,7 +169,8 @@ def check_position(
     against that turn; every other move against the log's position (see the module's
     docstring)."""
     independent = bool(moves) and all(
-        isinstance(m, dict) and referee.is_independent(state, m) for m in moves
+        isinstance(m, dict) and isinstance(m.get("do"), str) and referee.is_independent(state, m)
+        for m in moves
     )
     if expected_turn is not None and independent:
         actual = referee.turn_marker(state)

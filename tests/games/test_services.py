@@ -194,6 +194,17 @@ def test_an_unknown_card_code_is_a_bad_field_not_a_crash(table, gm):
     assert Move.objects.count() == 0
 
 
+@pytest.mark.parametrize("game", ["amnesia", "amnesia_stories", "contest"])
+def test_a_verb_that_is_no_word_is_refused_in_words_with_a_turn_too(game, gm):
+    """A list where the verb goes (sent as JSON), with the turn a phone's form carries: the
+    referee's refusal, not a TypeError from the independent moves' set (a 500 the fuzzer met)."""
+    table = services.create_table(gm, game, ["Ana", "Bruno", "Carla"])
+    for do in (["play", "forfeit"], {"do": "play"}, 7):
+        with pytest.raises(IllegalMove):
+            services.play(table, {"by": "Ana", "do": do}, 0, gm, expected_turn="x")
+    assert Move.objects.filter(table=table).count() == 0
+
+
 def test_the_cached_state_keeps_seat_order_on_every_database(gm):
     """PostgreSQL's jsonb sorts object keys (shortest first); the cache must not."""
     players = ["Bruno", "Al", "Caio"]
