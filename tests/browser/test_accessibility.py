@@ -17,15 +17,11 @@ from games import services
 from games.playtests.models import DESIGNERS_GROUP
 from games.rules import get_game
 from stories.samples import sample_script
-from tests.browser.helpers import log_in, wait_for
+from tests.browser.helpers import log_in, settled
 from tests.playtests.conftest import builtin, many_reports
 from tests.tables import contest_in_play
 
 BLOCKING = {"critical", "serious"}
-SETTLED = (
-    "() => document.readyState === 'complete' && document.fonts.status === 'loaded'"
-    " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-)
 AXE = Axe()
 
 
@@ -49,7 +45,7 @@ def blocking(page, url: str) -> list[str]:
         # way. (Playwright's "networkidle", waited for here before, is half a second with no
         # request at all, and a live page asks the server every few seconds: it cost at least
         # 0.5 s a page and scheme, 13 s of this module's 40.)
-        wait_for(page, SETTLED)
+        settled(page)
         found = AXE.run(page).response["violations"]
         lines += [
             f"{url} ({scheme}): {v['id']} ({v['impact']}): {v['help']} at {node['target']}"
