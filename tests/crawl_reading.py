@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -219,8 +219,21 @@ class Reader:
     people: set[str]
     english: English
     refused: list[tuple[str, str]]
+    # What each part was found to hold, by (part, same_as_english): the same navigation,
+    # footer and labels come back on every page (48,205 parts a crawl, 5,614 of them
+    # distinct), and the answer depends on nothing else. Read from here, the crawl's reading
+    # took 0.9 s instead of 7.7 s (English.found_in's long alternation searched every part).
+    _read: dict[tuple[str, bool], list[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def problems(self, part: str, *, same_as_english: bool = False) -> list[str]:
+        key = (part, same_as_english)
+        if key not in self._read:
+            self._read[key] = self._problems(part, same_as_english)
+        return list(self._read[key])
+
+    def _problems(self, part: str, same_as_english: bool) -> list[str]:
         found: list[str] = []
         if TYPED.search(part) or ADDRESS.fullmatch(part.split()[0] if part.split() else ""):
             return found

@@ -32,6 +32,13 @@ def test_the_crawls_readers_find_what_they_are_for() -> None:
     assert not pt.problems("https://example.com/v1.2") and not pt.problems(
         "Total", same_as_english=True
     )
+    # A part read again (the crawl's readers keep what they found) is found the same, and
+    # whether it stands where the English page has the same text still counts.
+    assert ja.problems("Pass the laptop") == ja.problems("Pass the laptop") != []
+    assert pt.problems("refuse") == [] and pt.problems("refuse", same_as_english=True) != []
+    found = ja.problems("· 10D")
+    found.clear()  # what a caller does with its list is not kept
+    assert ja.problems("· 10D")
 
 
 def test_the_english_finder_finds_what_the_plain_reading_finds() -> None:

@@ -54,6 +54,19 @@ SWAPPED = (
 )
 
 
+SETTLED = (
+    "() => document.readyState === 'complete' && document.fonts.status === 'loaded'"
+    " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+)
+
+
+def settled(page) -> None:
+    """Wait until the page is drawn and settled: its resources and fonts loaded, no htmx
+    request or swap under way. Not Playwright's "networkidle" (half a second with no request
+    at all), which a page that polls every few seconds meets late or never."""
+    wait_for(page, SETTLED)
+
+
 def click_and_wait_for_swap(locator, panel_id: str = "table-panel") -> None:
     """Click ``locator`` and wait until the answer to that click has replaced the panel
     ``panel_id`` and nothing else is on its way. The panel before the click is marked, so

@@ -12,6 +12,7 @@ from games import services
 
 from .conftest import TIMEOUT_MS
 from .helpers import log_in
+from .journeys2 import QUICK_POLLS
 
 POLL_S = 3  # live.js's interval unless a page says otherwise
 
@@ -54,6 +55,9 @@ def test_a_move_reaches_the_contest_seat_page_within_one_poll(
 
 
 def test_the_projector_follows_the_table(page, live_server, django_user_model) -> None:
+    # Asking every 0.4 s (the journeys' QUICK_POLLS): the same code path, only more often; the
+    # default interval is waited out by the seat page's test above.
+    page.add_init_script(QUICK_POLLS)
     gm = log_in(page, django_user_model)
     table = services.create_table(
         gm,

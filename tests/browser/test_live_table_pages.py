@@ -2,7 +2,9 @@
 device (a second laptop tab, a player's phone) shows on it within one poll interval, with no
 reload, and never at the cost of what the game master is typing.
 
-Each device is its own browser context (its own cookies), as two machines at a table are."""
+Each device is its own browser context (its own cookies), as two machines at a table are. The
+pages here ask every 0.4 s (``QUICK_POLLS``, the journeys' own: the same code path, only more
+often); live.js's own 3 s is waited out in tests/browser/test_live_pages.py."""
 
 from __future__ import annotations
 
@@ -14,15 +16,26 @@ from games import services
 from games.models import Table
 
 from .conftest import TIMEOUT_MS
-from .helpers import PASSWORD, log_in
+from .helpers import PASSWORD
+from .helpers import log_in as log_in_first
+from .journeys2 import QUICK_POLLS
 
 POLL_S = 3  # live.js's interval: a page with no data-poll-every asks every 3 s
-WITHIN_ONE_POLL = (POLL_S + 2) * 1000  # one interval, plus the refresh's own round trip
+# One default interval, plus the refresh's own round trip: what the quicker pages here must
+# beat by far, and what a page that stopped following never does.
+WITHIN_ONE_POLL = (POLL_S + 2) * 1000
+
+
+def log_in(page, django_user_model):
+    """The first laptop (tests/browser/helpers.py), its pages asking every 0.4 s."""
+    page.add_init_script(QUICK_POLLS)
+    return log_in_first(page, django_user_model)
 
 
 def device(browser, live_server):
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(TIMEOUT_MS)
+    context.add_init_script(QUICK_POLLS)
     return context, context.new_page()
 
 

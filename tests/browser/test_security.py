@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from amnesia_site.errors import database_busy
 from games import registry, services
 from stories.models import Story
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, settled
 from tests.stories.conftest import make_story
 
 # Collected in the page itself (Playwright adds it through the DevTools protocol, which the
@@ -46,7 +46,7 @@ def violations(page, console: list[str]) -> list[str]:
 def visit(page, console: list[str], url: str) -> None:
     page.goto(url)
     expect(page.locator("main")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)  # what the page loads as it is drawn (its fonts, an htmx panel) included
     assert violations(page, console) == [], url
 
 
