@@ -102,9 +102,7 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
     page.on("websocket", connected)
     page.goto(f"/tables/{table.pk}/")
     page.evaluate(NO_POLLS)
-    deadline = time.monotonic() + 10
-    while not frames and time.monotonic() < deadline:  # open, the current version heard
-        page.wait_for_timeout(20)
+    first_frame(page, opened, frames)  # open, the current version heard
     assert opened and opened[0].url.endswith("/push/?key=" + opened[0].url.rsplit("key=", 1)[1])
     assert frames, "the push never spoke"
     polls = []
@@ -130,6 +128,17 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
     assert any("/poll/" in url for url in polls)
 
 
+def first_frame(page, sockets: list, frames: list) -> None:
+    """Wait until the page's push has spoken once (the version it connected at): for the
+    socket to open, then for its first frame, as events (none lost: Playwright hands them to
+    the handlers only inside its own calls, after the waiter is set)."""
+    if not sockets:
+        page.wait_for_event("websocket", timeout=10_000)
+    if not frames:
+        sockets[0].wait_for_event("framereceived", timeout=10_000)
+    assert frames, "the push never spoke"
+
+
 def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_server) -> None:
     page, sender = laptop
     table = table_for(gm, "amnesia")
@@ -138,12 +147,16 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
     try:
         bruno = phone.new_page()
         frames: list[str] = []
-        bruno.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        sockets: list = []
+
+        def heard(ws) -> None:
+            sockets.append(ws)
+            ws.on("framereceived", lambda f: frames.append(f))
+
+        bruno.on("websocket", heard)
         bruno.goto(f"/seat/{seat.token}/amnesia/")
         bruno.evaluate(NO_POLLS)
-        deadline = time.monotonic() + 10
-        while not frames and time.monotonic() < deadline:  # open, the current version heard
-            bruno.wait_for_timeout(20)
+        first_frame(bruno, sockets, frames)  # open, the current version heard
         send_move(sender, table)
         table.refresh_from_db()
         wait_for_version(bruno, table.version, within=1.0)
@@ -174,7 +187,8 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
             send_move(sender, table)
             table.refresh_from_db()
         wait_for_version(bruno, table.version, within=1.0)
-        bruno.wait_for_timeout(200)  # a fetch that should not come, had it been queued
+        # timing: a fetch that should not come, had it been queued, is given time to come.
+        bruno.wait_for_timeout(200)  # timing: (see above)
         assert flight["most"] == 1, flight
         assert 1 <= flight["fetches"] <= 4, flight
 
@@ -186,7 +200,7 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
         fetched = flight["fetches"]
         send_move(sender, table)
         table.refresh_from_db()
-        bruno.wait_for_timeout(400)
+        bruno.wait_for_timeout(400)  # timing: a hidden page's fetch, if it made one, would come
         assert flight["fetches"] == fetched
         assert bruno.evaluate(VERSION) < table.version
         bruno.evaluate(
