@@ -123,62 +123,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(
-    request: pytest.FixtureRequest,
-    tmp_path_factory: pytest.TempPathFactory,
-    django_test_environment: None,
-    django_db_blocker,
-    django_db_use_migrations: bool,
-    django_db_keepdb: bool,
-    django_db_createdb: bool,
-    django_db_modify_db_settings: None,
-) -> Iterator[None]:
-    """pytest-django's (its options, the databases and the serialized contents its tests
-    ask for, read by its own helpers), except that under pytest-xdist only the first worker
-    migrates its database and the others copy it (tests/databases.py)."""
-    from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
-    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
-
-    from tests import databases
-
-    if not django_db_use_migrations:
-        _disable_migrations()
-    keepdb = django_db_keepdb and not django_db_createdb
-    verbosity = request.config.option.verbose
-    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
-
-    def migrate() -> databases.Made:
-        return setup_databases(
-            verbosity=verbosity,
-            interactive=False,
-            keepdb=keepdb,
-            aliases=aliases,
-            serialized_aliases=serialized_aliases,
-        )
-
-    workers = getattr(request.config, "workerinput", {}).get("workercount", 1)
-    # The workers' temporary folders are in the run's: the lock and the template go there.
-    folder = tmp_path_factory.getbasetemp().parent
-    shared = workers > 1 and not keepdb and aliases == {connection.alias}
-    with django_db_blocker.unblock():
-        if shared:
-            made = databases.setup_worker_database(connection, folder, workers, migrate)
-            # setup_databases serialized the database it made, if asked; a copy is done here.
-            serialized = hasattr(connection, "_test_serialized_contents")
-            if connection.alias in serialized_aliases and not serialized:
-                connection._test_serialized_contents = connection.creation.serialize_db_to_string()
-        else:
-            made = migrate()
-    yield
-    with django_db_blocker.unblock():
-        if not keepdb:
-            teardown_databases(made, verbosity=verbosity)
-        if shared:
-            databases.drop_template(connection, folder)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogues() -> None:
     """The .mo files from the .po ones (set-up writes them too; a test run must not read stale

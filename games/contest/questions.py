@@ -4,6 +4,7 @@ story and how."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import get_language, gettext_lazy
@@ -42,10 +43,7 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
         }
         if all(known(p) for p in places):
             answer += " " + _("Average place in the order of elimination: %(places)s.") % {
-                "places": lists.separator().join(
-                    _("seat %(k)s %(share)s") % {"k": k, "share": mean_text(p)}  # type: ignore[arg-type]
-                    for k, p in enumerate(places, 1)
-                )
+                "places": _by_seat(places, mean_text)
             }
         out.append(
             ask(
@@ -78,10 +76,7 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
         )
         if all(known(c) for c in control):
             answer += " " + _("Share of the game each seat controls the story: %(shares)s.") % {
-                "shares": lists.separator().join(
-                    _("seat %(k)s %(share)s") % {"k": k, "share": share_text(c)}  # type: ignore[arg-type]
-                    for k, c in enumerate(control, 1)
-                )
+                "shares": _by_seat(control, share_text)
             }
         out.append(
             ask(
@@ -156,3 +151,10 @@ def bot_params(options: dict[str, Any], reports: list[dict[str, Any]]) -> dict[s
         }
         out["take_control"] = on_scale(proportion(taken, asked, kept_plays, 4), float, note, 4)
     return out
+
+
+def _by_seat(figures: list[Any], text: Callable[[Any], str]) -> str:
+    """Each seat's figure in words, in seat order ("seat 1 …, seat 2 …")."""
+    return lists.separator().join(
+        _("seat %(k)s %(share)s") % {"k": k, "share": text(f)} for k, f in enumerate(figures, 1)
+    )

@@ -10,41 +10,39 @@ import pytest
 from games import registry
 
 
-@pytest.fixture
-def marker_game():
-    """A kit for the marker game (the toy kit's pages, the marker's referee and bots)."""
+def _registered(module, slug: str, title: str):
+    """A kit for ``module``'s game (the toy kit's pages, its referee and bots), registered
+    while the test runs."""
     from tests.games.toy.kit import KIT as TOY
-    from tests.simulate import marker
 
     kit = dataclasses.replace(
         TOY,
-        slug="marker",
-        title="Marker",
-        referee=marker.GAME,
+        slug=slug,
+        title=title,
+        referee=module.GAME,
         rulesets=(),
-        bots=marker.BOTS,
-        bot_figures=marker.figures,
+        bots=module.BOTS,
+        bot_figures=module.figures,
     )
     registry.register(kit)
+    return kit
+
+
+@pytest.fixture
+def marker_game():
+    """The marker game (tests/simulate/marker.py)."""
+    from tests.simulate import marker
+
+    kit = _registered(marker, "marker", "Marker")
     yield kit
     registry.unregister(kit.slug)
 
 
 @pytest.fixture
 def chance_game():
-    """A kit for the game of pure chance (the toy kit's pages, its referee and bots)."""
-    from tests.games.toy.kit import KIT as TOY
+    """The game of pure chance (tests/simulate/chance.py)."""
     from tests.simulate import chance
 
-    kit = dataclasses.replace(
-        TOY,
-        slug="chance",
-        title="Chance",
-        referee=chance.GAME,
-        rulesets=(),
-        bots=chance.BOTS,
-        bot_figures=chance.figures,
-    )
-    registry.register(kit)
+    kit = _registered(chance, "chance", "Chance")
     yield kit
     registry.unregister(kit.slug)

@@ -21,28 +21,10 @@ from games.rules.script import parse_script, replay_script
 from games.simulate import figures as F
 from games.simulate.bots import BadParam, check_params
 from games.simulate.engine import Spec, apply_private, draw_below, play_game, run
+from tests.simulate.specs import spec
 
 GAMES = ("amnesia", "amnesia_stories", "contest")
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-# The contest's games run to hundreds of moves at its defaults: small hands keep these short.
-SMALL = {"contest": {"hand_size": 4}}
-
-
-def spec(game: str, bots, players: int = 4, games: int = 6, **kw) -> Spec:
-    kit = registry.kit(game)
-    options = {k: o.default for k, o in kit.referee.options.items()}
-    options.update(kw.pop("options", SMALL.get(game, {})))
-    return Spec(
-        referee=kit.referee,
-        classes=dict(kit.bots),
-        figures=kit.bot_figures,
-        trace=kit.bot_trace,
-        options=options,
-        players=players,
-        bots=list(bots),
-        games=games,
-        **kw,
-    )
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,36 +8,21 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from functools import partial
 
 import pytest
 
 from games import registry
 from games.simulate import figures as F
-from games.simulate.engine import Spec, run, setup_for
+from games.simulate.engine import run, setup_for
 from games.simulate.restrict import Restricted, parse
 from games.simulate.sampler import sample
 from games.simulate.skill import restricted, skill
+from tests.simulate import specs
 
 GAMES = ("amnesia", "amnesia_stories", "contest")
-SMALL = {"contest": {"hand_size": 4}}
-
-
-def spec(game: str, bots, players: int = 4, games: int = 6, **kw) -> Spec:
-    kit = registry.kit(game)
-    options = {k: o.default for k, o in kit.referee.options.items()}
-    options.update(kw.pop("options", SMALL.get(game, {})))
-    return Spec(
-        referee=kit.referee,
-        classes=dict(kit.bots),
-        figures=kit.bot_figures,
-        trace=kit.bot_trace,
-        value=kit.bot_value,
-        options=options,
-        players=players,
-        bots=list(bots),
-        games=games,
-        **kw,
-    )
+# Each record keeps what every seat plays for: the search bot's figures read it.
+spec = partial(specs.spec, values=True)
 
 
 def _contest_state():
