@@ -125,7 +125,8 @@ def run(args: argparse.Namespace, number: int, database: str) -> dict:
     from django.db import connections
     from django.utils import timezone
 
-    from games import registry, services
+    from games import registry
+    from games.services import new_tables
     from tests.serving import Phone, collect_static, serve_env, start_server
 
     server = None
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace, number: int, database: str) -> dict:
         )
         moves = [{k: v for k, v in m.items() if k not in ("at",)} for m in script["moves"]]
         tables = [
-            services.import_script({**script, "moves": []}, gm, name=f"{name} {i}")
+            new_tables.import_script({**script, "moves": []}, gm, name=f"{name} {i}")
             for i in range(args.tables)
         ]
         tokens = {t.pk: [s.token for s in t.seats.all()] for t in tables}

@@ -41,10 +41,10 @@ from django.test import Client  # noqa: E402
 from django.test.signals import template_rendered  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules import get_game  # noqa: E402
 from games.rules.script import parse_script, replay, rules_part  # noqa: E402
+from games.services import new_tables, reading  # noqa: E402
 from stories.samples import long_script  # noqa: E402
 from tests.games.long_games import long_game, next_move  # noqa: E402
 
@@ -85,7 +85,7 @@ def move_data(table: Table) -> dict:
     table.refresh_from_db()
     if table.game != "amnesia":
         return {"move": json.dumps(next_move(table)), "expected_seq": table.last_seq}
-    state = services.state_of(table)
+    state = reading.state_of(table)
     return {
         "by": next(n for n in state["seats"] if n != state["narrator"]),
         "do": "suggest",
@@ -96,7 +96,7 @@ def move_data(table: Table) -> dict:
 
 
 def count(client: Client, user, game: str) -> tuple[list[str], list[str]]:
-    table = services.import_script(in_play(game), user, name=f"Modules {game}")
+    table = new_tables.import_script(in_play(game), user, name=f"Modules {game}")
     url = f"{table.get_absolute_url()}move/"
     warm = client.post(url, move_data(table), HTTP_HX_REQUEST="true")
     assert warm.status_code == 200, warm.status_code

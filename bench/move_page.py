@@ -55,10 +55,10 @@ from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.urls import include, path  # noqa: E402
 
-from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules import get_game  # noqa: E402
 from games.rules.script import parse_script, replay, rules_part  # noqa: E402
+from games.services import new_tables, reading  # noqa: E402
 from stories.samples import long_script  # noqa: E402
 from tests.games.long_games import long_game, next_move  # noqa: E402
 
@@ -131,7 +131,7 @@ class Suggest(Move):
 
     def prepare(self) -> None:
         self.table.refresh_from_db()
-        state = services.state_of(self.table)
+        state = reading.state_of(self.table)
         by = next(n for n in state["seats"] if n != state["narrator"])
         self.data = {
             "by": by,
@@ -144,7 +144,7 @@ class Suggest(Move):
 
 def actions(client: Client, user, moves: int, game: str = "amnesia") -> dict:
     script = in_play(moves) if game == "amnesia" else long_game(game, moves)
-    table = services.import_script(script, user, name=f"Bench {game} {moves}")
+    table = new_tables.import_script(script, user, name=f"Bench {game} {moves}")
     url = table.get_absolute_url()
 
     def page():

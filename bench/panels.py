@@ -37,7 +37,8 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import registry, services  # noqa: E402
+from games import registry  # noqa: E402
+from games.services import new_tables  # noqa: E402
 
 
 def cost(client: Client, urls: list[str], runs: int) -> tuple[float, int, int]:
@@ -69,7 +70,7 @@ def main() -> None:
     print(f"{'game / demo':44} {'seat ms':>8} {'q':>3} {'bytes':>7}   {'table ms':>8} {'q':>3}")
     for kit in registry.kits():
         for name, script in kit.demos(timezone.now()):
-            table = services.import_script(script, user, name=name)
+            table = new_tables.import_script(script, user, name=name)
             seat_urls = [reverse(kit.seat_page, args=[s.token]) for s in table.seats.all()]
             table_url = reverse("games:table", args=[table.pk])
             seat = cost(seats_client, seat_urls, args.runs)

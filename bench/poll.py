@@ -43,8 +43,8 @@ from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import path, reverse  # noqa: E402
 
-from games import services  # noqa: E402
 from games.live import poll_key  # noqa: E402
+from games.services import new_tables, writing  # noqa: E402
 
 
 def nothing(request, pk: int):
@@ -86,8 +86,8 @@ def main() -> None:
     try:
         with override_settings(ROOT_URLCONF=__name__):
             user = get_user_model().objects.create_user("bench", password="bench-password")
-            table = services.create_table(user, "amnesia", ["Ana", "Bruno", "Caio"], seed=7)
-            services.play(table, {"by": "Ana", "do": "continue"}, 0, user)
+            table = new_tables.create_table(user, "amnesia", ["Ana", "Bruno", "Caio"], seed=7)
+            writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, user)
             client = Client()
             client.force_login(user)
             phone = Client()

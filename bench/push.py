@@ -132,8 +132,9 @@ def main() -> None:
     from django.db import connections
     from django.utils import timezone
 
-    from games import registry, services
+    from games import registry
     from games.models import Table
+    from games.services import new_tables
     from tests.serving import Phone, Socket, collect_static, serve_env, start_server
 
     static_root = Path(tempfile.gettempdir()) / "amnesia-bench-static"
@@ -150,7 +151,7 @@ def main() -> None:
         )
         moves = [{k: v for k, v in m.items() if k != "at"} for m in script["moves"]]
         tables = [
-            services.import_script({**script, "moves": []}, gm, name=f"{name} {i}")
+            new_tables.import_script({**script, "moves": []}, gm, name=f"{name} {i}")
             for i in range(args.tables)
         ]
         tokens = {t.pk: [s.token for s in t.seats.all()] for t in tables}

@@ -43,7 +43,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from weasyprint import HTML  # noqa: E402
 
-from games import services as game_services  # noqa: E402
+from games.services import new_tables  # noqa: E402
 from stories import pdf as story_pdf  # noqa: E402
 from stories import services  # noqa: E402
 from stories.models import story_for  # noqa: E402
@@ -106,7 +106,7 @@ def main(scenes: int = 300) -> None:
     call_command("migrate", verbosity=0)
     owner = get_user_model().objects.create_user(username="bench")
     started = time.perf_counter()
-    table = game_services.import_script(long_script(scenes), owner, name="The Long Night")
+    table = new_tables.import_script(long_script(scenes), owner, name="The Long Night")
     played = time.perf_counter() - started
     story = story_for(table)
     started = time.perf_counter()

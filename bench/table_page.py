@@ -35,9 +35,9 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games import services  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.rules.script import parse_script, replay, rules_part  # noqa: E402
+from games.services import new_tables, reading  # noqa: E402
 from stories.samples import long_script  # noqa: E402
 
 
@@ -56,14 +56,14 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench", password="bench-password")
     script = long_script(scenes)
-    table = services.import_script(script, user, name="Bench")
+    table = new_tables.import_script(script, user, name="Bench")
     moves = len(script["moves"])
     setup, parsed = parse_script(script)
     plain = [rules_part(m) for m in parsed]
 
     def drop_cache_and_read():
         Table.objects.filter(pk=table.pk).update(state=None)
-        services.state_of(Table.objects.get(pk=table.pk))
+        reading.state_of(Table.objects.get(pk=table.pk))
 
     client = Client()
     client.force_login(user)
@@ -74,7 +74,7 @@ def main() -> None:
         ("replay (referee alone)", median_seconds(lambda: replay(setup, plain))),
         (
             "state, cache current",
-            median_seconds(lambda: services.state_of(Table.objects.get(pk=table.pk))),
+            median_seconds(lambda: reading.state_of(Table.objects.get(pk=table.pk))),
         ),
         ("state, cache dropped", median_seconds(drop_cache_and_read)),
         ("table page (full)", median_seconds(lambda: client.get(url))),

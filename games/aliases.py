@@ -28,12 +28,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import registry, services, signals
+from games import registry, signals
 from games.messages import referee_message
 from games.models import Seat, Table
 from games.rules.errors import BadScript
 from games.rules.script import replay, rules_part
 from games.rules.setup import Setup
+from games.services import reading
 
 # Script keys that hold no player's name (the rules' set-up); the others are read as data.
 SETUP_KEYS = ("game", "options", "deck_mode", "seed", "deck")
@@ -196,8 +197,8 @@ def clear_alias(table: Table, position: int) -> Seat:
 
 def _check_replay(table: Table, aliases: Aliases) -> None:
     """The renamed script must replay move for move, as the log does."""
-    setup = services.setup_of(table)
-    moves = [rules_part(m.as_script_move()) for m in services.live_moves(table)]
+    setup = reading.setup_of(table)
+    moves = [rules_part(m.as_script_move()) for m in reading.live_moves(table)]
     try:
         renamed_setup = aliases.setup(setup)
         registry.kit(table.game).referee.check_setup(renamed_setup)

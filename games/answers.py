@@ -30,12 +30,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.http import replace_url
 
-from games import presenters, registry, services
+from games import presenters, registry
 from games.facing import Facing
 from games.messages import referee_message, service_message
 from games.models import Table
 from games.refill import keep_sent
 from games.rules import IllegalMove
+from games.services import validating
 from games.snapshot import Snapshot
 
 # render(error="", status=200) -> the page (its partial for htmx) with that error
@@ -159,11 +160,11 @@ def _answer(request, table, play, render, then, explain) -> HttpResponse:
 
     try:
         played = play()
-    except services.StaleMove as exc:
+    except validating.StaleMove as exc:
         return _refused(request, table, render, exc.code, service_message(exc), 409)
     except IllegalMove as exc:
         return _refused(request, table, render, exc.code, explain(exc), 400)
-    except services.NothingToUndo as exc:
+    except validating.NothingToUndo as exc:
         return _refused(request, table, render, exc.code, service_message(exc), 400)
     if wants_json(request):
         return JsonResponse(

@@ -28,12 +28,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import registry, services
+from games import registry
 from games.aliases import aliases_of
 from games.models import Table
 from games.rules import BadScript
 from games.rules.errors import N_
 from games.rules.script import DECK_LEFT_OUT, rules_part
+from games.services import new_tables, reading
 
 PENDING_KEY = "pending_left_out"
 # What a virtual deck's script holds that shows the cards (the contract's "seed" and "deck").
@@ -48,10 +49,10 @@ def export_script(
     real_names: bool = False,
 ) -> dict[str, Any]:
     """The table's script as an export shows it (see the module's docstring)."""
-    script = services.script_head(table)
+    script = reading.script_head(table)
     script.pop(PENDING_KEY, None)  # a table made before imports dropped it
     script.pop(DECK_LEFT_OUT, None)
-    moves = [m.as_script_move() for m in services.live_moves(table)]
+    moves = [m.as_script_move() for m in reading.live_moves(table)]
     # What was left out, said at the top of the script.
     marks: dict[str, Any] = {}
     if not with_pending:
@@ -73,14 +74,14 @@ def deck_is_secret(table: Table) -> bool:
     the cards) in a game not over yet."""
     if table.deck_mode != Table.DeckMode.VIRTUAL:
         return False
-    return not services.state_of(table).get("finished")
+    return not reading.state_of(table).get("finished")
 
 
 def secret_indexes(table: Table, moves: list[dict[str, Any]]) -> set[int]:
     """The indexes in ``moves`` (the table's moves in force, as a script writes them) of those
     the game keeps secret for now (the referee's ``pending_secrets``)."""
     referee = registry.kit(table.game).referee
-    state = services.state_of(table)
+    state = reading.state_of(table)
     return set(referee.pending_secrets(state, [rules_part(m) for m in moves]))
 
 
@@ -92,11 +93,11 @@ class Imported:
 
 
 def import_script(script: Any, owner, name: str = "") -> Imported:
-    """``services.import_script``, telling how many answers a partial export left out."""
+    """``new_tables.import_script``, telling how many answers a partial export left out."""
     left_out = 0
     if isinstance(script, dict) and PENDING_KEY in script:
         left_out = script[PENDING_KEY]
         if isinstance(left_out, bool) or not isinstance(left_out, int) or left_out < 0:
             raise BadScript(N_("'pending_left_out' must be a whole number, 0 or more."))
         script = {k: v for k, v in script.items() if k != PENDING_KEY}
-    return Imported(services.import_script(script, owner, name), left_out)
+    return Imported(new_tables.import_script(script, owner, name), left_out)

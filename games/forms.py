@@ -140,7 +140,7 @@ def parse_expected_turn(raw: Any) -> str | None:
 
 @dataclass
 class Posted:
-    """A move as a request sent it, with what steers its writing (``services.play``)."""
+    """A move as a request sent it, with what steers its writing (``writing.play_many``)."""
 
     move: dict[str, Any]
     expected_seq: int | None = None

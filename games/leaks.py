@@ -49,14 +49,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import translation
 
-from games import exports, registry, services
+from games import exports, registry
 from games.checks.demos import DEMO_NOW
 from games.facing import hidden_values, leaves, secret_parts
 from games.models import Move, Seat, Table
 from games.registry import GameKit
 from games.rules import Game
 from games.rules.script import rules_part
-from games.services import import_script
+from games.services import reading
+from games.services.new_tables import import_script
 
 ID = "games.E023"
 HINT = (
@@ -169,7 +170,7 @@ def _mark_pending(referee: Game, table: Table, real: dict[str, Any]) -> dict[str
     """The narration of each move the referee keeps secret for now (``pending_secrets``)
     replaced by a marker of its own in the table's log (the rows are rolled back): marker ->
     where the move is. A narration is no rules field, so the log replays the same."""
-    live = services.live_moves(table)
+    live = reading.live_moves(table)
     hidden = referee.pending_secrets(real, [rules_part(m.as_script_move()) for m in live])
     found: dict[str, str] = {}
     for index in sorted(hidden):

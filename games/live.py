@@ -1,7 +1,7 @@
 """Pages that follow a table: the polls that say when to refresh, and the join screen.
 
 Every page that shows a live table asks, every few seconds, whether the table's ``version``
-(``services.bump_version``) is still the one it was drawn at. Most of the time it is, and the
+(``writing.bump_version``) is still the one it was drawn at. Most of the time it is, and the
 answer must cost next to nothing, since every phone at every table asks: one indexed read of
 the version, no write, no session save, no replay, an empty 204. When the version moved, a
 200 says so (``{"version": N}`` and an ``HX-Trigger: table-changed`` header) and the page
@@ -28,9 +28,10 @@ from django.views.decorators.http import require_safe
 from amnesia_site.addresses import address_choices, phone_url, reaches_no_phone
 from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import registry, services
+from games import registry
 from games.answers import render_table, write_url
 from games.models import Seat, Table, link_mark
+from games.services import table_writes
 
 TRIGGER = "table-changed"
 
@@ -239,7 +240,7 @@ def reissue_link(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespon
     table, _seat_page = _joinable(request, pk)
     if not table.seats.filter(position=position).exists():
         raise Http404("No such seat.")
-    seat = services.reissue_seat_link(table, position)
+    seat = table_writes.reissue_seat_link(table, position)
     if request.POST.get("back") == "join":
         via = request.POST.get("via")
         query = f"?via={via}&" if via in address_choices(request) else "?"

@@ -1,7 +1,7 @@
 """Tables, seats and the append-only move log.
 
 The move log is the only truth: ``Table.state`` is a cache of the referee's replay of the
-log, droppable at any time (``services.rebuild_state`` proves it rebuilds the same).
+log, droppable at any time (``reading.rebuild_state`` proves it rebuilds the same).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class Table(models.Model):
     # The number of rows in the move log (moves and undos); the next row gets last_seq + 1.
     last_seq = models.PositiveIntegerField(_("moves logged"), default=0)
     # One more with every change people watching the table must see (a move, an undo, and
-    # whatever else calls services.bump_version): the pages' polls compare against it. Kept
+    # whatever else calls writing.bump_version): the pages' polls compare against it. Kept
     # from the log (games.services.kept.Version): one per row of the log plus ``bumps``, the
     # changes outside it.
     version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -233,7 +233,7 @@ class Move(models.Model):
     undoes = models.PositiveIntegerField(_("undoes move"), null=True, blank=True)
     # The id the client gave the move (a page makes one per submission; up to 64 characters,
     # and "/2", "/3"... on the next rows of a batch): a resend of the same id is answered with
-    # this row, never stored again (``services.play``). Null, not "", for a move without one:
+    # this row, never stored again (``writing.play_many``). Null, not "", for a move without one:
     # the unique constraint below lets any number of nulls through.
     client_id = models.CharField(  # noqa: DJ001
         max_length=80, null=True, blank=True, editable=False

@@ -23,12 +23,13 @@ from django.views.decorators.http import require_GET
 
 from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import registry, services
+from games import registry
 from games.answers import answer_move, seat_answer
 from games.facing import Facing
 from games.forms import posted_move
 from games.languages import use_table_language
 from games.models import Seat
+from games.services import writing
 from games.snapshot import Snapshot
 
 
@@ -105,7 +106,7 @@ def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
     def play():
         sent = kit.seat_move(request, seat) if kit.seat_move else posted_move(request, kit.referee)
         move = {**sent.move, "by": seat.name}
-        return services.play(seat.table, move, sent.expected_seq, **sent.play_kwargs())
+        return writing.play_many(seat.table, [move], sent.expected_seq, **sent.play_kwargs())[0]
 
     def draw(error: str = "", status: int = 200) -> HttpResponse:
         return render_seat(request, seat, error, status)

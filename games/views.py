@@ -26,7 +26,7 @@ from amnesia_site.accounts.views import demo_user
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
-from games import aliases, exports, presenters, registry, services, uploads
+from games import aliases, exports, presenters, registry, uploads
 from games.answers import answer_move, render_table, table_page, write_url
 from games.components import (
     DEFAULT_SIZE,
@@ -43,6 +43,7 @@ from games.messages import referee_message
 from games.models import Seat, Table, new_seed
 from games.rules import BadScript, IllegalMove
 from games.rules.script import load_json
+from games.services import new_tables, table_writes, writing
 from games.snapshot import Snapshot
 from games.start import KEY as START_DRAW_KEY
 
@@ -100,7 +101,7 @@ def table_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             extra[START_DRAW_KEY] = start_draw
         try:
             with transaction.atomic():
-                table = services.create_table(
+                table = new_tables.create_table(
                     request.user,
                     game,
                     form.cleaned_data["players"],
@@ -141,7 +142,7 @@ def table_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
     def play():
         try:
-            return services.play_sent(
+            return writing.play_sent(
                 table,
                 lambda referee: posted_move(request, referee),
                 request.user,
@@ -167,7 +168,7 @@ def table_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return answer_move(
         request,
         table,
-        lambda: services.undo(table, expected, request.user, client_id=client_id),
+        lambda: writing.undo(table, expected, request.user, client_id=client_id),
         then=undone,
     )
 
@@ -180,7 +181,7 @@ def table_draft(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     raw_seq = request.POST.get("seq", "")
     seen = whole_number(raw_seq, low=0)
     try:
-        kept = services.save_draft(table, request.POST.get("text", ""), seen)
+        kept = table_writes.save_draft(table, request.POST.get("text", ""), seen)
     except IllegalMove as exc:
         return HttpResponseBadRequest(referee_message(exc))
     # 409: a narrated move overtook this save; the page that sent it is out of date.

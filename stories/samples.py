@@ -2,7 +2,7 @@
 
 ``amnesia_script(beats)`` turns a list of story beats into a legal script: it asks the referee
 (``games.amnesia.rules``) whose go it is in a challenge, so the moves are always ones the rules
-accept, and the result can go through ``games.services.import_script`` like any upload.
+accept, and the result can go through ``games.services.new_tables.import_script`` like any upload.
 """
 
 from __future__ import annotations

@@ -21,10 +21,10 @@ from django.utils.translation import gettext as _
 
 from amnesia_site.accounts.models import display_name
 from games import registry
-from games import services as game_services
 from games.aliases import Aliases, aliases_of
 from games.languages import normalise
 from games.models import Move
+from games.services import reading, validating
 from stories.books import (
     BOOK_FORMAT,
     Chapter,
@@ -37,7 +37,7 @@ from stories.books import (
 from stories.fonts import FONTS
 from stories.models import NarrationEdit, Story
 
-MAX_NARRATION = game_services.MAX_TEXT
+MAX_NARRATION = validating.MAX_TEXT
 
 HTML_LANG = {"en": "en", "pt-br": "pt-BR", "ja": "ja"}
 
@@ -208,7 +208,7 @@ def refresh_search_text(story: Story, book: Book | None = None) -> None:
 
 # -- editing the narration ---------------------------------------------------------------
 def _live_move(story: Story, seq: int) -> Move:
-    for move in game_services.live_moves(story.table):
+    for move in reading.live_moves(story.table):
         if move.seq == seq:
             return move
     raise Move.DoesNotExist(f"No move {seq} in force at table {story.table_id}.")

@@ -19,10 +19,10 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
-from games import services
 from games.amnesia_stories.models import RevealProgress
 from games.amnesia_stories.rules.scoring import judge_step
 from games.models import Table
+from games.services import writing
 
 # Sent (sender=Table) inside the transaction that opens a step, for whatever keeps a table's
 # version (live updates): kwargs table, turn (its number), opened (steps open now).
@@ -88,7 +88,7 @@ def open_step(table: Table, turn: dict[str, Any], step: int) -> int:
     if step > row.opened:
         row.opened = step
         row.save(update_fields=["opened", "updated_at"])
-        services.bump_version(table)  # every screen that follows the table opens it too
+        writing.bump_version(table)  # every screen that follows the table opens it too
         step_opened.send(Table, table=table, turn=turn["turn_number"], opened=row.opened)
     return row.opened
 

@@ -2,7 +2,7 @@
 their secret answer, given at the same time as everyone else's on their own phones.
 
 The engine owns the page and its moves (``games.seats``); this is the game's part. The
-answer posts through ``services.play`` in the seat's name, judged against the turn it
+answer posts through ``writing.play_many`` in the seat's name, judged against the turn it
 answers (``expected_turn``), so answers of one turn never refuse each other. The page is
 drawn from the public view only: no pick, not even this player's own, is on it before the
 turn is judged (a phone left on the table shows nothing).

@@ -17,9 +17,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import services
 from games.amnesia_stories.models import AnswerTimer
 from games.models import Table
+from games.services import writing
 
 DEFAULT_SECONDS = 60
 MAX_SECONDS = 600
@@ -54,7 +54,7 @@ def set_seconds(table: Table, seconds: int) -> AnswerTimer:
         raise ValueError(seconds)
     row, _created = AnswerTimer.objects.update_or_create(table=table, defaults={"seconds": seconds})
     table.answer_timer = row
-    services.bump_version(table)  # every screen draws the new length
+    writing.bump_version(table)  # every screen draws the new length
     return row
 
 
@@ -64,7 +64,7 @@ def restart(table: Table, turn_number: int) -> AnswerTimer:
         table=table, defaults={"restarted_turn": turn_number, "restarted_at": timezone.now()}
     )
     table.answer_timer = row
-    services.bump_version(table)  # every screen starts counting again
+    writing.bump_version(table)  # every screen starts counting again
     return row
 
 

@@ -1,7 +1,7 @@
 """Amnesia Stories pages beyond the generic table page: the projector, passing the laptop
 around for the secret answers, the revealed number cards, the card pictures, custom decks.
 
-Every move still goes through ``services.play``; these views only parse and render.
+Every move still goes through ``writing.play_many``; these views only parse and render.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django_htmx.http import replace_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import number_or_text, whole_number
 from amnesia_site.workers import work
-from games import services, uploads
+from games import uploads
 from games.amnesia_stories import area_store, card_faces, deck_queue, players
 from games.amnesia_stories import page as page
 from games.amnesia_stories import reveal as reveal_state
@@ -42,6 +42,7 @@ from games.messages import referee_message
 from games.models import Table
 from games.rules import IllegalMove, get_game
 from games.rules.errors import N_
+from games.services import reading, writing
 from games.snapshot import Snapshot
 
 GAME = "amnesia_stories"
@@ -56,7 +57,7 @@ def _stories_table(request, pk: int) -> Table:
 
 
 def _seen(table: Table) -> dict:
-    return get_game(GAME).view(services.state_of(table), None)
+    return get_game(GAME).view(reading.state_of(table), None)
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -240,14 +241,14 @@ def answer(request: AuthenticatedHttpRequest, pk: int, position: int) -> HttpRes
 
     def play():
         # Answers to one story do not depend on each other: judged by the turn they answer.
-        return services.play(
+        return writing.play_many(
             table,
-            move,
+            [move],
             expected,
             request.user,
             expected_turn=parse_expected_turn(request.POST.get("expected_turn")),
             client_id=request.POST.get("client_id"),
-        )
+        )[0]
 
     return answer_move(
         request,
@@ -298,7 +299,7 @@ def _picks_from(data, prefix: str, questions: int) -> list:
 @write_url(table_page)
 def revealed(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Everyone's revealed number cards in one form: one answer move per player, in order,
-    all or nothing (``services.play_many``)."""
+    all or nothing (``writing.play_many``)."""
     table = _stories_table(request, pk)
     seen = _seen(table)
     where = players.positions(table)
@@ -320,7 +321,7 @@ def revealed(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
     def play():
         # A resend is answered with what it stored, though nobody is answering any more.
-        played = services.play_many(
+        played = writing.play_many(
             table,
             moves,
             expected,

@@ -19,11 +19,11 @@ from django.db.models import F
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import services
 from games.contest.models import Character, SeatCharacter
 from games.contest.rules import GAME
 from games.models import Table
 from games.rules import IllegalMove
+from games.services import reading, writing
 from games.snapshot import Snapshot
 
 ATTRIBUTES = ("brains", "muscle", "moves", "coolness")
@@ -78,13 +78,13 @@ def bring(
     user=None,
     *,
     client_id: str | None = None,
-) -> services.Played:
+) -> writing.Played:
     """Play a saved character at a seat and remember the link (for its history and points)."""
     if character.owner_id != table.owner_id:
         raise IllegalMove("rule_violation", gettext("That character is not yours to bring."))
     with transaction.atomic():
         move = character_move(character, seat_name)
-        played = services.play(table, move, expected_seq, user, client_id=client_id)
+        played = writing.play_many(table, [move], expected_seq, user, client_id=client_id)[0]
         if not played.resent:  # a resend: the link was made with the move
             seat = table.seats.get(name=seat_name)
             SeatCharacter.objects.create(seat=seat, character=character)
@@ -99,10 +99,10 @@ def create_at_table(
     user=None,
     *,
     client_id: str | None = None,
-) -> services.Played:
+) -> writing.Played:
     """A character made at the table; with ``keep``, saved for the owner's later games."""
     with transaction.atomic():
-        played = services.play(table, move, expected_seq, user, client_id=client_id)
+        played = writing.play_many(table, [move], expected_seq, user, client_id=client_id)[0]
         if keep and not played.resent:  # a resend: it was kept with the move
             name = played.state["players"][move["by"]]["character"]
             if Character.objects.filter(owner=table.owner, name__iexact=name).exists():
@@ -219,7 +219,7 @@ def finished_changed(
 
 def credit(table: Table, state: dict[str, Any] | None = None) -> int:
     """Add each seat's earned points to its saved character, once. Returns points added."""
-    state = state if state is not None else services.state_of(table)
+    state = state if state is not None else reading.state_of(table)
     if not state.get("finished"):
         return 0
     added = 0

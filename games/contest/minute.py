@@ -8,7 +8,7 @@ sentence: ``Table.extra[KEY] == STRICT`` (made on the new-table form).
 
 The referee reads no clock and its options are closed (``shared/referee``), so the setting is
 not an option of the rules: the write path enforces it (``GameKit.table_guard``, called by
-``games.services.play_many``) from the moves' stored times, counted as the pages count them
+``games.services.writing.play_many``) from the moves' stored times, counted as the pages count them
 (``games.contest.clock``, contests left out). It rides in the script only as an informational
 key (an export says how the table was played; the rules ignore it).
 """
@@ -18,11 +18,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games import services
 from games.contest import page
 from games.models import Table
 from games.rules import IllegalMove
 from games.rules.errors import N_
+from games.services import reading
 
 KEY = "narrator_minute"
 STRICT = "strict"
@@ -38,7 +38,7 @@ def clock_text(seconds: int) -> str:
 
 def time_left(table: Table, state: dict[str, Any]) -> int:
     """Seconds of the narrator's minute still to run (0: others may take control)."""
-    info = page.control_info(state, services.story_facts(table))
+    info = page.control_info(state, reading.story_facts(table))
     return 0 if info is None or info["open"] else int(info["remaining"])
 
 

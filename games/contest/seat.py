@@ -2,7 +2,7 @@
 them (answer a challenge, forfeit, pay a penalty, heal), and their hand in a readable order.
 
 Nothing is decided here: every button comes from the referee's ``legal_moves`` for that
-player, and the move it posts goes through ``services.play`` like any other. A decision that
+player, and the move it posts goes through ``writing.play_many`` like any other. A decision that
 needs cards named (a physical table's card penalty) is left to the game master's screen,
 where the builder asks for the cards.
 """

@@ -2,7 +2,7 @@
 drinks display, and each seat's private page (its token is the credential).
 
 Every move goes the generic way: read by ``games.forms`` (a built move's extra inputs by the
-fields its verb declares), played by ``services.play``, answered by ``games.answers``
+fields its verb declares), played by ``writing.play_many``, answered by ``games.answers``
 (``answer_move``, ``render_table``).
 """
 
@@ -24,7 +24,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.numbers import whole_number
-from games import services
 from games.answers import answer_move, render_table, table_page, write_url
 from games.contest import characters, deck_builder, minute
 from games.contest import page as page
@@ -49,6 +48,7 @@ from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove
 from games.rules.errors import N_
 from games.rules.script import holds_nul, load_json, misfit_field, undeclared_fields
+from games.services import reading, table_writes, validating, writing
 
 
 def _table(request, pk: int) -> Table:
@@ -94,7 +94,7 @@ def _pending_move(data) -> dict[str, Any] | None:
         return None
     if not isinstance(move, dict) or move.get("do") not in BUILD_VERBS:
         return None
-    if not isinstance(move.get("by"), str) or len(move["by"]) > services.MAX_NAME:
+    if not isinstance(move.get("by"), str) or len(move["by"]) > validating.MAX_NAME:
         return None
     move.pop("text", None)
     # What the form adds to it (a word bonus, a reward), read as the verb declares it.
@@ -110,7 +110,7 @@ def _play(request, table: Table, move: dict[str, Any], resend: bool = False):
     is answered from the stored move whatever the log's length."""
     sent = posted_move(request, GAME)
     expected = None if resend else sent.expected_seq
-    return services.play(table, move, expected, request.user, **sent.play_kwargs())
+    return writing.play_many(table, [move], expected, request.user, **sent.play_kwargs())[0]
 
 
 @login_required
@@ -127,11 +127,11 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _render(
             request, table, error=_("That is not a move this page can build."), status=400
         )
-    if request.method == "POST" and services.is_resend(table, request.POST.get("client_id")):
+    if request.method == "POST" and reading.is_resend(table, request.POST.get("client_id")):
         # The move was played and its answer lost: the stored answer, not a new build.
         sent = move
         return answer_move(request, table, lambda: _play(request, table, sent, resend=True))
-    state = services.state_of(table)
+    state = reading.state_of(table)
     pick = data.get("pick")
     if pick and pick not in full_deck(state["options"]):
         # The referee trusts card codes to be well formed (the script parser checks them).
@@ -155,7 +155,7 @@ def build(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if text.strip():
             try:
-                services.save_draft(table, text)  # kept if the page is left before the end
+                table_writes.save_draft(table, text)  # kept if the page is left before the end
             except IllegalMove as exc:
                 return _render(request, table, error=referee_message(exc), status=400)
         if not request.htmx:

@@ -163,7 +163,7 @@ def import_script(script: Any, owner: User, name: str = "") -> Table:
             # A guard judges each move at its own place in the log (the contest's strict
             # minute reads the times of the moves stored before it).
             for move, stamp in zip(plays, stamps, strict=True):
-                writing.play(table, move, None, owner, at=stamp)
+                writing.play_many(table, [move], None, owner, at=stamp)
         first = table.moves.order_by("seq").first()
         if first is not None:
             table.started_at = first.at

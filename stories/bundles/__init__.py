@@ -2,14 +2,14 @@
 
 A bundle is a zip holding ``bundle.json`` and, under ``files/``, the stories' covers and the
 pictures the games carry. For each table it carries the game script (the set-up and the moves
-in force, with their times and text: ``games.services.script_of``), the seats (their aliases
-and users), the ruleset version played, the story with its whole edit history, the playtest
+in force, with their times and text: ``games.services.reading.script_of``), the seats (their
+aliases and users), the ruleset version played, the story with its whole edit history, the playtest
 report's place and impressions, and the game's own part (``"carried"``, from its kit's
 ``carry``: an Amnesia Stories table's custom deck with its pictures, the contest's saved
 characters). The playtest figures are not carried: they are a cache, recomputed on arrival.
 
-Importing goes through the one write path (``games.services.import_script``: every move is
-judged again by the referee), and is keyed by the table's stable UUID, so importing the same
+Importing goes through the one write path (``games.services.new_tables.import_script``: every
+move is judged again by the referee), and is keyed by the table's stable UUID, so importing the same
 bundle twice changes nothing.
 
 What a bundle brings in belongs to the person who imports it (the uploader on the page, the

@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from amnesia_site.accounts.models import display_name
 from games import exports, registry
-from games import services as game_services
 from games.images import stored_bytes
 from games.models import Table
 from games.playtests.models import FREE_TEXTS, RATINGS, PlaytestReport
 from games.rules.script import DECK_LEFT_OUT
+from games.services import reading
 from stories.bundles.format import FILE_EXTENSIONS, FORMAT, MANIFEST, VERSION
 from stories.models import Story
 
@@ -149,7 +149,7 @@ def build_bundle(tables, *, with_pending: bool = False, with_deck: bool = False)
         return _person(user, people)
 
     for table in tables.select_related("owner", "ruleset").prefetch_related("seats__user"):
-        live = game_services.live_moves(table)
+        live = reading.live_moves(table)
         # The secrets of a turn not judged yet stay out (the contract's "Secrets").
         script = exports.export_script(
             table, with_pending=with_pending, with_deck=with_deck, real_names=True

@@ -18,7 +18,6 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games import exports, registry
-from games import services as game_services
 from games.images import ImageRefused
 from games.messages import error_message
 from games.models import Move, Ruleset, Seat, Table
@@ -27,6 +26,7 @@ from games.playtests.service import ensure_report
 from games.rules import BadScript, IllegalMove
 from games.rules.errors import N_
 from games.rules.script import DECK_LEFT_OUT, parse_script, rules_part
+from games.services import reading, validating, writing
 from games.services.new_tables import move_stamp
 from stories.bundles.format import BundleError
 from stories.bundles.people import People
@@ -126,7 +126,7 @@ def _import_table(data: dict, files: dict[str, bytes], people: People, summary: 
         summary.files.extend(brought.files)
         summary.decks += brought.decks
         summary.characters += brought.characters
-    seqs = [m.seq for m in game_services.live_moves(table)]
+    seqs = [m.seq for m in reading.live_moves(table)]
     if data["story"] is not None:
         _import_story(table, data, seqs, files, people, summary)
     if data["report"] is not None:
@@ -270,10 +270,10 @@ def _extend_table(
         setup, moves = parse_script(script)
     except (BadScript, ValueError, TypeError, KeyError) as exc:
         raise _does_not_replay(data, exc) from None
-    here = game_services.setup_of(table)
+    here = reading.setup_of(table)
     if any(getattr(setup, key) != getattr(here, key) for key in SETUP_KEYS):
         raise _disagrees(data)
-    kept = [(m.payload, m.text) for m in game_services.live_moves(table)]
+    kept = [(m.payload, m.text) for m in reading.live_moves(table)]
     theirs = [(rules_part(m), _text(m)) for m in moves[: len(kept)]]
     if theirs != kept[: len(moves)]:
         raise _disagrees(data)
@@ -287,10 +287,14 @@ def _extend_table(
         except BadScript as error:
             raise _does_not_replay(data, error) from None
         try:
-            game_services.play(
-                table, {k: v for k, v in move.items() if k != "at"}, table.last_seq, None, at=stamp
+            writing.play_many(
+                table,
+                [{k: v for k, v in move.items() if k != "at"}],
+                table.last_seq,
+                None,
+                at=stamp,
             )
-        except (IllegalMove, game_services.StaleMove, ValueError, TypeError, KeyError) as exc:
+        except (IllegalMove, validating.StaleMove, ValueError, TypeError, KeyError) as exc:
             raise _does_not_replay(data, exc) from None
     table.refresh_from_db()
     first, last = table.moves.order_by("seq").first(), table.moves.order_by("seq").last()
@@ -301,7 +305,7 @@ def _extend_table(
     table.save(update_fields=["started_at", "finished_at"])
     # The story follows: the edits it does not have yet (or the whole story, new here), and
     # the playtest report when there is none here yet.
-    seqs = [m.seq for m in game_services.live_moves(table)]
+    seqs = [m.seq for m in reading.live_moves(table)]
     story = Story.objects.filter(table=table).first()
     if data["story"] is not None and story is None:
         _import_story(table, data, seqs, files, people, summary)

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from PIL import Image
 
 from games import registry
-from games import services as game_services
 from games.playtests.models import FREE_TEXTS, RATINGS
+from games.services import validating
 from stories.bundles.format import FORMAT, VERSION, BundleError
 from stories.models import MAX_TAGS, NarrationEdit, Story
 
@@ -163,7 +163,7 @@ def _check_story(story, where: str, people: set[str], files: dict[str, bytes]) -
         at = f"{where}.edits[{e}]"
         _is(edit, dict, at)
         _is(edit.get("move"), int, f"{at}.move")
-        _is(edit.get("text"), str, f"{at}.text", max_length=game_services.MAX_TEXT)
+        _is(edit.get("text"), str, f"{at}.text", max_length=validating.MAX_TEXT)
         if edit.get("kind") not in NarrationEdit.Kind.values:
             raise _fail(f"{at}.kind")
         restores = edit.get("restores")

@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from games import languages, registry
 from games.models import Table
 from games.playtests.models import DESIGNERS_GROUP
-from games.services import import_script
+from games.services.new_tables import import_script
 from games.services.reading import LANGUAGE_KEY
 
 DEMO_USER = "demo"
