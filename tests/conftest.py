@@ -228,11 +228,11 @@ def make_table(gm):
     """A new table through the write path, dealt from a fixed seed unless a test asks
     otherwise (so what a test sees never depends on a lucky shuffle)."""
     # Imported here: this conftest loads before pytest-django has set Django up.
-    from games import services
+    from games.services import new_tables
 
     def make(game: str = "amnesia", players=("Ana", "Bruno", "Caio"), *, owner=None, **kwargs):
         kwargs.setdefault("seed", 7)
-        return services.create_table(owner or gm, game, list(players), **kwargs)
+        return new_tables.create_table(owner or gm, game, list(players), **kwargs)
 
     return make
 
@@ -241,10 +241,10 @@ def make_table(gm):
 def long_table(gm):
     """A table in play with a long log (tests/games/long_games.py: the same game for the same
     length every time), the game master's."""
-    from games import services
+    from games.services import new_tables
     from tests.games.long_games import long_game
 
     def make(game: str, moves: int, *, owner=None):
-        return services.import_script(long_game(game, moves), owner or gm)
+        return new_tables.import_script(long_game(game, moves), owner or gm)
 
     return make

@@ -24,7 +24,7 @@ from games.models import Table
 from games.playtests import lab_bounds, lab_chunks, lab_start
 from games.playtests.models import DESIGNERS_GROUP
 from games.rules.script import parse_script, replay, rules_part
-from games.services import import_script
+from games.services.new_tables import import_script
 from stories import printing
 from stories.models import Story, story_for
 from tests.crawl_reading import FREE_TEXT, LANGUAGES, LICENCE, SCRUB, Visible, visible

@@ -11,9 +11,9 @@ from typing import Any
 
 from django.urls import reverse
 
-from games import services
 from games.models import Table
 from games.rules import get_game
+from games.services import reading
 from tests.permission_world import EVERYONE, World
 
 # -- the rows -----------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def pk(attr: str) -> Args:
 
 def laptop_seat(w: World, actor: str) -> list:
     """A seat of the laptop table that has not answered yet."""
-    state = services.state_of(w.laptop)
+    state = reading.state_of(w.laptop)
     name = next(n for n in state["seats"] if n not in state["answered"])
     return [w.laptop.pk, w.laptop.seats.get(name=name).position]
 
@@ -100,7 +100,7 @@ def amnesia_move(w: World) -> dict:
     """A legal move at the Amnesia table, by the player whose turn it is (one with no fields:
     the referee's first)."""
     w.amnesia.refresh_from_db()
-    state = services.state_of(w.amnesia)
+    state = reading.state_of(w.amnesia)
     legal = get_game("amnesia").legal_moves(state, state["turn"])
     return {"by": state["turn"], "do": legal[0]["do"], "expected_seq": w.amnesia.last_seq}
 

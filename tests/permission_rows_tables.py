@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from games import services
+from games.services import reading
 from tests.permission_rows import (
     ATTRIBUTES,
     Row,
@@ -56,7 +56,7 @@ TABLE_ROWS: list[Row] = [
         "games:table_import",
         LOGGED_IN,
         post=LOGGED_IN_POST,
-        data=lambda w: {"script_text": json.dumps(services.script_of(w.amnesia))},
+        data=lambda w: {"script_text": json.dumps(reading.script_of(w.amnesia))},
         owner_changes=True,
     ),
     Row("games:table", OWNER, pk("amnesia")),

@@ -9,12 +9,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import services
 from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard
 from games.contest.models import Character
 from games.models import Ruleset, Table
 from games.playtests.models import ExternalReport, SimulationRun
+from games.services import new_tables, reading, writing
 from stories.models import Story, story_for
 from tests.games.amnesia_stories.test_decks import good_files, make_zip
 from tests.playtests.conftest import finished_table
@@ -74,7 +74,7 @@ class World:
 
 
 def deck_table(owner, deck, name: str) -> Table:
-    return services.create_table(
+    return new_tables.create_table(
         owner,
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
@@ -88,9 +88,9 @@ def deck_table(owner, deck, name: str) -> Table:
 def make_world(gm, other, designer) -> World:
     deck = decks.import_deck(gm, "Forest deck", make_zip(good_files()))
     laptop = deck_table(gm, deck, "The laptop")
-    state = services.state_of(laptop)
+    state = reading.state_of(laptop)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
-    services.play(laptop, tell, laptop.last_seq)
+    writing.play_many(laptop, [tell], laptop.last_seq)
     stories = {}
     for key, visibility, published in [
         ("private", Story.Visibility.PRIVATE, True),
@@ -143,14 +143,14 @@ def make_world(gm, other, designer) -> World:
         games_done=3,
         figures={"moves": {"n": 3, "kind": "mean", "value": 40.0}},
     )
-    amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
-    services.play(amnesia, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
+    amnesia = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
+    writing.play_many(amnesia, [{"by": "Ana", "do": "continue", "text": "It began."}], 0)
     return World(
         owner=gm,
         other=other,
         designer=designer,
         amnesia=amnesia,
-        contest=services.create_table(gm, "contest", ["Ada", "Bea"], seed=7),
+        contest=new_tables.create_table(gm, "contest", ["Ada", "Bea"], seed=7),
         laptop=laptop,
         finished=finished,
         deck=deck,

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from amnesia_site.busy import is_busy
 from amnesia_site.errors import BUSY_RETRY_AFTER
-from games import services
 from games.models import Move, Table
+from games.services import reading
 
 ENGINE = settings.DATABASES["default"]["ENGINE"]
 sqlite_only = pytest.mark.skipif(
@@ -71,13 +71,13 @@ def test_only_locks_timeouts_and_lost_connections_count_as_busy(error, busy) -> 
 
 def post_move(client: Client, table: Table, **headers):
     table.refresh_from_db()
-    turn = services.state_of(table)["turn"]
+    turn = reading.state_of(table)["turn"]
     fields = {"by": turn, "do": "continue", "expected_seq": table.last_seq}
     return client.post(reverse("games:move", args=[table.pk]), fields, **headers)
 
 
 def post_json_move(client: Client, table: Table):
-    turn = services.state_of(table)["turn"]
+    turn = reading.state_of(table)["turn"]
     return client.post(
         reverse("games:move", args=[table.pk]),
         {"move": {"by": turn, "do": "continue"}, "expected_seq": table.last_seq},

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.services import new_tables
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.error_urls")]
 
@@ -27,7 +27,7 @@ def in_the_frame(html: str) -> None:
 def test_404_for_a_table_that_is_not_yours_says_why_and_offers_the_way_on(
     gm, other_client: Client
 ) -> None:
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
     response = other_client.get(reverse("games:table", args=[table.pk]))
     html = response.content.decode()
     assert response.status_code == 404

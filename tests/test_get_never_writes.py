@@ -13,8 +13,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.models import Table
+from games.services import new_tables
 from games.snapshot import Snapshot
 from stories.models import Story
 from tests.permission_digest import digest
@@ -28,7 +29,7 @@ def test_a_story_not_current_is_told_and_shown_not_stored(slug, gm, gm_client):
     story from the log in memory, the same as kept, and stores nothing (the write path keeps
     it again at the next move)."""
     script = registry.kit(slug).demos(datetime(2026, 1, 2, tzinfo=UTC))[0][1]
-    table = services.import_script(script, gm)
+    table = new_tables.import_script(script, gm)
     kept = Snapshot(Table.objects.get(pk=table.pk))
     tail, facts, undo = kept.story_tail, kept.story_facts, kept.can_undo
     earlier = kept.story_before(tail.start)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import new_tables
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table(gm):
-    return services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    return new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
 
 
 def assert_plain_400(response) -> None:

@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.contest.models import Character
 from games.models import Move, Seat, Table
+from games.services import new_tables
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ SAYS = {
 
 @pytest.fixture
 def table(gm):
-    return services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    return new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
 
 
 def assert_refused(response, language: str = "en") -> None:

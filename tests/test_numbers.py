@@ -10,11 +10,11 @@ from django.test import Client
 from django.urls import reverse
 
 from amnesia_site.numbers import MAX_DIGITS, number_or_text, whole_number
-from games import services
 from games.amnesia_stories import timer as answer_timer
 from games.amnesia_stories.models import AnswerTimer
 from games.amnesia_stories.modes import PHONES
 from games.models import Move, Table
+from games.services import new_tables
 from stories import services as story_services
 from tests.games.amnesia_stories.test_seat_answers import told
 from tests.stories.conftest import make_story
@@ -91,7 +91,7 @@ def test_the_timer_the_names_and_the_draft_read_bounded_numbers(gm, gm_client):
     names = reverse("games:names", args=[table.pk])
     for position in ("²", "9" * 5000, "-1"):
         assert gm_client.post(names, {"position": position, "label": "Ab"}).status_code == 400
-    other = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    other = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
     draft = reverse("games:draft", args=[other.pk])
     assert gm_client.post(draft, {"text": "half", "seq": "²"}).status_code == 204
     assert not Move.objects.filter(table=other).exists()

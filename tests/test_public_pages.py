@@ -13,8 +13,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.management.commands.demo import DEMO_USER
+from games.services import new_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +85,7 @@ def test_an_unknown_game_has_no_rules() -> None:
 
 @pytest.fixture
 def contest_table(gm):
-    return services.create_table(
+    return new_tables.create_table(
         gm,
         "contest",
         ["Ada", "Bea", "Cy"],
@@ -134,7 +135,9 @@ def test_a_wrong_seat_token_is_not_found(contest_table) -> None:
 
 def test_seat_rules_work_for_any_games_seat(gm) -> None:
     """The URL reads the Seat model, not the contest: an Amnesia seat's token works too."""
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7, options={"token_cap": 8})
+    table = new_tables.create_table(
+        gm, "amnesia", ["Ana", "Bruno"], seed=7, options={"token_cap": 8}
+    )
     seat = table.seats.first()
     response = Client().get(reverse("games:seat_rules", args=[seat.token]))
     assert response.status_code == 200
@@ -144,7 +147,7 @@ def test_seat_rules_work_for_any_games_seat(gm) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_table_page_links_its_rules(gm, gm_client: Client, game: str) -> None:
     players = ["Ana", "Bruno", "Caio"]
-    table = services.create_table(gm, game, players, seed=7)
+    table = new_tables.create_table(gm, game, players, seed=7)
     html = gm_client.get(table.get_absolute_url()).content.decode()
     assert reverse("games:table_rules", args=[table.pk]) in html
 

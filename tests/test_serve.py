@@ -15,8 +15,9 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 from django.utils import timezone
 
-from games import registry, services
+from games import registry
 from games.models import Move, Table
+from games.services import new_tables, reading, writing
 from tests.conftest import PASSWORD
 from tests.server_processes import granian_environment, poll_process
 from tests.serving import (
@@ -135,7 +136,7 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
     phone = Phone(server.port)
     status, headers, body, _ = phone.get(f"/seat/{seat.token}/poll/?since=0")
     assert status == 204 and not body and "set-cookie" not in headers
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     status, headers, body, _ = phone.get(f"/seat/{seat.token}/poll/?since=0")
     assert status == 200 and headers["hx-trigger"] == "table-changed"
 
@@ -167,7 +168,7 @@ def test_two_servers_on_one_database_keep_one_log_whole(server, server_env, tmp_
     stored twice; a move sent again through the other server is answered, not stored."""
     _name, script = registry.kit("amnesia").demos(timezone.now())[0]
     moves = [{k: v for k, v in m.items() if k not in ("at", "text")} for m in script["moves"]]
-    table = services.import_script({**script, "moves": []}, gm, name="Two servers")
+    table = new_tables.import_script({**script, "moves": []}, gm, name="Two servers")
     # The module's server and one more, without the polls' own process (no polls here).
     other = start_server({**server_env, "POLL_PROCESS": "0"}, tmp_path / "serve-1.log")
     servers = [server, other]
@@ -214,7 +215,7 @@ def test_two_servers_on_one_database_keep_one_log_whole(server, server_env, tmp_
     assert [r.payload for r in rows] == moves
     fresh = Table.objects.get(pk=table.pk)
     assert fresh.last_seq == len(moves) and fresh.version == len(moves)
-    assert services.rebuild_state(fresh) == fresh.state
+    assert reading.rebuild_state(fresh) == fresh.state
 
 
 def _redis_answers(url: str) -> bool:

@@ -13,9 +13,9 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import services
 from games.playtests.models import DESIGNERS_GROUP
 from games.rules import get_game
+from games.services import new_tables, reading, writing
 from stories.samples import sample_script
 from tests.browser.helpers import log_in, settled
 from tests.playtests.conftest import builtin, many_reports
@@ -70,37 +70,43 @@ def contest_after_a_contest(gm):
     """A contest table in its penalties: the board shows who won and who lost."""
     table = contest_in_play(gm, seed=3)
     challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
-    services.play(table, {"by": "Ana", **challenge, "named": True}, None)
-    services.play(table, {"by": "Bo", "do": "accept", "attribute": "coolness"}, None)
+    writing.play_many(table, [{"by": "Ana", **challenge, "named": True}], None)
+    writing.play_many(table, [{"by": "Bo", "do": "accept", "attribute": "coolness"}], None)
     referee = get_game("contest")
-    while services.state_of(table)["phase"] == "contest":
-        state = services.state_of(table)
+    while reading.state_of(table)["phase"] == "contest":
+        state = reading.state_of(table)
         name, play = next(
             (n, m)
             for n in ("Ana", "Bo")
             for m in referee.legal_moves(state, n)
             if m["do"] == "play"
         )
-        services.play(table, {"by": name, "do": "play", "card": play["choices"]["card"][0]}, None)
-    assert services.state_of(table)["phase"] == "penalty"
+        writing.play_many(
+            table, [{"by": name, "do": "play", "card": play["choices"]["card"][0]}], None
+        )
+    assert reading.state_of(table)["phase"] == "penalty"
     return table
 
 
 @pytest.mark.long
 def test_a_game_masters_pages(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=1)
-    services.play(amnesia, {"by": "Ana", "do": "continue"}, 0, gm)  # the narration box shows
-    challenge = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1, deck_mode="physical")
+    amnesia = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=1)
+    writing.play_many(amnesia, [{"by": "Ana", "do": "continue"}], 0, gm)  # the narration box shows
+    challenge = new_tables.create_table(
+        gm, "amnesia", ["Ana", "Bruno"], seed=1, deck_mode="physical"
+    )
     for move in ({"do": "continue"}, {"do": "insist", "text": "No."}, {"do": "refuse"}):
         by = "Bruno" if move["do"] == "insist" else "Ana"
-        services.play(challenge, {"by": by, **move}, None, gm)  # the card grid shows
-    stories = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
-    told = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
-    journey = services.state_of(told)["journey"]
-    services.play(told, {"by": "Ana", "do": "tell", "story": journey[:3], "text": "Off."}, 0, gm)
+        writing.play_many(challenge, [{"by": by, **move}], None, gm)  # the card grid shows
+    stories = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    told = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=2)
+    journey = reading.state_of(told)["journey"]
+    writing.play_many(
+        told, [{"by": "Ana", "do": "tell", "story": journey[:3], "text": "Off."}], 0, gm
+    )
     contest = contest_after_a_contest(gm)
-    finished = services.import_script(sample_script("en"), gm, name="Room 714")
+    finished = new_tables.import_script(sample_script("en"), gm, name="Room 714")
     page.goto(reverse("stories:for_table", args=[finished.pk]))
     page.get_by_test_id("make-book").click()  # the draft is made by a POST, never a GET
     expect(page.locator(".book-title")).to_have_text("Room 714")

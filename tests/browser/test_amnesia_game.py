@@ -7,8 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import log_in
 
 
@@ -75,7 +75,7 @@ def test_play_a_short_game_by_clicking(page, django_user_model) -> None:
     expect(moves_heading).to_have_text("Bruno’s turn")
 
     table = Table.objects.get(name="Room 714")
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["challenges"] == 1 and state["scenes"] == 2 and state["flashbacks"] == 1
     assert state["abilities"] == ["surgery"]
     assert sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"] == 30
@@ -89,8 +89,8 @@ def test_the_narration_draft_survives_a_reload_and_a_dropped_connection(
     page, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     page.goto(f"/tables/{table.pk}/")
     box = page.locator("#narration")
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import reading
 from tests.browser.helpers import log_in, wait_for
 
 PICKS = {"Ana": [1, 2, 3], "Bruno": [1, 2, 4], "Caio": [5, 2, 4]}
@@ -49,7 +49,7 @@ def test_one_turn_pass_the_laptop(page, django_user_model) -> None:
     for i in (3, 0, 4):
         journey.nth(i).click()
     table = Table.objects.get(name="Footprints")
-    state = services.state_of(table)
+    state = reading.state_of(table)
     story = [state["journey"][i] for i in (3, 0, 4)]
     selects = panel.locator("select[name=story]")
     for i, card in enumerate(story):
@@ -102,6 +102,6 @@ def test_one_turn_pass_the_laptop(page, django_user_model) -> None:
     expect(heading).to_have_text("Bruno is the bard")
     expect(page.locator(".story")).to_contain_text("The hero set out at night")
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["vp"] == {"Ana": 2, "Bruno": 2, "Caio": 1}
     assert state["history"][0]["picks"] == PICKS and state["history"][0]["story"] == story

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables, reading
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.helpers import log_in
 
@@ -32,7 +32,7 @@ def judged_first_turn(user):
     Ana +4, Bruno +3, Caio +1 and a red card for Ana."""
     script = json.loads(SCRIPT.read_text())["script"]
     script["moves"] = script["moves"][:4]
-    return services.import_script(script, user, name="Reveal")
+    return new_tables.import_script(script, user, name="Reveal")
 
 
 def scores(page) -> list[list[str]]:
@@ -43,7 +43,7 @@ def scores(page) -> list[list[str]]:
 def test_nothing_of_the_turn_shows_before_its_step(page, django_user_model) -> None:
     user = log_in(page, django_user_model)
     table = judged_first_turn(user)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["vp"] == {"Ana": 4, "Bruno": 3, "Caio": 1}  # the referee has judged
 
     page.goto(table.get_absolute_url())

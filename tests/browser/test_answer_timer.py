@@ -7,17 +7,17 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import log_in
 
 
 def test_the_answer_timer_counts_down_everywhere_and_never_answers(page, django_user_model):
     log_in(page, django_user_model)
     user = django_user_model.objects.get(username="gm")
-    table = services.create_table(user, "amnesia_stories", ["Ana", "Bruno", "Caio"])
-    state = services.state_of(table)
-    services.play(
-        table, {"by": state["bard"], "do": "tell", "story": state["journey"][:3]}, None, user
+    table = new_tables.create_table(user, "amnesia_stories", ["Ana", "Bruno", "Caio"])
+    state = reading.state_of(table)
+    writing.play_many(
+        table, [{"by": state["bard"], "do": "tell", "story": state["journey"][:3]}], None, user
     )
 
     page.clock.install()
@@ -43,5 +43,5 @@ def test_the_answer_timer_counts_down_everywhere_and_never_answers(page, django_
     expect(page.get_by_test_id("answer-timer")).to_have_class(re.compile(r"\bdone\b"))
     page.clock.fast_forward("02:00")
     table.refresh_from_db()
-    after = services.state_of(table)
+    after = reading.state_of(table)
     assert after["phase"] == "answer" and after["answered"] == []

@@ -9,7 +9,7 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
+from games.services import writing
 from tests.browser.helpers import log_in
 from tests.tables import contest_in_play
 
@@ -20,7 +20,7 @@ def test_the_countdown_stands_still_during_a_contest(page, django_user_model) ->
     began = timezone.now() - timedelta(seconds=20)
     table = contest_in_play(user, deck_mode="physical", at=began)
     challenge = {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "darts"}
-    services.play(table, {**challenge, "attribute": "moves", "named": True}, None)
+    writing.play_many(table, [{**challenge, "attribute": "moves", "named": True}], None)
 
     page.clock.install()
     page.goto(table.get_absolute_url())
@@ -37,7 +37,7 @@ def test_the_countdown_stands_still_during_a_contest(page, django_user_model) ->
     expect(page.get_by_test_id("control-clock")).to_have_text(shown)
 
     # The contest ends: the clock runs again from the 40-odd seconds it had left.
-    services.play(table, {"by": "Bo", "do": "forfeit", "penalty": "drink"}, None)
+    writing.play_many(table, [{"by": "Bo", "do": "forfeit", "penalty": "drink"}], None)
     page.reload()
     panel = page.locator("#table-panel")
     drinks = panel.locator(".take-control").get_by_role("button", name="2 drinks")

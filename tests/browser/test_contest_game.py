@@ -7,9 +7,9 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
 from games.contest.models import Character
 from games.models import Table
+from games.services import reading
 from tests.browser.helpers import click_and_wait_for_swap, log_in
 from tests.tables import contest_in_play
 
@@ -81,7 +81,7 @@ def test_one_contest_by_tapping_on_a_physical_deck(page, django_user_model) -> N
     expect(story).to_contain_text("Zed (Ana) wins against Yum (Bo) with the higher total.")
 
     table = Table.objects.get(name="The county fair")
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["last_contest"]["cards"] == {"Ana": ["7C", "2C", "9H"], "Bo": ["6H", "JH", "4S"]}
     assert state["last_contest"]["totals"] == {"Ana": 22, "Bo": 14}
     assert state["players"]["Bo"]["lost"] == ["10D"]
@@ -111,4 +111,4 @@ def test_the_countdown_holds_control_until_it_ends_or_the_game_master_opens_it(
     expect(story).to_contain_text("Zed trips over the pie cart.")
     expect(story).to_contain_text("Yum (Bo) takes 2 drinks and takes control of the story.")
     expect(panel.locator("#narration")).to_have_value("")
-    assert services.live_moves(table)[-1].text == "Zed trips over the pie cart."
+    assert reading.live_moves(table)[-1].text == "Zed trips over the pie cart."

@@ -13,9 +13,9 @@ from django.db.models import F
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
 from games.contest import minute
 from games.models import Move, Table
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import PASSWORD
 
 PHONE = {"width": 390, "height": 844}
@@ -25,7 +25,7 @@ DECK = ["4H", "5H", "2C", "9C", "7D", "3D", "AS", "KS", "8D", "6C", "10D", "JH"]
 
 def contest_table(owner, extra=None) -> Table:
     """Ana and Bo have made their characters 8 seconds ago: Ana holds the story, 0:52 left."""
-    table = services.create_table(
+    table = new_tables.create_table(
         owner,
         "contest",
         ["Ana", "Bo"],
@@ -38,8 +38,8 @@ def contest_table(owner, extra=None) -> Table:
     for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
         move = {"by": by, "do": "character", "name": name}
         move |= {"brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
-        services.play(table, move, None, at=began)
-    assert services.state_of(table)["controller"] == "Ana"
+        writing.play_many(table, [move], None, at=began)
+    assert reading.state_of(table)["controller"] == "Ana"
     return table
 
 
@@ -87,7 +87,7 @@ def test_a_phone_counts_the_minute_down_and_asks_before_an_early_take(
             questions[0],
         ), questions
         assert bo.evaluate("() => !document.querySelector('.htmx-request')")
-        assert services.state_of(Table.objects.get(pk=table.pk))["controller"] == "Ana"
+        assert reading.state_of(Table.objects.get(pk=table.pk))["controller"] == "Ana"
 
         # "Yes": the table judges, the take goes through.
         bo.once("dialog", lambda dialog: answer(dialog, True))
@@ -95,7 +95,7 @@ def test_a_phone_counts_the_minute_down_and_asks_before_an_early_take(
             take.tap()
         assert len(questions) == 2
         expect(bo.locator(".badge.narrator")).to_have_text("you control the story")
-        assert services.state_of(Table.objects.get(pk=table.pk))["controller"] == "Bo"
+        assert reading.state_of(Table.objects.get(pk=table.pk))["controller"] == "Bo"
         # The laptop follows, its countdown started again for Bo.
         expect(page.get_by_test_id("control-clock")).to_contain_text(
             re.compile(r"Others may take control in 0:5\d\.")
@@ -124,7 +124,7 @@ def test_a_strict_table_refuses_an_early_take_with_the_time_left(
             re.compile(r"The narrator’s minute is not up \(0:[45]\d left\)")
         )
         assert questions == []
-        assert services.state_of(Table.objects.get(pk=table.pk))["controller"] == "Ana"
+        assert reading.state_of(Table.objects.get(pk=table.pk))["controller"] == "Ana"
 
         # A minute later (the moves' stored times moved back; the kept story, a cache of
         # the log, is dropped to be told again from them), the same take goes through.

@@ -10,8 +10,8 @@ import re
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import new_tables, reading
 
 PHONE = {"width": 390, "height": 844}
 # A stacked deck: Ana is dealt 4H 2C 7D KS, Bo 5H 9C 3D AS (round-robin from the first seat).
@@ -41,7 +41,7 @@ def phone_page(browser, live_server):
 
 def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, live_server):
     owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
-    table = services.import_script(SCRIPT, owner, name="Chess")
+    table = new_tables.import_script(SCRIPT, owner, name="Chess")
     bo_token = table.seats.get(name="Bo").token
     ana_token = table.seats.get(name="Ana").token
     context, page = phone_page(browser, live_server)
@@ -53,7 +53,7 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
             "button", name=re.compile("Brains")
         ).tap()
         expect(page.locator('[data-decision="accept"]')).to_have_count(0)
-        assert services.state_of(Table.objects.get(pk=table.pk))["phase"] == "contest"
+        assert reading.state_of(Table.objects.get(pk=table.pk))["phase"] == "contest"
 
         # Ana's hand, sorted by suit then rank: ♠ K, ♥ 4, ♦ 7, ♣ 2.
         page.goto(f"/seat/{ana_token}/")
@@ -70,7 +70,7 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
         expect(confirm).to_be_enabled()
         expect(confirm).to_be_focused()
         fresh = Table.objects.get(pk=table.pk)
-        assert services.state_of(fresh)["contest"]["played"] == []
+        assert reading.state_of(fresh)["contest"]["played"] == []
         # Another card instead: the button follows.
         cards.nth(3).tap()
         expect(confirm).to_have_text("Play 2♣")
@@ -79,7 +79,7 @@ def test_a_card_is_tapped_then_confirmed_on_a_phone(browser, transactional_db, l
         seq = page.locator("#seat-panel").get_attribute("data-seq")
         confirm.tap()
         expect(page.locator("#seat-panel")).not_to_have_attribute("data-seq", seq)
-        state = services.state_of(Table.objects.get(pk=table.pk))
+        state = reading.state_of(Table.objects.get(pk=table.pk))
         assert state["contest"]["played"] == ["Ana"] and state["contest"]["cards"]["Ana"][0] == "7D"
         assert len(posts) == 1, posts  # the confirming tap's move; the choosing taps sent none
     finally:
@@ -94,7 +94,7 @@ def test_both_contestants_play_at_once_from_their_phones(browser, transactional_
         **SCRIPT,
         "moves": [*SCRIPT["moves"], {"by": "Bo", "do": "accept", "attribute": "brains"}],
     }
-    table = services.import_script(accepted, owner, name="Chess")
+    table = new_tables.import_script(accepted, owner, name="Chess")
     phones = {}
     try:
         for name, card in (("Ana", "7D"), ("Bo", "9C")):
@@ -114,7 +114,7 @@ def test_both_contestants_play_at_once_from_their_phones(browser, transactional_
         fresh = Table.objects.get(pk=table.pk)
         plays = {m.payload["by"]: m.payload["card"] for m in fresh.moves.filter(payload__do="play")}
         assert plays == {"Ana": "7D", "Bo": "9C"}
-        assert services.state_of(fresh)["last_contest"]["winner"] == "Bo"  # 2 + 9 against 3 + 7
+        assert reading.state_of(fresh)["last_contest"]["winner"] == "Bo"  # 2 + 9 against 3 + 7
     finally:
         for context, _page in phones.values():
             context.close()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import new_tables
 
 from .journeys2 import (
     at_once,
@@ -59,7 +59,7 @@ def test_an_evening_of_amnesia_in_portuguese(
         context, gm_page, gm = laptop(browser, live_server, django_user_model, LOCALE)
         contexts.append(context)
         # The memory of the room may be told once the discard holds a token: one memory.
-        table = services.create_table(
+        table = new_tables.create_table(
             gm, "amnesia", PLAYERS, name="Quarto 714", options={"finale_factor": 0}, seed=5
         )
         Table.objects.filter(pk=table.pk).update(language="pt-br")

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import reading
 from tests.browser.helpers import log_in, wait_for
 from tests.browser.journeys import at_once, download_book, intact, phone, seat_links
 
@@ -188,7 +188,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         )
         statuses = sorted(a.status for a in answers)
         assert statuses == [200, 409], statuses
-        state = services.state_of(Table.objects.get(pk=table.pk))
+        state = reading.state_of(Table.objects.get(pk=table.pk))
         holder = state["controller"]
         other = "Bo" if holder == "Ana" else "Ana"
         refused = phones[other][1]
@@ -212,7 +212,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         throws = panel.locator("form.pretzels")
         throws.get_by_role("button", name=who[other]).click()
         expect(panel.locator(".cplayer", has_text=CHARACTERS[holder])).to_contain_text("out")
-        state = services.state_of(Table.objects.get(pk=table.pk))
+        state = reading.state_of(Table.objects.get(pk=table.pk))
         narrator = state["controller"]
         winner = next(n for n in PLAYERS if n not in (holder, narrator))
         throws.get_by_role("button", name=who[winner]).click()
@@ -275,7 +275,7 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         part = re.search(r"part 1 told by Ana(.*?)part 2 told by Cy", text, re.IGNORECASE)
         assert part and WHILE_PHONES_MOVE in part.group(1), text
         fresh = Table.objects.get(pk=table.pk)
-        told = [m for m in services.live_moves(fresh) if m.text == WHILE_PHONES_MOVE]
+        told = [m for m in reading.live_moves(fresh) if m.text == WHILE_PHONES_MOVE]
         assert [m.payload["do"] for m in told] == ["take_control"]
     finally:
         for context, _seat in phones.values():

@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import expect
 
 from amnesia_site import addresses
-from games import services
 from games.models import Table
+from games.services import reading
 from tests.browser.helpers import click_and_wait_for_swap, log_in
 
 
@@ -112,7 +112,7 @@ def play_amnesia(page) -> None:
         "The room: she let them in herself.",
     ):
         expect(story).to_contain_text(told)
-    state = services.state_of(Table.objects.get(name="Room 714"))
+    state = reading.state_of(Table.objects.get(name="Room 714"))
     assert state["finished"] and state["abilities"] == ["surgery"]
     assert state["last_challenge"]["winner"] == "Ana"
 
@@ -171,7 +171,7 @@ def play_amnesia_stories(page) -> None:
 
     expect(heading).to_have_text("The game is over")
     expect(panel.locator(".final-result")).to_contain_text(re.compile("wins!|A draw"))
-    state = services.state_of(Table.objects.get(name="Footprints"))
+    state = reading.state_of(Table.objects.get(name="Footprints"))
     assert state["finished"]
     assert len(state["history"]) == 3
     assert [turn["story"] for turn in state["history"]] == [
@@ -220,7 +220,7 @@ def play_contest(page) -> None:
     panel.locator("form.pretzels").get_by_role("button", name="Yum (Bo)").click()
     expect(panel.locator(".winner-banner")).to_have_text("Yum (Bo) wins the game!")
     expect(panel.locator(".story")).to_contain_text("The pies are on the long table.")
-    state = services.state_of(Table.objects.get(name="The county fair"))
+    state = reading.state_of(Table.objects.get(name="The county fair"))
     assert state["phase"] == "ended"
     assert state["last_contest"]["totals"] == {"Ana": 10, "Bo": 7}
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
+from games.services import new_tables, reading
 
 from .journeys2 import (
     at_once,
@@ -57,7 +57,7 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         context, gm_page, gm = laptop(browser, live_server, django_user_model, LOCALE)
         contexts.append(context)
         # One round (each player the bard once), three slots, two steps: the shortest game.
-        table = services.create_table(
+        table = new_tables.create_table(
             gm,
             "amnesia_stories",
             PLAYERS,
@@ -96,7 +96,7 @@ def test_an_evening_of_amnesia_stories_in_japanese(
             if turn == 0:
                 # A refusal on the laptop: one footprint chosen for both steps. The answer is
                 # drawn in the page, in Japanese, with the telling typed still there.
-                journey = services.state_of(table)["journey"]
+                journey = reading.state_of(table)["journey"]
                 steps.nth(0).select_option(journey[0])
                 steps.nth(1).select_option(journey[0])
                 sentence = refused(
@@ -161,7 +161,7 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         expect(heading).to_have_text("ゲーム終了")
         table.refresh_from_db()
         assert table.status == Table.Status.FINISHED
-        state = services.state_of(table)
+        state = reading.state_of(table)
         # Every turn judged the answers as the phones sent them, the one taken back excepted.
         assert [turn["bard"] for turn in state["history"]] == PLAYERS
         for turn in state["history"]:

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables
 from tests.browser.helpers import log_in, wait_for
 from tests.tables import contest_in_play
 
@@ -37,7 +37,7 @@ def focused(page) -> str:
 
 def test_amnesia_by_keyboard_alone(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(
+    table = new_tables.create_table(
         gm, "amnesia", ["Ana", "Bruno"], seed=4, options={"finale_factor": 0}
     )
     page.goto(table.get_absolute_url())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables, writing
 
 from .conftest import TIMEOUT_MS
 from .helpers import log_in
@@ -21,7 +21,7 @@ def test_a_move_reaches_the_contest_seat_page_within_one_poll(
     browser, page, live_server, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual", seed=4)
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual", seed=4)
     seat = table.seats.get(name="Ana")
     phone_context = browser.new_context(base_url=live_server.url)
     phone_context.set_default_timeout(TIMEOUT_MS)
@@ -39,10 +39,12 @@ def test_a_move_reaches_the_contest_seat_page_within_one_poll(
         assert polls, requests
         assert not [u for u in requests if u.endswith(f"/seat/{seat.token}/")][1:]
         # The game master's move (a character for Ana) shows on the phone, no reload.
-        services.play(
+        writing.play_many(
             table,
-            {"by": "Ana", "do": "character", "name": "Zed", "brains": 2, "muscle": 4}
-            | {"moves": 3, "coolness": 3},
+            [
+                {"by": "Ana", "do": "character", "name": "Zed", "brains": 2, "muscle": 4}
+                | {"moves": 3, "coolness": 3}
+            ],
             0,
             gm,
         )
@@ -59,7 +61,7 @@ def test_the_projector_follows_the_table(page, live_server, django_user_model) -
     # default interval is waited out by the seat page's test above.
     page.add_init_script(QUICK_POLLS)
     gm = log_in(page, django_user_model)
-    table = services.create_table(
+    table = new_tables.create_table(
         gm,
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
@@ -70,7 +72,7 @@ def test_the_projector_follows_the_table(page, live_server, django_user_model) -
     screen = page.locator("#screen")
     expect(screen).to_have_attribute("data-version", "0")
     assert "key=" in (screen.get_attribute("data-poll") or "")
-    services.bump_version(table)  # any change people must see, a reveal step say
+    writing.bump_version(table)  # any change people must see, a reveal step say
     expect(page.locator("#screen")).to_have_attribute(
         "data-version", "1", timeout=(POLL_S + 2) * 1000
     )

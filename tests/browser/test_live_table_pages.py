@@ -12,8 +12,8 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import new_tables, reading, writing
 
 from .conftest import TIMEOUT_MS
 from .helpers import PASSWORD
@@ -57,7 +57,7 @@ def test_amnesia_a_move_on_a_second_laptop_reaches_the_first(
     browser, page, live_server, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
     page.goto(table.get_absolute_url())
     heading = page.locator("#table-panel .actions h2")
     expect(heading).to_have_text("Ana’s turn")
@@ -79,7 +79,7 @@ def test_amnesia_stories_the_bard_on_a_second_laptop_reaches_the_first(
     browser, page, live_server, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(
+    table = new_tables.create_table(
         gm,
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
@@ -89,7 +89,7 @@ def test_amnesia_stories_the_bard_on_a_second_laptop_reaches_the_first(
     page.goto(table.get_absolute_url())
     heading = page.locator("#table-panel .actions h2")
     expect(heading).to_have_text("Ana is the bard")
-    journey = services.state_of(table)["journey"]
+    journey = reading.state_of(table)["journey"]
     context, other = device(browser, live_server)
     try:
         log_in_again(other)
@@ -128,7 +128,7 @@ def test_contest_a_seat_decision_on_a_phone_reaches_the_game_master(
     browser, page, live_server, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.import_script(CONTEST, gm, name="Chess")
+    table = new_tables.import_script(CONTEST, gm, name="Chess")
     page.goto(table.get_absolute_url())
     panel = page.locator("#table-panel")
     expect(panel).to_have_class(re.compile(r"\bphase-response\b"))
@@ -152,8 +152,8 @@ def test_contest_a_seat_decision_on_a_phone_reaches_the_game_master(
 
 def test_typing_the_narration_survives_a_refresh(page, live_server, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     # The autosave never reaches the server here, so only the page itself can keep the text
     # (the draft the server would draw in a fresh panel is empty).
     page.route("**/draft/", lambda route: route.abort())
@@ -163,8 +163,8 @@ def test_typing_the_narration_survives_a_refresh(page, live_server, django_user_
     box.click()
     box.press_sequentially("She wakes")
     # Someone else moves (Bruno suggests, from another device) while the game master types.
-    services.play(
-        Table.objects.get(pk=table.pk), {"by": "Bruno", "do": "suggest", "text": "A key."}, 1, gm
+    writing.play_many(
+        Table.objects.get(pk=table.pk), [{"by": "Bruno", "do": "suggest", "text": "A key."}], 1, gm
     )
     # The refresh comes while the box has the keyboard (issue 26: the laptop keeps following
     # the table while someone types), and keeps every letter, the caret and the keyboard.
@@ -186,7 +186,7 @@ def test_contest_a_revoked_seat_link_is_replaced_on_every_laptop(
     browser, page, live_server, django_user_model
 ) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual", seed=4)
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual", seed=4)
     old = table.seats.get(name="Ana").token
     page.goto(table.get_absolute_url())
     links = page.locator(".seat-links li")

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Move
+from games.services import writing
 from tests.browser.helpers import SWAPPED, log_in, wait_for
 from tests.tables import contest_in_play
 
@@ -20,7 +20,7 @@ CHALLENGE = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": 
 def challenged(gm):
     """A contest, virtual deck, where Zed (Ana) has just challenged Yum (Bo)."""
     table = contest_in_play(gm, seed=5)
-    services.play(table, {"by": "Ana", **CHALLENGE, "named": True}, table.last_seq)
+    writing.play_many(table, [{"by": "Ana", **CHALLENGE, "named": True}], table.last_seq)
     return table
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables, writing
 
 from .journeys2 import caught_up, laptop
 
@@ -18,8 +18,8 @@ def test_the_laptop_follows_a_challenge_played_on_the_phones(
 ) -> None:
     context, page, gm = laptop(browser, live_server, django_user_model, "en")
     try:
-        table = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
-        services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
+        writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
         page.goto(f"/tables/{table.pk}/")
         heading = page.locator("#table-panel .actions h2")
         expect(heading).to_have_text("Ana narrates")
@@ -28,14 +28,14 @@ def test_the_laptop_follows_a_challenge_played_on_the_phones(
         # Bruno insists and Ana refuses, on their phones: the laptop follows into the challenge
         # and the keyboard stays where the game master left it.
         for move in ({"by": "Bruno", "do": "insist"}, {"by": "Ana", "do": "refuse"}):
-            services.play(table, move, table.last_seq, gm)
+            writing.play_many(table, [move], table.last_seq, gm)
             table.refresh_from_db()
         expect(heading).to_have_text("Challenge: Ana against Bruno")
         caught_up(page, table)
         assert page.evaluate("() => document.activeElement.tagName") != "SELECT"
 
         # Caio joins from his phone: the laptop follows that too.
-        services.play(table, {"by": "Caio", "do": "join"}, table.last_seq, gm)
+        writing.play_many(table, [{"by": "Caio", "do": "join"}], table.last_seq, gm)
         caught_up(page, table)
         expect(page.locator("#table-panel .pot")).to_contain_text("Caio")
     finally:

@@ -7,8 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import reading
 from tests.browser.helpers import log_in
 
 
@@ -26,5 +26,5 @@ def test_the_draft_3_preset_starts_a_table_of_four(page, django_user_model, sett
     table = Table.objects.get()
     assert table.seats.count() == 4
     assert (table.ruleset.name, table.ruleset.version) == ("Amnesia Stories draft 3", 2)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert (state["turns"], len(state["journey"]), state["deck_count"]) == (8, 6, 36)

@@ -15,8 +15,9 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
-from games import registry, services
+from games import registry
 from games.models import Table
+from games.services import new_tables
 from tests.browser.helpers import PASSWORD
 from tests.games.long_games import next_move
 from tests.serving import (
@@ -77,7 +78,7 @@ def send_move(sender: Phone, table: Table) -> None:
 
 def table_for(gm, slug: str) -> Table:
     options = {"deck_mode": "virtual"} if slug == "contest" else {}
-    return services.create_table(gm, slug, ["Ana", "Bruno", "Caio"], seed=7, **options)
+    return new_tables.create_table(gm, slug, ["Ana", "Bruno", "Caio"], seed=7, **options)
 
 
 def wait_for_version(page, version: int, within: float) -> float:

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
 from games.contest.models import Character
 from games.models import Table
+from games.services import new_tables, writing
 
 from .helpers import click_and_wait_for_swap, log_in
 
@@ -22,9 +22,9 @@ def test_a_refusal_on_a_phone_keeps_the_page_and_what_was_typed(
     browser, transactional_db, live_server
 ):
     owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
-    table = services.create_table(owner, "amnesia", ["Ana", "Bruno"], seed=7)
-    services.play(table, {"by": "Ana", "do": "continue"}, None)
-    services.play(table, {"by": "Ana", "do": "end_scene"}, None)
+    table = new_tables.create_table(owner, "amnesia", ["Ana", "Bruno"], seed=7)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], None)
+    writing.play_many(table, [{"by": "Ana", "do": "end_scene"}], None)
     Table.objects.filter(pk=table.pk).update(language="pt-br")
     # A Brazilian phone (its browser asks for Portuguese) at a table that plays in Portuguese.
     context = browser.new_context(
@@ -78,7 +78,7 @@ def test_a_character_with_a_wrong_total_keeps_the_form_open_and_filled(
     settings.DEBUG = debug
     user = log_in(page, django_user_model)
     Character.objects.create(owner=user, name="Grim")
-    table = services.create_table(user, "contest", ["Ana", "Bo"], seed=7)
+    table = new_tables.create_table(user, "contest", ["Ana", "Bo"], seed=7)
     page.goto(f"/tables/{table.pk}/")
     ana = page.locator("article.character-seat").filter(has_text="Ana")
     ana.get_by_text("Make a new character").click()

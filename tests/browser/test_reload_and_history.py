@@ -14,9 +14,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import services
 from games.contest.models import Character
 from games.models import Table
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import back_and_forward, log_in, reload_shows
 from tests.tables import contest_in_play
 
@@ -32,7 +32,7 @@ def accept_dialogs(page) -> None:
 
 def test_amnesia_every_move_reloads(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(
+    table = new_tables.create_table(
         gm,
         "amnesia",
         ["Ana", "Bruno", "Caio"],
@@ -171,7 +171,7 @@ def test_amnesia_every_move_reloads(page, django_user_model) -> None:
     polls = re.compile(r"/poll/")
     page.route(polls, lambda route: route.abort("internetdisconnected"))
     table.refresh_from_db()
-    services.play(table, {"by": "Ana", "do": "pass", "take": 0}, table.last_seq, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "pass", "take": 0}], table.last_seq, gm)
     panel.get_by_role("button", name=re.compile("Continue the story")).click()
     expect(panel.locator(".alert")).to_contain_text("The table has moved on")
     page.unroute(polls)
@@ -203,7 +203,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
     reload), and no two stored moves carry the same narration."""
     gm = log_in(page, django_user_model)
     Character.objects.create(owner=gm, name="Yum", brains=2, muscle=3, moves=3, coolness=4)
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
     path = table.get_absolute_url()
     page.goto("/")
     page.goto(path)
@@ -315,7 +315,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
 
     back_and_forward(page, seat_path, path, now("controls the story"))
     assert page.evaluate("history.length") == entries, "moves added history entries"
-    texts = [m.text for m in services.live_moves(table) if m.text]
+    texts = [m.text for m in reading.live_moves(table) if m.text]
     assert sorted(texts) == sorted(told), "each line typed is stored once, with its move"
 
 
@@ -323,7 +323,7 @@ def test_amnesia_stories_every_move_and_screen_reloads(page, django_user_model) 
     """The bard's tale on the table page, then the pass-the-laptop screens: each answers a
     reload as it stands (a screen whose player has answered moves on to the next one)."""
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=3)
+    table = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], seed=3)
     path = table.get_absolute_url()
     page.goto("/")
     page.goto(path)
@@ -387,7 +387,7 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
     told = []
     for answer, label in (("refuse", "2 drinks"), ("forfeit", "a drink")):
         table.refresh_from_db()
-        services.play(table, {"by": "Ana", **challenge, "named": True}, table.last_seq)
+        writing.play_many(table, [{"by": "Ana", **challenge, "named": True}], table.last_seq)
         page.goto(table.get_absolute_url())
         line = f"Yum answers the challenge: {answer}."
         box.fill(line)
@@ -402,5 +402,5 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
         page.reload()
         if box.count():
             expect(box).to_have_value("")
-    texts = [m.text for m in services.live_moves(table) if m.text]
+    texts = [m.text for m in reading.live_moves(table) if m.text]
     assert texts == told

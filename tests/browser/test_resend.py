@@ -7,8 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Move
+from games.services import new_tables
 from tests.browser.helpers import log_in, wait_for
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -16,7 +16,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 def test_a_move_whose_answer_was_lost_is_sent_again_and_stored_once(page, django_user_model):
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=7)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=7)
     page.goto(table.get_absolute_url())
     panel = page.locator("#table-panel")
     lost = []

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import registry, services
+from games import registry
 from games.models import Table
 from games.playtests.models import RATINGS, Impression
+from games.services import new_tables, writing
 
 PHONE = {"width": 390, "height": 844}
 
@@ -26,10 +27,10 @@ def test_a_phone_goes_from_the_last_move_to_its_impressions(
     script = next(
         script
         for _name, script in registry.kit(slug).demos(datetime.now(UTC))
-        if services.import_script(script, gm).status == Table.Status.FINISHED
+        if new_tables.import_script(script, gm).status == Table.Status.FINISHED
     )
     *moves, last = [{k: v for k, v in m.items() if k != "at"} for m in script["moves"]]
-    table = services.import_script({**script, "moves": moves}, gm)
+    table = new_tables.import_script({**script, "moves": moves}, gm)
     table.language = "ja"
     table.save(update_fields=["language"])
     seat = table.seats.order_by("position").first()
@@ -48,7 +49,7 @@ def test_a_phone_goes_from_the_last_move_to_its_impressions(
         impressions = page.get_by_role("link", name="あなたの感想")
         expect(impressions).to_have_count(0)
 
-        services.play(table, last, None, gm)  # the game's last move, made at the laptop
+        writing.play_many(table, [last], None, gm)  # the game's last move, made at the laptop
         impressions.click(timeout=10_000)  # once the page has followed it by itself
 
         expect(page.get_by_role("heading", level=1)).to_contain_text("ゲームはいかがでしたか")

@@ -8,10 +8,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.rules import get_game
+from games.services import new_tables, reading, writing
 
 PHONE = {"width": 390, "height": 844}
 
@@ -30,7 +30,7 @@ def owner():
 
 def test_three_phones_answer_one_turn_at_once_and_in_secret(browser, transactional_db, live_server):
     players = ["Ana", "Bruno", "Caio"]
-    table = services.create_table(
+    table = new_tables.create_table(
         owner(),
         "amnesia_stories",
         players,
@@ -38,9 +38,9 @@ def test_three_phones_answer_one_turn_at_once_and_in_secret(browser, transaction
         seed=7,
         extra={"answer_mode": PHONES},
     )
-    state = services.state_of(table)
+    state = reading.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
-    services.play(table, tell, table.last_seq)
+    writing.play_many(table, [tell], table.last_seq)
     picks = {"Ana": ("1", "2"), "Bruno": ("2", "3"), "Caio": ("3", "1")}
     phones = {}
     try:
@@ -80,14 +80,14 @@ def test_three_phones_answer_one_turn_at_once_and_in_secret(browser, transaction
             (m.payload["by"], m.payload["picks"]) for m in fresh.moves.filter(payload__do="answer")
         ]
         assert sorted(answers) == [("Ana", [1, 2]), ("Bruno", [2, 3]), ("Caio", [3, 1])]
-        assert services.state_of(fresh)["phase"] != "answer"
+        assert reading.state_of(fresh)["phase"] != "answer"
     finally:
         for context, _page in phones.values():
             context.close()
 
 
 def test_an_amnesia_turn_from_a_phone(browser, transactional_db, live_server):
-    table = services.create_table(owner(), "amnesia", ["Ana", "Bruno"], seed=7)
+    table = new_tables.create_table(owner(), "amnesia", ["Ana", "Bruno"], seed=7)
     ana = table.seats.get(name="Ana").token
     context, page = phone(browser, live_server)
     try:
@@ -107,9 +107,9 @@ def test_an_amnesia_turn_from_a_phone(browser, transactional_db, live_server):
         # Bruno suggests from his phone meanwhile: Ana's page follows the table by itself and
         # what she was typing stays.
         fresh = Table.objects.get(pk=table.pk)
-        marker = get_game("amnesia").turn_marker(services.state_of(fresh))
+        marker = get_game("amnesia").turn_marker(reading.state_of(fresh))
         suggestion = {"by": "Bruno", "do": "suggest", "text": "A knock at the door."}
-        services.play(fresh, suggestion, 0, expected_turn=marker)
+        writing.play_many(fresh, [suggestion], 0, expected_turn=marker)
         expect(page.locator(".seat-story")).to_contain_text("A knock at the door.")
         expect(narration).to_have_value("She looks at her hands.")
         page.get_by_role("button", name="End the scene").tap()

@@ -12,7 +12,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from amnesia_site.errors import database_busy
-from games import registry, services
+from games import registry
+from games.services import new_tables, reading, writing
 from stories.models import Story
 from tests.browser.helpers import log_in, settled
 from tests.stories.conftest import make_story
@@ -70,9 +71,9 @@ def test_no_page_of_a_game_or_a_story_breaks_the_policy(page, django_user_model)
     gm = log_in(page, django_user_model)
     assert violations(page, console) == []
 
-    amnesia = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
-    stories = services.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"], name="Feet")
-    contest = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
+    amnesia = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
+    stories = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"], name="Feet")
+    contest = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
     for url in (
         "/",
         *(f"{reverse('games:table_new')}?game={game}" for game, _label in registry.choices()),
@@ -109,8 +110,8 @@ def busy_answer() -> tuple[int, dict[str, str], str]:
 
 def test_a_busy_server_or_a_lost_connection_keeps_the_narration(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=4)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     page.goto(table.get_absolute_url())
     panel = page.locator("#table-panel")
     box = page.locator("#narration")
@@ -146,4 +147,4 @@ def test_a_busy_server_or_a_lost_connection_keeps_the_narration(page, django_use
     expect(panel.locator(".actions h2")).to_have_text("Bruno’s turn")
     expect(notice).to_have_count(0)
     expect(panel.locator(".story")).to_contain_text("She wakes with blood on her hands.")
-    assert services.live_moves(table)[-1].text == "She wakes with blood on her hands."
+    assert reading.live_moves(table)[-1].text == "She wakes with blood on her hands."

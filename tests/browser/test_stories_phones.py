@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.amnesia_stories.modes import PHONES
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import log_in, wait_for
 
 PHONE = {"width": 390, "height": 844}
@@ -27,7 +27,7 @@ def media(settings, tmp_path):
 
 
 def told(owner, **extra):
-    table = services.create_table(
+    table = new_tables.create_table(
         owner,
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
@@ -35,9 +35,9 @@ def told(owner, **extra):
         seed=7,
         extra=extra,
     )
-    state = services.state_of(table)
+    state = reading.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
-    services.play(table, tell, table.last_seq)
+    writing.play_many(table, [tell], table.last_seq)
     player = next(name for name in state["seats"] if name != state["bard"])
     return table, player
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.amnesia_stories import reveal as reveal_state
+from games.services import new_tables
 from games.snapshot import Snapshot
 from tests.browser.helpers import log_in
 
@@ -29,7 +29,7 @@ def media(settings, tmp_path):
 def imported(user, moves: int, name: str):
     script = json.loads(SCRIPT.read_text())["script"]
     script["moves"] = script["moves"][:moves]
-    return services.import_script(script, user, name=name)
+    return new_tables.import_script(script, user, name=name)
 
 
 def open_up_to(table, step: int) -> None:

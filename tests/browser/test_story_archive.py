@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from games import services
+from games.services import new_tables
 from stories.samples import ENGLISH, sample_script
 from tests.browser.helpers import log_in
 
@@ -22,7 +22,7 @@ def test_publish_find_and_download_a_story(page, django_user_model, settings, tm
     script = sample_script("en")
     last = script["moves"].pop()
     assert last["do"] == "end_story"
-    table = services.import_script(script, gm, name="Room 714")
+    table = new_tables.import_script(script, gm, name="Room 714")
     assert table.status == "active"
     page.goto(f"/tables/{table.pk}/")
     for name in last["agreed"]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games import services as game_services
+from games.services import new_tables
 from stories import formats, services
 from stories.models import story_for
 from tests.stories import test_safety
@@ -56,7 +56,7 @@ def test_the_html_file_shows_every_passage_and_picture_offline(browser, gm, tmp_
         story = make_story(gm, "ja")
     else:
         script = json.loads((SCRIPTS / source).read_text())["script"]
-        story = story_for(game_services.import_script(script, gm), "en")
+        story = story_for(new_tables.import_script(script, gm), "en")
     book = services.make_book(story)
     path = tmp_path / "story.html"
     path.write_bytes(formats.single_html_for(story))

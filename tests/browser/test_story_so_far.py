@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from games import services
 from games import story as kept_story
+from games.services import new_tables
 from tests.browser.helpers import log_in
 from tests.games.amnesia.test_story_long import long_script_of
 
@@ -14,7 +14,7 @@ from tests.games.amnesia.test_story_long import long_script_of
 def test_earlier_scenes_load_in_place_back_to_the_first(page, django_user_model, monkeypatch):
     monkeypatch.setattr(kept_story, "PAGE", 4)  # the live server runs in this process
     gm = log_in(page, django_user_model)
-    table = services.import_script(long_script_of(40), gm)
+    table = new_tables.import_script(long_script_of(40), gm)
     page.goto(table.get_absolute_url())
     story = page.locator("section.story")
     scenes = story.locator("article.story-entry")

@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import registry, services
+from games import registry
 from games.models import Table
+from games.services import new_tables, writing
 from tests.browser.helpers import PASSWORD, click_and_wait_for_swap
 
 PHONE = {"width": 390, "height": 844}
@@ -48,7 +49,7 @@ def test_a_phone_suggestion_reaches_the_laptop_while_the_narrator_types(
 ) -> None:
     gm, laptop, page, phone, bruno = laptop_and_phone(browser, live_server)
     try:
-        table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
+        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
         page.goto(f"/tables/{table.pk}/")
         panel = page.locator("#table-panel")
         panel.get_by_role("button", name=re.compile("Continue the story")).click()
@@ -95,8 +96,8 @@ def test_undoing_end_the_scene_brings_its_narration_back(
     gm, laptop, page, phone, _ = laptop_and_phone(browser, live_server)
     phone.close()
     try:
-        table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
-        services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
+        writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
         page.goto(f"/tables/{table.pk}/")
         page.locator("#narration").fill("Blood on the tiles, none of it hers.")
         click_and_wait_for_swap(page.get_by_role("button", name=re.compile("End the scene")))
@@ -132,7 +133,7 @@ def narration_point(gm, slug: str) -> tuple[dict, dict | None]:
     first: dict | None = None
     for _name, script in kit.demos(datetime.now(UTC)):
         moves = [{k: v for k, v in m.items() if k != "at"} for m in script["moves"]]
-        table = services.import_script({**script, "moves": []}, gm)
+        table = new_tables.import_script({**script, "moves": []}, gm)
         seats = {s.name: s for s in table.seats.all()} if kit.seat_page else {}
         for i, move in enumerate(moves):
             box = box_key(client, table)
@@ -145,7 +146,7 @@ def narration_point(gm, slug: str) -> tuple[dict, dict | None]:
                 and seat is not None
                 and f'name="do" value="{move["do"]}"' in client.get(seat_url(seat)).content.decode()
             )
-            services.play(table, move, None, gm)
+            writing.play_many(table, [move], None, gm)
             if offered and box_key(client, table) == box:
                 return {**script, "moves": moves[:i]}, move
     assert first is not None, f"no demo of {slug} shows the laptop its narration box"
@@ -177,7 +178,7 @@ def test_every_laptop_follows_the_phones_while_its_narration_box_has_the_keyboar
     gm, laptop, page, phone, seat_page = laptop_and_phone(browser, live_server)
     try:
         script, move = narration_point(gm, slug)
-        table = services.import_script(script, gm)
+        table = new_tables.import_script(script, gm)
         page.goto(f"/tables/{table.pk}/")
         box = page.locator("#narration")
         box.click()
@@ -191,7 +192,7 @@ def test_every_laptop_follows_the_phones_while_its_narration_box_has_the_keyboar
             sent = {k: v for k, v in move.items() if k != "by"}
             assert seat_page.evaluate(PHONE_MOVE, sent) == 200
         else:
-            services.bump_version(table)
+            writing.bump_version(table)
         version = Table.objects.get(pk=table.pk).version
 
         # The laptop draws the table as it now is, by itself, the box keeping the keyboard,

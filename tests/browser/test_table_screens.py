@@ -12,11 +12,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
 from games.amnesia.rules import GAME as AMNESIA
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.presenters import card_info
+from games.services import new_tables, reading, writing
 from tests.browser.helpers import log_in
 
 PHONE = {"width": 390, "height": 844}
@@ -29,20 +29,20 @@ def media(settings, tmp_path):
 
 def challenge_opened(owner) -> Table:
     """Ana narrates, Bruno insists, Ana refuses and turns the first card: a card to beat."""
-    table = services.create_table(owner, "amnesia", ["Ana", "Bruno", "Caio"], seed=5)
-    services.play(table, {"by": "Ana", "do": "continue"}, None)
-    marker = AMNESIA.turn_marker(services.state_of(table))
+    table = new_tables.create_table(owner, "amnesia", ["Ana", "Bruno", "Caio"], seed=5)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], None)
+    marker = AMNESIA.turn_marker(reading.state_of(table))
     insist = {"by": "Bruno", "do": "insist", "text": "She jumps."}
-    services.play(table, insist, None, expected_turn=marker)
-    services.play(table, {"by": "Ana", "do": "refuse"}, None)
-    services.play(table, {"by": "Ana", "do": "open"}, None)
+    writing.play_many(table, [insist], None, expected_turn=marker)
+    writing.play_many(table, [{"by": "Ana", "do": "refuse"}], None)
+    writing.play_many(table, [{"by": "Ana", "do": "open"}], None)
     return table
 
 
 def test_an_amnesia_phone_shows_the_card_to_beat(page) -> None:
     owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
     table = challenge_opened(owner)
-    reference = card_info(services.state_of(table)["challenge"]["reference"])
+    reference = card_info(reading.state_of(table)["challenge"]["reference"])
     page.set_viewport_size(PHONE)
     page.goto(f"/seat/{table.seats.get(name='Bruno').token}/amnesia/")
     shown = page.get_by_test_id("card-to-beat")
@@ -53,8 +53,10 @@ def test_an_amnesia_phone_shows_the_card_to_beat(page) -> None:
 def test_amnesia_stories_links_its_join_screen_from_the_start(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
     for extra in ({}, {"answer_mode": PHONES}):
-        table = services.create_table(gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], extra=extra)
-        assert services.state_of(table)["phase"] in ("tell", "deal")  # before any story
+        table = new_tables.create_table(
+            gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], extra=extra
+        )
+        assert reading.state_of(table)["phase"] in ("tell", "deal")  # before any story
         page.goto(table.get_absolute_url())
         join = page.get_by_test_id("join-screen")
         expect(join).to_be_visible()
@@ -71,7 +73,7 @@ SKIP_ON_SCREEN = (
 
 def test_skip_to_content_shows_on_keyboard_focus_only(browser, transactional_db, live_server):
     owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
-    table = services.create_table(owner, "amnesia", ["Ana", "Bruno"], seed=3)
+    table = new_tables.create_table(owner, "amnesia", ["Ana", "Bruno"], seed=3)
     context = browser.new_context(
         base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
     )
@@ -97,9 +99,9 @@ def test_skip_to_content_shows_on_keyboard_focus_only(browser, transactional_db,
         # to that link, not to the first link of the page (the skip link).
         rules = phone.get_by_role("link", name="Rules of this table")
         rules.focus()
-        marker = AMNESIA.turn_marker(services.state_of(Table.objects.get(pk=table.pk)))
+        marker = AMNESIA.turn_marker(reading.state_of(Table.objects.get(pk=table.pk)))
         suggestion = {"by": "Bruno", "do": "suggest", "text": "A knock."}
-        services.play(Table.objects.get(pk=table.pk), suggestion, None, expected_turn=marker)
+        writing.play_many(Table.objects.get(pk=table.pk), [suggestion], None, expected_turn=marker)
         expect(phone.locator(".seat-story")).to_contain_text("A knock.")
         expect(rules).to_be_focused()
     finally:
@@ -173,7 +175,7 @@ def test_suit_colours_stand_out_of_every_button_they_are_drawn_on(
              "attribute": "brains"},
         ],
     }  # fmt: skip
-    contest = services.import_script(script, owner, name="Chess")
+    contest = new_tables.import_script(script, owner, name="Chess")
     amnesia = challenge_opened(owner)
     context = browser.new_context(base_url=live_server.url, color_scheme=scheme)
     context.set_default_timeout(10_000)
@@ -190,14 +192,14 @@ def test_suit_colours_stand_out_of_every_button_they_are_drawn_on(
             contest.get_absolute_url(),  # ... and on the laptop
             amnesia.get_absolute_url(),  # the virtual deck's higher/lower
         ]
-        physical = services.create_table(
+        physical = new_tables.create_table(
             owner, "amnesia", ["Ana", "Bruno"], seed=5, deck_mode="physical"
         )
-        services.play(physical, {"by": "Ana", "do": "continue"}, None)
-        marker = AMNESIA.turn_marker(services.state_of(physical))
+        writing.play_many(physical, [{"by": "Ana", "do": "continue"}], None)
+        marker = AMNESIA.turn_marker(reading.state_of(physical))
         insist = {"by": "Bruno", "do": "insist", "text": "No."}
-        services.play(physical, insist, None, expected_turn=marker)
-        services.play(physical, {"by": "Ana", "do": "refuse"}, None)
+        writing.play_many(physical, [insist], None, expected_turn=marker)
+        writing.play_many(physical, [{"by": "Ana", "do": "refuse"}], None)
         screens.append(physical.get_absolute_url())  # the 52 card buttons
         seen = []
         for url in screens:
@@ -218,8 +220,8 @@ def test_suit_colours_stand_out_of_every_button_they_are_drawn_on(
 
 def test_the_s_key_hint_is_a_small_key_beside_the_suggestion_name(page, django_user_model):
     gm = log_in(page, django_user_model)
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
-    services.play(table, {"by": "Ana", "do": "continue"}, None)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=3)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], None)
     page.goto(table.get_absolute_url())
     key = page.locator("form.suggestion label kbd")
     expect(key).to_have_text("S")

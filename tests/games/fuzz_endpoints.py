@@ -22,11 +22,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.amnesia_stories.modes import PHONES
 from games.contest.models import Character, SeatCharacter
 from games.models import Move, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP, FREE_TEXTS, RATINGS, Impression, PlaytestReport
+from games.services import new_tables, reading, writing
 from stories.bundles.format import MANIFEST
 from stories.models import Story
 from tests.games.fuzz_values import (
@@ -62,16 +62,16 @@ class World:
 def make_world(gm, gm_client: Client) -> World:
     """The tables every endpoint is sent to (also ``bench/fuzz.py``'s); ``gm`` designs games."""
     gm.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
-    amnesia = services.create_table(gm, "amnesia", PLAYERS, seed=3)
-    stories = services.create_table(gm, "amnesia_stories", PLAYERS, seed=5)
+    amnesia = new_tables.create_table(gm, "amnesia", PLAYERS, seed=3)
+    stories = new_tables.create_table(gm, "amnesia_stories", PLAYERS, seed=5)
     story = stories.state["journey"][:3]
-    services.play(stories, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
-    contest = services.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
+    writing.play_many(stories, [{"by": "Ana", "do": "tell", "story": story}], 0, gm)
+    contest = new_tables.create_table(gm, "contest", ["Ana", "Bruno"], deck_mode="physical")
     zed = Character.objects.create(owner=gm, name="Zed", brains=3, muscle=3, moves=3, coolness=3)
-    phones = services.create_table(
+    phones = new_tables.create_table(
         gm, "amnesia_stories", PLAYERS, seed=5, extra={"answer_mode": PHONES}
     )
-    services.play(phones, {"by": "Ana", "do": "tell", "story": story}, 0, gm)
+    writing.play_many(phones, [{"by": "Ana", "do": "tell", "story": story}], 0, gm)
     finished = finished_table(gm, "contest/last_card_and_winner")
     # The command, as another site's operator exports: whole, so that the tables in play are
     # not refused for their deck before the broken parts are read.
@@ -386,7 +386,7 @@ def snapshot(w: World) -> dict:
     tables = {}
     for table in Table.objects.order_by("pk"):
         rows = list(table.moves.order_by("seq").values_list("seq", "payload", "text"))
-        tables[table.pk] = (table.last_seq, rows, services.rebuild_state(table))
+        tables[table.pk] = (table.last_seq, rows, reading.rebuild_state(table))
     return {
         "tables": tables,
         "moves": Move.objects.count(),

@@ -112,11 +112,11 @@ def _played(game: str, number: int, seed: int, cap: int) -> dict[str, Any]:
 def next_move(table: Table) -> dict[str, Any]:
     """A legal move at ``table`` now, as the long games' bot would pick one (the first seat,
     in the table's order, that has one)."""
-    from games import services
+    from games.services import reading
 
     kit = registry.kit(table.game)
     referee = kit.referee
-    state = services.state_of(table)
+    state = reading.state_of(table)
     for i, by in enumerate(referee.active_players(state)):
         offered = referee.legal_moves(state, by)
         if not offered:

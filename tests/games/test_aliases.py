@@ -17,12 +17,13 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import exports, registry, services
+from games import exports, registry
 from games.aliases import Aliases, aliases_of, clear_alias, free_label, set_alias
 from games.models import Table
 from games.playtests.models import DESIGNERS_GROUP, Impression
 from games.playtests.service import ensure_report
 from games.rules.script import replay_script
+from games.services import new_tables, reading
 from stories import services as story_services
 from stories.models import Story, story_for
 from tests.pdfs import all_text
@@ -112,7 +113,7 @@ def everything_shown(client, table: Table, story: Story) -> dict[str, str]:
 @pytest.mark.parametrize("game", SLUGS)
 def test_a_removed_name_is_nowhere_the_table_is_shown(game, designer_gm, gm_client):
     name = finished_demo(game)["players"][1]
-    table = services.import_script(finished_demo(game), designer_gm)
+    table = new_tables.import_script(finished_demo(game), designer_gm)
     position = table.players.index(name)
     assert name in table.name  # the default name lists the players
     story = story_for(table)
@@ -120,7 +121,7 @@ def test_a_removed_name_is_nowhere_the_table_is_shown(game, designer_gm, gm_clie
     story.visibility = Story.Visibility.PUBLIC
     story.save()
     story_services.edit_narration(
-        story, services.live_moves(table)[0].seq, f"{name} was there first.", designer_gm
+        story, reading.live_moves(table)[0].seq, f"{name} was there first.", designer_gm
     )
     seat = table.seats.get(name=name)
     Impression.objects.create(
@@ -135,7 +136,7 @@ def test_a_removed_name_is_nowhere_the_table_is_shown(game, designer_gm, gm_clie
         again=5,
         best_moment=f"When {name} won the crowd.",
     )
-    state = services.state_of(table)
+    state = reading.state_of(table)
     before = everything_shown(gm_client, table, story)
     assert not any(absent(name, text) for text in before.values())  # else the test proves nothing
     searched = Client().get(reverse("stories:archive"), {"q": name}).content.decode()
@@ -158,8 +159,8 @@ def test_a_removed_name_is_nowhere_the_table_is_shown(game, designer_gm, gm_clie
     # The log is untouched: the operator's export with the names is the original game.
     out = StringIO()
     call_command("referee", "export", str(table.pk), "--real-names", stdout=out)
-    assert json.loads(out.getvalue()) == services.script_of(table)
-    assert services.rebuild_state(table) == state
+    assert json.loads(out.getvalue()) == reading.script_of(table)
+    assert reading.rebuild_state(table) == state
 
 
 def printed(client, story: Story):
@@ -172,7 +173,7 @@ def printed(client, story: Story):
 @pytest.mark.django_db
 def test_the_book_and_report_pdfs_lose_the_name_too(designer_gm, gm_client):
     script = json.loads((GOLDEN / "amnesia" / "11_finale_and_end_story.json").read_text())
-    table = services.import_script(script["script"], designer_gm)  # a short book: fast
+    table = new_tables.import_script(script["script"], designer_gm)  # a short book: fast
     story = story_for(table)
     before = pdf_words(printed(gm_client, story).content)
     assert "Bruno" in before
@@ -199,7 +200,7 @@ def test_the_book_and_report_pdfs_lose_the_name_too(designer_gm, gm_client):
 
 @pytest.mark.django_db
 def test_csv_export_columns_carry_the_label(designer_gm, gm_client):
-    table = services.import_script(finished_demo("amnesia_stories"), designer_gm)
+    table = new_tables.import_script(finished_demo("amnesia_stories"), designer_gm)
     set_alias(table, 1, "Player 2")
     rows = list(
         csv.DictReader(
@@ -234,7 +235,7 @@ def test_a_label_that_is_somebody_else_is_refused(make_table):
 @pytest.mark.django_db
 def test_a_label_the_rules_would_read_differently_is_refused(gm):
     """A contest character named like the label: the renamed game would not replay."""
-    table = services.import_script(finished_demo("contest"), gm)
+    table = new_tables.import_script(finished_demo("contest"), gm)
     with pytest.raises(ValidationError, match="would not replay"):
         set_alias(table, table.players.index("Bo"), "Zed")
     assert aliases_of(table).labels == {}

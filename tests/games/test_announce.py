@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 
-from games import presenters, services
+from games import presenters
 from games.amnesia.page import describe_move
+from games.services import new_tables, writing
 from games.snapshot import Snapshot
 from tests.games.toy.kit import KIT as TOY
 
@@ -15,13 +16,13 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_page_says_what_the_last_move_did_and_what_an_undo_takes_back(gm, gm_client):
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     page = gm_client.get(table.get_absolute_url()).content.decode()
     said = "Ana continues the story and narrates a scene."
     assert f"data-announce>{said}</p>" in page
     assert f"It takes back: {said}" in page
-    services.undo(table, 1, gm)
+    writing.undo(table, 1, gm)
     snap = Snapshot(table)
     assert presenters.announce(snap) == "Move 1 was taken back."
     assert presenters.undo_names(snap) == ""
@@ -30,8 +31,8 @@ def test_the_page_says_what_the_last_move_did_and_what_an_undo_takes_back(gm, gm
 def test_a_game_without_words_for_a_move_gets_a_generic_sentence(gm, game_for_tests):
     assert TOY.describe_move is None  # the test-only game says nothing of its moves
     game_for_tests(TOY)
-    table = services.create_table(gm, "toy", ["Ana", "Bo"], seed=3)
-    services.play(table, {"by": "Ana", "do": "say"}, None)
+    table = new_tables.create_table(gm, "toy", ["Ana", "Bo"], seed=3)
+    writing.play_many(table, [{"by": "Ana", "do": "say"}], None)
     assert presenters.announce(Snapshot(table)) == "Move 1, by Ana."
 
 

@@ -18,10 +18,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.db.utils import load_backend
 
-from games import registry, services
+from games import registry
 from games.management.commands import backup
 from games.models import Table
 from games.rules.script import replay_script
+from games.services import new_tables, reading, writing
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -31,13 +32,13 @@ def tables(transactional_db, gm) -> list[Table]:
     """Every demo of every game (finished and in play), one of them with a move undone: all
     committed, as a backup of a running site would see them."""
     made = [
-        services.import_script(script, gm)
+        new_tables.import_script(script, gm)
         for kit in registry.kits()
         for _name, script in kit.demos(NOW)
     ]
     assert {t.game for t in made} == {kit.slug for kit in registry.kits()}
     in_play = next(t for t in made if t.status == Table.Status.ACTIVE)
-    services.undo(in_play, None)
+    writing.undo(in_play, None)
     return made
 
 
@@ -59,16 +60,16 @@ def restored(settings_dict: dict):
 def same_tables(tables: list[Table], alias: str) -> None:
     """Each table of the copy: the same script, and the referee replays it to the same state.
     A table made after the backup is not in the copy (it is a copy, not the database)."""
-    services.import_script(registry.kit("amnesia").demos(NOW)[0][1], tables[0].owner)
+    new_tables.import_script(registry.kit("amnesia").demos(NOW)[0][1], tables[0].owner)
     copies = {t.pk: t for t in Table.objects.using(alias).all()}
     assert sorted(copies) == sorted(t.pk for t in tables)
     for table in tables:
         copy = copies[table.pk]
-        script = services.script_of(copy)
-        assert script == services.script_of(table)
+        script = reading.script_of(copy)
+        assert script == reading.script_of(table)
         code, state = replay_script(script)
         assert code == 0, state
-        assert state == services.rebuild_state(copy) == services.state_of(table)
+        assert state == reading.rebuild_state(copy) == reading.state_of(table)
         assert copy.last_seq == table.last_seq and copy.status == table.status
 
 

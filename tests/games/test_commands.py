@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
 from games.models import Table
+from games.services import new_tables, reading
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = {
@@ -96,7 +96,7 @@ def test_replay_trace_and_player_view():
 
 @pytest.mark.django_db
 def test_export_then_import_gives_the_same_table(gm, tmp_path):
-    table = services.import_script(SCRIPT, gm)
+    table = new_tables.import_script(SCRIPT, gm)
     out = StringIO()
     # The operator's whole script: the table is in play, its virtual deck a secret otherwise.
     call_command("referee", "export", str(table.pk), "--with-secrets", stdout=out)
@@ -108,8 +108,8 @@ def test_export_then_import_gives_the_same_table(gm, tmp_path):
     out = StringIO()
     call_command("referee", "import", str(path), "--owner", "gm", stdout=out)
     copy = Table.objects.get(pk=int(out.getvalue()))
-    assert services.state_of(copy) == services.state_of(table)
-    assert services.script_of(copy) == exported
+    assert reading.state_of(copy) == reading.state_of(table)
+    assert reading.script_of(copy) == exported
 
 
 @pytest.mark.django_db
@@ -175,7 +175,7 @@ def test_demo_loads_a_finished_and_an_ongoing_game_once():
     finished = tables.get(status="finished")
     # Anyone may log in as the demo user from the home page: it is no designer by default.
     assert not finished.owner.groups.exists()
-    assert services.state_of(finished)["room_flashback_told"] is True
+    assert reading.state_of(finished)["room_flashback_told"] is True
     assert finished.moves.exclude(text="").count() >= 10
 
 

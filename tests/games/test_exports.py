@@ -12,10 +12,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import exports, services
+from games import exports
 from games.models import Table
 from games.rules import get_game
 from games.rules.script import parse_script, replay, replay_script, rules_part
+from games.services import new_tables, reading, writing
 from tests.playtests.conftest import finished_table
 
 pytestmark = pytest.mark.django_db
@@ -25,13 +26,13 @@ PICKS = {"Ana": [4, 2, 5], "Bruno": [5, 4, 1], "Caio": [1, 3, 2]}
 
 
 def told(table: Table) -> None:
-    state = services.state_of(table)
+    state = reading.state_of(table)
     story = state["journey"][: state["options"]["questions"]]
-    services.play(table, {"by": state["bard"], "do": "tell", "story": story}, None)
+    writing.play_many(table, [{"by": state["bard"], "do": "tell", "story": story}], None)
 
 
 def answer(table: Table, name: str) -> None:
-    services.play(table, {"by": name, "do": "answer", "picks": PICKS[name]}, None)
+    writing.play_many(table, [{"by": name, "do": "answer", "picks": PICKS[name]}], None)
 
 
 @pytest.fixture
@@ -41,8 +42,8 @@ def pending(make_table) -> Table:
     replays (a virtual deck in play is left out whole: the tests at the end)."""
     table = make_table("amnesia_stories", deck_mode="physical")
     areas = [f"A{n:02}" for n in range(1, 11)]
-    services.play(
-        table, {"by": "Ana", "do": "deal", "slots": areas[:5], "journey": areas[5:]}, None
+    writing.play_many(
+        table, [{"by": "Ana", "do": "deal", "slots": areas[:5], "journey": areas[5:]}], None
     )
     told(table)
     answer(table, "Ana")
@@ -62,11 +63,11 @@ def picks_in(script: dict) -> list[list[int]]:
 
 def test_the_referee_names_the_pending_answers_and_nothing_else(pending):
     referee = get_game("amnesia_stories")
-    moves = [rules_part(m) for m in services.script_of(pending)["moves"]]
-    state = services.state_of(pending)
+    moves = [rules_part(m) for m in reading.script_of(pending)["moves"]]
+    state = reading.state_of(pending)
     assert referee.pending_secrets(state, moves) == [len(moves) - 2, len(moves) - 1]
     # Before anyone answers nothing is pending; nor in a game without secrets.
-    before = replay(services.setup_of(pending), moves[:-2]).state
+    before = replay(reading.setup_of(pending), moves[:-2]).state
     assert before["phase"] == "answer"
     assert referee.pending_secrets(before, moves[:-2]) == []
     assert get_game("amnesia").pending_secrets({"phase": "answer"}, moves) == []
@@ -84,7 +85,7 @@ def test_web_export_leaves_the_pending_answers_out_and_replays_to_before_them(pe
     # It replays to the state before the two answers: the story told, nobody answered.
     code, state = replay_script(script)
     assert code == 0
-    full = services.state_of(pending)
+    full = reading.state_of(pending)
     assert state["phase"] == "answer" and state["answered"] == [] and state["_picks"] == {}
     assert state["story"] == full["story"] and full["answered"] == ["Ana", "Bruno"]
 
@@ -96,9 +97,9 @@ def test_cli_export_does_the_same_unless_asked_for_the_whole_log(pending):
     whole = cli_export(pending, "--with-pending")
     assert "pending_left_out" not in whole
     assert picks_in(whole) == [PICKS["Ana"], PICKS["Bruno"]]
-    assert whole == services.script_of(pending)
+    assert whole == reading.script_of(pending)
     setup, moves = parse_script(whole)
-    assert replay(setup, [rules_part(m) for m in moves]).state == services.state_of(pending)
+    assert replay(setup, [rules_part(m) for m in moves]).state == reading.state_of(pending)
 
 
 def test_once_the_turn_is_judged_every_export_is_whole_again(pending, gm_client):
@@ -106,9 +107,9 @@ def test_once_the_turn_is_judged_every_export_is_whole_again(pending, gm_client)
     script = json.loads(gm_client.get(reverse("games:export", args=[pending.pk])).content)
     assert "pending_left_out" not in script
     assert picks_in(script) == [PICKS["Ana"], PICKS["Bruno"], PICKS["Caio"]]
-    assert script == cli_export(pending) == services.script_of(pending)
+    assert script == cli_export(pending) == reading.script_of(pending)
     code, state = replay_script(script)
-    assert code == 0 and state == services.state_of(pending)
+    assert code == 0 and state == reading.state_of(pending)
     assert state["history"][0]["picks"] == PICKS
 
 
@@ -124,8 +125,8 @@ def test_cli_import_of_a_partial_script_says_what_it_did_not_restore(pending, gm
     call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=err)
     copy = Table.objects.get(pk=int(out.getvalue()))  # standard output: the id alone
     assert "left out 2 secret answer" in err.getvalue()
-    assert "pending_left_out" not in services.script_of(copy)  # it describes the file only
-    state = services.state_of(copy)
+    assert "pending_left_out" not in reading.script_of(copy)  # it describes the file only
+    state = reading.state_of(copy)
     assert state["phase"] == "answer" and state["answered"] == []
     # The players answer again on the new table, and the export is whole.
     for name in ("Ana", "Bruno", "Caio"):
@@ -140,7 +141,7 @@ def test_cli_import_of_a_whole_script_says_nothing(pending, tmp_path):
     call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=err)
     assert err.getvalue() == ""
     copy = Table.objects.get(pk=int(out.getvalue()))
-    assert services.state_of(copy) == services.state_of(pending)
+    assert reading.state_of(copy) == reading.state_of(pending)
 
 
 def test_web_import_of_a_partial_script_says_what_it_did_not_restore(pending, gm_client):
@@ -178,20 +179,20 @@ def test_the_tables_language_goes_out_with_its_script_and_comes_back(pending, gm
     out = StringIO()
     call_command("referee", "import", str(path), "--owner", "gm", stdout=out, stderr=StringIO())
     again = Table.objects.get(pk=int(out.getvalue()))
-    assert again.language == "ja" and services.script_of(again)["language"] == "ja"
+    assert again.language == "ja" and reading.script_of(again)["language"] == "ja"
 
 
 @pytest.mark.parametrize("said", ["fr", "", 7, None, ["ja"]])
 def test_a_language_this_site_does_not_speak_leaves_the_default(pending, gm, said):
     """An informational key never refuses a script: the table takes the site's default."""
-    script = {**services.script_of(pending), "language": said}
-    copy = services.import_script(script, gm)
+    script = {**reading.script_of(pending), "language": said}
+    copy = new_tables.import_script(script, gm)
     assert copy.language == "en" and "language" not in copy.extra
-    assert services.state_of(copy) == services.state_of(pending)
+    assert reading.state_of(copy) == reading.state_of(pending)
 
 
 def test_a_language_given_as_a_locale_name_is_understood(pending, gm):
-    copy = services.import_script({**services.script_of(pending), "language": "pt_BR"}, gm)
+    copy = new_tables.import_script({**reading.script_of(pending), "language": "pt_BR"}, gm)
     assert copy.language == "pt-br"
 
 
@@ -210,8 +211,10 @@ def contest(make_table) -> Table:
     table = make_table("contest", ("Ana", "Bruno"))
     for name, brains in (("Ana", 3), ("Bruno", 2)):
         points = {"brains": brains, "muscle": 6 - brains, "moves": 3, "coolness": 3}
-        services.play(table, {"by": name, "do": "character", "name": name[0] * 3, **points}, None)
-    assert services.state_of(table)["players"]["Bruno"]["hand"]  # what Ana must not see
+        writing.play_many(
+            table, [{"by": name, "do": "character", "name": name[0] * 3, **points}], None
+        )
+    assert reading.state_of(table)["players"]["Bruno"]["hand"]  # what Ana must not see
     return table
 
 
@@ -280,36 +283,36 @@ def test_referee_import_refuses_it_too(contest, gm_client, tmp_path):
 
 def test_the_operators_export_with_secrets_is_the_whole_script(contest, tmp_path):
     whole = cli_export(contest, "--with-secrets")
-    assert whole == services.script_of(contest) and whole["seed"] == contest.seed
+    assert whole == reading.script_of(contest) and whole["seed"] == contest.seed
     assert "deck_left_out" not in whole
     code, state = replay_script(whole)
-    assert code == 0 and state == services.state_of(contest)
+    assert code == 0 and state == reading.state_of(contest)
     path = tmp_path / "whole.json"
     path.write_text(json.dumps(whole), encoding="utf-8")
     out = StringIO()
     call_command("referee", "import", str(path), "--owner", "gm", stdout=out)
     copy = Table.objects.get(pk=int(out.getvalue()))
-    assert services.state_of(copy) == services.state_of(contest)
+    assert reading.state_of(copy) == reading.state_of(contest)
 
 
 def test_with_secrets_writes_the_pending_answers_too(pending, make_table):
     """--with-secrets is the whole script: a virtual table's deck and a turn's answers."""
-    assert cli_export(pending, "--with-secrets") == services.script_of(pending)
+    assert cli_export(pending, "--with-secrets") == reading.script_of(pending)
     stories = make_table("amnesia_stories")
     told(stories)
     answer(stories, "Ana")
     partial = cli_export(stories, "--with-pending")  # the answers, not the deck
     assert partial["deck_left_out"] is True and "pending_left_out" not in partial
-    assert cli_export(stories, "--with-secrets") == services.script_of(stories)
+    assert cli_export(stories, "--with-secrets") == reading.script_of(stories)
 
 
 def test_a_finished_table_carries_its_seed_and_deck(gm, gm_client):
     finished = finished_table(gm, "contest/last_card_and_winner")
     script = web_export(gm_client, finished)
     assert "deck_left_out" not in script
-    assert script == services.script_of(finished) and script["deck"] and "seed" in script
+    assert script == reading.script_of(finished) and script["deck"] and "seed" in script
     code, state = replay_script(script)
-    assert code == 0 and state == services.state_of(finished)
+    assert code == 0 and state == reading.state_of(finished)
 
 
 def test_a_physical_deck_in_play_keeps_its_seed(pending, gm_client):

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from games import registry, services
+from games import registry
 from games.models import Move, Table
 from games.playtests.service import FIGURES
 from games.rules.script import parse_script, replay, rules_part
-from games.services import kept
+from games.services import kept, new_tables, reading, table_writes, writing
 from tests.games.long_games import next_move
 
 pytestmark = pytest.mark.django_db
@@ -45,13 +45,13 @@ def test_rebuilding_from_the_log_equals_what_the_write_path_kept(long_table, gm,
     table = long_table(game, 80)
     assert_kept_is_rebuilt(derived, table)
     for _ in range(3):
-        services.play(table, next_move(table), table.last_seq, gm)
+        writing.play_many(table, [next_move(table)], table.last_seq, gm)
     assert_kept_is_rebuilt(derived, table)
-    services.undo(table, table.last_seq, gm)
-    services.undo(table, table.last_seq, gm)
+    writing.undo(table, table.last_seq, gm)
+    writing.undo(table, table.last_seq, gm)
     assert_kept_is_rebuilt(derived, table)
-    services.play_many(table, [next_move(table)], table.last_seq, gm)
-    services.reissue_seat_link(table, 0)  # a change outside the log: the version counts it
+    writing.play_many(table, [next_move(table)], table.last_seq, gm)
+    table_writes.reissue_seat_link(table, 0)  # a change outside the log: the version counts it
     assert_kept_is_rebuilt(derived, table)
 
 
@@ -62,7 +62,7 @@ def test_what_is_dropped_or_behind_is_not_current(long_table, game):
     table = Table.objects.get(pk=table.pk)
     assert not any(by_name(name).current(table) for name in ON_THE_ROW)
     # what a reader shows instead, computed and stored nowhere
-    assert by_name("state").rebuild(table) == services.state_of(table)
+    assert by_name("state").rebuild(table) == reading.state_of(table)
     assert by_name("version").rebuild(table) == table.last_seq + table.bumps
 
 
@@ -80,14 +80,14 @@ def _parsed(script: dict):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_finished_tables_figures_are_kept_by_the_write_path(gm, game):
-    table = services.import_script(finished_demo(game), gm)
+    table = new_tables.import_script(finished_demo(game), gm)
     assert table.status == Table.Status.FINISHED
     assert_kept_is_rebuilt(FIGURES, table)  # kept by the move that ended the game
-    last = services.live_moves(table)[-1]
-    services.undo(table, table.last_seq, gm)  # its end taken back: the figures follow
+    last = reading.live_moves(table)[-1]
+    writing.undo(table, table.last_seq, gm)  # its end taken back: the figures follow
     assert Table.objects.get(pk=table.pk).status == Table.Status.ACTIVE
     assert_kept_is_rebuilt(FIGURES, table)
-    services.play(table, {**last.payload, "text": last.text}, table.last_seq, gm)
+    writing.play_many(table, [{**last.payload, "text": last.text}], table.last_seq, gm)
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
     assert_kept_is_rebuilt(FIGURES, table)
     assert Move.objects.filter(table=table).count() == table.last_seq

@@ -10,9 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from games import exports, leaks, presenters, registry, services
+from games import exports, leaks, presenters, registry
 from games.facing import Facing
 from games.models import Table
+from games.services import new_tables, writing
 from games.snapshot import Snapshot
 from stories.books import Passage, chronicle
 from tests.games import every_game
@@ -59,7 +60,7 @@ def test_the_same_game_reading_its_view_passes_the_deploy_check(game_for_tests, 
 
 def test_a_page_gets_no_state_and_only_the_moves_its_viewer_may_enter(game_for_tests, gm):
     game_for_tests(KIT)
-    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    table = new_tables.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
     snap = Snapshot(table)
     hands = snap.state["hands"]
     with pytest.raises(AttributeError, match="view"):
@@ -75,7 +76,7 @@ def test_a_page_gets_no_state_and_only_the_moves_its_viewer_may_enter(game_for_t
 
 def test_a_pages_table_row_gives_no_seed_deck_or_state(game_for_tests, gm):
     game_for_tests(KIT)
-    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    table = new_tables.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
     snap = Snapshot(table)
     row = Facing.seat(snap, "Ana").table
     assert row.pk == table.pk and row.name == "Cards" and row.game == "three_cards"
@@ -145,9 +146,9 @@ def test_the_log_of_a_game_keeping_moves_secret_shows_their_sentences_never_thei
             return [len(moves) - 1] if moves else []
 
     plain = game_for_tests(KIT)
-    table = services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    table = new_tables.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
     card = Snapshot(table).state["hands"]["Ana"][0]
-    services.play(table, {"by": "Ana", "do": "play", "card": card}, table.last_seq, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "play", "card": card}], table.last_seq, gm)
     assert presenters.recent_log(Snapshot(table))[0]["fields"] == {"card": card}
     game_for_tests(dataclasses.replace(plain, referee=FaceDown()))
     row = presenters.recent_log(Snapshot(table))[0]

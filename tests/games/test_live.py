@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from amnesia_site import addresses
-from games import registry, services
+from games import registry
 from games.live import poll_key
 from games.models import Table
+from games.services import validating, writing
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
@@ -32,32 +33,32 @@ def poll(client: Client, table: Table, since) -> object:
 
 def test_the_version_starts_at_0_and_counts_every_move_and_undo(table, gm):
     assert table.version == 0
-    services.play(table, {"by": "Ana", "do": "continue", "text": "It begins."}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue", "text": "It begins."}], 0, gm)
     assert table.version == 1
-    services.undo(table, 1, gm)
+    writing.undo(table, 1, gm)
     assert table.version == 2
     table.refresh_from_db()
     assert table.version == 2 and table.last_seq == 2
 
 
 def test_a_refused_move_leaves_the_version_alone(table, gm):
-    with pytest.raises(services.StaleMove):
-        services.play(table, {"by": "Ana", "do": "continue"}, 5, gm)
+    with pytest.raises(validating.StaleMove):
+        writing.play_many(table, [{"by": "Ana", "do": "continue"}], 5, gm)
     table.refresh_from_db()
     assert table.version == 0
 
 
 def test_bump_version_adds_one_in_the_database(table):
     stale = Table.objects.get(pk=table.pk)
-    services.bump_version(table)
-    services.bump_version(stale)  # a copy that never saw the first bump still adds one
+    writing.bump_version(table)
+    writing.bump_version(stale)  # a copy that never saw the first bump still adds one
     table.refresh_from_db()
     assert table.version == 2
 
 
 def test_the_poll_answers_204_until_a_move_then_200_with_the_new_version(table, gm, gm_client):
     assert poll(gm_client, table, 0).status_code == 204
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     moved = poll(gm_client, table, 0)
     assert moved.status_code == 200
     assert moved.json() == {"version": 1}
@@ -67,9 +68,9 @@ def test_the_poll_answers_204_until_a_move_then_200_with_the_new_version(table, 
 
 
 def test_the_poll_answers_200_after_an_undo(table, gm, gm_client):
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     assert poll(gm_client, table, 1).status_code == 204
-    services.undo(table, 1, gm)
+    writing.undo(table, 1, gm)
     assert poll(gm_client, table, 1).status_code == 200
     assert poll(gm_client, table, 2).status_code == 204
 
@@ -127,7 +128,7 @@ def test_the_keyed_poll_reads_once_and_never_the_session(table, gm):
     assert len(sql) == 1 and not WRITES.match(sql[0]) and "django_session" not in sql[0], sql
     assert response.status_code == 204 and not response.cookies
     assert "Cookie" not in response.get("Vary", "")
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     assert keyed(phone, table, 0).json() == {"version": 1}
 
 
@@ -188,7 +189,7 @@ def test_the_seat_poll_is_guarded_by_the_seat_token(table, gm):
     url = reverse("games:seat_poll", args=[seat.token])
     phone = Client()
     assert phone.get(url, {"since": 0}).status_code == 204
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     moved = phone.get(url, {"since": 0})
     assert moved.status_code == 200 and moved.json() == {"version": 1}
     assert phone.get(reverse("games:seat_poll", args=["not-a-token"])).status_code == 404

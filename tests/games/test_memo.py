@@ -14,7 +14,8 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from games import registry, services
+from games import registry
+from games.services import new_tables
 from games.templatetags import memo
 from tests.games.long_games import long_game
 from tests.games.test_query_counts import next_move
@@ -108,7 +109,7 @@ def _page(client, url: str, language: str = "en") -> str:
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
 def test_a_page_drawn_from_kept_parts_equals_a_fresh_one(game, gm, gm_client, monkeypatch):
-    table = services.import_script(long_game(game, 120), gm)
+    table = new_tables.import_script(long_game(game, 120), gm)
     url = reverse("games:table", args=[table.pk])
     _page(gm_client, url)  # fills what is kept
     kept = _page(gm_client, url)

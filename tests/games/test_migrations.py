@@ -9,8 +9,8 @@ import pytest
 from django.apps import apps
 from django.utils import timezone
 
-from games import services
 from games.models import Move, Table
+from games.services import reading, writing
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_only_undeclared_keys_go_and_only_where_the_state_stays_the_same(make_ta
         {"by": "Ana", "do": "end_scene", "nested": {"a": [1]}},
         {"by": "Bruno", "do": "flashback", "abilities": ["surgery"], "colour": "red"},
     )
-    before = services.rebuild_state(amnesia)
+    before = reading.rebuild_state(amnesia)
     contest = make_table("contest", ["Ana", "Bruno"], deck_mode="physical")
     character = {"name": "Zed", "brains": 3, "muscle": 3, "moves": 3, "coolness": 3}
     stored(contest, {"by": "Ana", "do": "character", **character, "extra_points": 0, "x": 1})
@@ -52,7 +52,7 @@ def test_only_undeclared_keys_go_and_only_where_the_state_stays_the_same(make_ta
         {"by": "Ana", "do": "end_scene"},
         {"by": "Bruno", "do": "flashback", "abilities": ["surgery"]},
     ]
-    assert services.rebuild_state(amnesia) == before
+    assert reading.rebuild_state(amnesia) == before
     assert payloads(contest) == [{"by": "Ana", "do": "character", **character, "extra_points": 0}]
     assert payloads(broken)[0] == {"by": "Ana", "do": "continue", "junk": 1}
 
@@ -61,8 +61,8 @@ def test_the_state_caches_are_dropped_and_rebuild_with_the_narrators_turns(make_
     contest = make_table("contest", ["Ana", "Bruno"])
     for by, name in (("Ana", "Zed"), ("Bruno", "Yum")):
         move = {"by": by, "do": "character", "name": name, "brains": 3, "muscle": 3}
-        services.play(contest, {**move, "moves": 3, "coolness": 3}, None, gm)
-    old_cache = dict(services.state_of(contest))
+        writing.play_many(contest, [{**move, "moves": 3, "coolness": 3}], None, gm)
+    old_cache = dict(reading.state_of(contest))
     old_cache.pop("control_turn")  # as a cache made before this change holds it
     Table.objects.filter(pk=contest.pk).update(state=old_cache)
 
@@ -70,5 +70,5 @@ def test_the_state_caches_are_dropped_and_rebuild_with_the_narrators_turns(make_
 
     contest.refresh_from_db()
     assert contest.state is None and contest.state_seq == 0
-    state = services.state_of(contest)
+    state = reading.state_of(contest)
     assert state["control_turn"] == 1 and state["controller"] == "Ana"

@@ -14,15 +14,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import new_tables, reading, table_writes, writing
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def amnesia(gm):
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
-    services.play(table, {"by": "Ana", "do": "continue"}, 0, gm)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    writing.play_many(table, [{"by": "Ana", "do": "continue"}], 0, gm)
     return table
 
 
@@ -32,20 +32,20 @@ def draft_of(table) -> str:
 
 
 def test_a_save_overtaken_by_a_narrated_move_is_dropped(gm, amnesia):
-    assert services.save_draft(amnesia, "She wakes.", seen_seq=1)
-    services.play(amnesia, {"by": "Ana", "do": "end_scene", "text": "She wakes."}, 1, gm)
+    assert table_writes.save_draft(amnesia, "She wakes.", seen_seq=1)
+    writing.play_many(amnesia, [{"by": "Ana", "do": "end_scene", "text": "She wakes."}], 1, gm)
     assert draft_of(amnesia) == ""
     # The late save of the page that sent the move: refused, the draft stays empty.
-    assert not services.save_draft(amnesia, "She wakes.", seen_seq=1)
+    assert not table_writes.save_draft(amnesia, "She wakes.", seen_seq=1)
     assert draft_of(amnesia) == ""
     # Typing on the page drawn after the move is kept.
-    assert services.save_draft(amnesia, "Bruno hesitates.", seen_seq=2)
+    assert table_writes.save_draft(amnesia, "Bruno hesitates.", seen_seq=2)
     assert draft_of(amnesia) == "Bruno hesitates."
 
 
 def test_a_move_without_narration_does_not_overtake_the_draft(gm, amnesia):
-    services.play(amnesia, {"by": "Bruno", "do": "suggest", "text": ""}, 1, gm)
-    assert services.save_draft(amnesia, "Still typing.", seen_seq=1)
+    writing.play_many(amnesia, [{"by": "Bruno", "do": "suggest", "text": ""}], 1, gm)
+    assert table_writes.save_draft(amnesia, "Still typing.", seen_seq=1)
     assert draft_of(amnesia) == "Still typing."
 
 
@@ -55,7 +55,7 @@ def test_the_late_save_never_reaches_the_next_page(gm, gm_client, amnesia):
     gm_client.post(reverse("games:move", args=[amnesia.pk]), move)
     late = gm_client.post(url, {"text": "She wakes.", "seq": "1"})
     assert late.status_code == 409
-    services.play(amnesia, {"by": "Bruno", "do": "continue"}, 2, gm)
+    writing.play_many(amnesia, [{"by": "Bruno", "do": "continue"}], 2, gm)
     page = gm_client.get(amnesia.get_absolute_url()).content.decode()
     assert 'id="narration"' in page and "She wakes.</textarea>" not in page
     # A save that names no move (an older page) is kept as before.
@@ -74,10 +74,10 @@ def test_no_two_moves_carry_the_same_narration_unless_typed_twice(gm, gm_client,
         gm_client.post(draft_url, {"text": text, "seq": str(seq)})  # the late save
 
     narrate("Ana", 1, said)
-    services.play(amnesia, {"by": "Bruno", "do": "continue"}, 2, gm)
+    writing.play_many(amnesia, [{"by": "Bruno", "do": "continue"}], 2, gm)
     # The next narration starts from the box as the page drew it: empty.
     assert draft_of(amnesia) == ""
     # Bruno types the very same words on purpose: stored again, once.
     narrate("Bruno", 3, said)
-    texts = [m.text for m in services.live_moves(amnesia) if m.text]
+    texts = [m.text for m in reading.live_moves(amnesia) if m.text]
     assert texts == [said, said]

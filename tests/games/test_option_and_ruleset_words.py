@@ -57,7 +57,7 @@ def test_built_in_rulesets_are_named_in_the_readers_language(gm_client, gm) -> N
 
 @pytest.mark.django_db
 def test_the_move_log_says_each_move_in_words(gm, gm_client) -> None:
-    from games.services import import_script
+    from games.services.new_tables import import_script
 
     script = {
         "game": "contest",

@@ -47,7 +47,7 @@ def test_a_page_and_a_moves_answer_take_few_queries(
 @pytest.mark.parametrize("game", [kit.slug for kit in registry.kits()])
 def test_a_moves_answer_reads_the_table_once(game, long_table, gm_client):
     """The write path's locking read is the only read of the table's row a move makes: the
-    view reads the move once that row says which game it is (services.play_sent), and the
+    view reads the move once that row says which game it is (writing.play_sent), and the
     answer is drawn from the row as written."""
     table = long_table(game, 10)
     with CaptureQueriesContext(connection) as done:

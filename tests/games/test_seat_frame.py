@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.models import Table
+from games.services import new_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def demo_table(gm, slug: str, finished: bool) -> Table:
     for _name, script in registry.kit(slug).demos(datetime(2026, 1, 2, tzinfo=UTC)):
         if not finished:
             script = {**script, "moves": script["moves"][: len(script["moves"]) // 2]}
-        table = services.import_script(script, gm)
+        table = new_tables.import_script(script, gm)
         if (table.status == Table.Status.FINISHED) == finished:
             return table
     raise AssertionError(f"no demo of {slug} is {'over' if finished else 'going on'}")

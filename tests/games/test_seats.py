@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import checks, registry, services
+from games import checks, registry
 from games.checks.demos import DEMO_NOW
 from games.models import Seat
+from games.services import new_tables
 from tests.games import every_game
 from tests.games.three_cards.kit import KIT
 
@@ -40,7 +41,7 @@ def test_every_seat_page_throttles_guessed_links(slug, every_kit, gm, settings):
     if not kit.seat_page:
         pytest.skip("no seat page")
     [(_name, script)] = kit.demos(DEMO_NOW)[:1]
-    table = services.import_script(dict(script), gm)
+    table = new_tables.import_script(dict(script), gm)
     seat = Seat.objects.filter(table=table).first()
     settings.SECRET_LINK_FAILURES = 3
     guesser = Client(REMOTE_ADDR="198.51.100.77")
@@ -57,7 +58,7 @@ def test_a_seat_opens_only_under_its_own_games_address(gm):
     tokens = {}
     for slug in SEATED:
         [(_name, script)] = registry.kit(slug).demos(DEMO_NOW)[:1]
-        table = services.import_script(dict(script), gm)
+        table = new_tables.import_script(dict(script), gm)
         tokens[slug] = Seat.objects.filter(table=table).values_list("token", flat=True)[0]
     phone = Client()
     for slug, token in tokens.items():

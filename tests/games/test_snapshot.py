@@ -7,18 +7,18 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.models import Table
-from games.services import reading
+from games.services import reading, writing
 from games.snapshot import Snapshot
 
 pytestmark = pytest.mark.django_db
 
 
 def play_some(table, gm) -> None:
-    services.play(table, {"by": "Ana", "do": "continue", "text": "A door."}, None, gm)
-    services.play(table, {"by": "Bruno", "do": "suggest", "text": "A key."}, None, gm)
-    services.play(table, {"by": "Ana", "do": "end_scene"}, None, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "continue", "text": "A door."}], None, gm)
+    writing.play_many(table, [{"by": "Bruno", "do": "suggest", "text": "A key."}], None, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "end_scene"}], None, gm)
 
 
 def test_nothing_is_read_until_asked_and_each_part_once(make_table, gm, django_assert_num_queries):
@@ -48,7 +48,7 @@ def test_a_dropped_cache_replays_from_the_moves_already_read(make_table, gm):
     table = Table.objects.get(pk=table.pk)
     snap = Snapshot(table)
     with mock.patch.object(reading, "live_moves", wraps=reading.live_moves) as reads:
-        assert snap.state == services.rebuild_state(table)
+        assert snap.state == reading.rebuild_state(table)
         assert snap.state is snap.state
     # One read for the snapshot (state and moves share it), one for the rebuild it is checked against.
     assert reads.call_count == 2
@@ -84,9 +84,9 @@ def test_the_recent_rows_are_the_logs_last_read_by_a_range_of_seq(
     from tests.games.long_games import next_move
 
     table = long_table(next(k.slug for k in registry.kits() if k.bots), 20)  # any game
-    services.undo(table, None, gm)
+    writing.undo(table, None, gm)
     loaded = Table.objects.get(pk=table.pk)
-    services.play(table, next_move(table), None, gm)
+    writing.play_many(table, [next_move(table)], None, gm)
     every = list(Move.objects.filter(table_id=table.pk).order_by("-seq"))
     assert len(every) > RECENT and every[1].kind == Move.Kind.UNDO
     with django_assert_num_queries(1) as done:

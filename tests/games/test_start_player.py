@@ -9,10 +9,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import exports, registry, services
+from games import exports, registry
 from games.aliases import set_alias
 from games.contest.start import high, high_card
 from games.models import Table
+from games.services import reading, writing
 from games.start import draw_rng, virtual_draw
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def test_the_start_player_is_a_dropdown_of_the_seats(gm_client):
 def test_a_seat_number_picks_the_start_player_and_a_missing_seat_is_refused(gm_client):
     table = create(gm_client, STORIES, start="3")
     assert table.start_player == "Caio"
-    assert services.state_of(table)["bard"] == "Caio"
+    assert reading.state_of(table)["bard"] == "Caio"
     assert "start_draw" not in table.extra
     response = gm_client.post(
         reverse("games:table_new"),
@@ -102,7 +103,7 @@ def test_the_virtual_score_card_deal_follows_the_seed_and_leaves_the_shuffle_alo
     assert record["method"] == "score_cards" and record["mode"] == "virtual"
     assert drawn.start_player == record["start"] == record["s_card"]  # the chosen seat ignored
     # the draw's stream is not the game's: the area cards come out as without a draw
-    a, b = services.state_of(drawn), services.state_of(plain)
+    a, b = reading.state_of(drawn), reading.state_of(plain)
     assert (a["selection"], a["journey"], a["deck_count"]) == (
         b["selection"],
         b["journey"],
@@ -133,20 +134,22 @@ def test_the_contest_high_card_draw_from_the_seed(gm_client, fixed_seed):
     # the game's own deck is untouched: the same characters are dealt the same hands
     for table in (drawn, plain):
         for i, name in enumerate(PLAYERS.split()):
-            services.play(
+            writing.play_many(
                 table,
-                {
-                    "by": name,
-                    "do": "character",
-                    "name": f"Hero{i}",
-                    "brains": 3,
-                    "muscle": 3,
-                    "moves": 3,
-                    "coolness": 3,
-                },
+                [
+                    {
+                        "by": name,
+                        "do": "character",
+                        "name": f"Hero{i}",
+                        "brains": 3,
+                        "muscle": 3,
+                        "moves": 3,
+                        "coolness": 3,
+                    }
+                ],
                 None,
             )
-    a, b = services.state_of(drawn), services.state_of(plain)
+    a, b = reading.state_of(drawn), reading.state_of(plain)
     assert {n: p["hand"] for n, p in a["players"].items()} == {
         n: p["hand"] for n, p in b["players"].items()
     }
@@ -210,7 +213,7 @@ def test_the_draw_travels_in_the_export_and_back_in_an_import(gm, gm_client):
     assert f"{table.start_player} drew the highest card and starts." in page
     # the referee reads nothing of it: a script with a draw replays as one without
     bare = {k: v for k, v in script.items() if k != "start_draw"}
-    assert services.state_of(copy) == services.state_of(exports.import_script(bare, gm).table)
+    assert reading.state_of(copy) == reading.state_of(exports.import_script(bare, gm).table)
 
 
 def test_an_imported_draw_that_makes_no_sense_is_not_shown(gm, gm_client):

@@ -11,11 +11,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import registry, services
+from games import registry
 from games import story as kept_story
 from games.models import StoryEntry, Table
 from games.rules import BadScript
 from games.rules.script import parse_script, replay
+from games.services import new_tables, writing
 from games.snapshot import Snapshot
 
 pytestmark = pytest.mark.django_db
@@ -72,18 +73,18 @@ def test_the_kept_story_is_the_full_replay(path, gm, small_pages):
     script = legal_prefix(path)
     if script is None:
         pytest.skip("a malformed script: no table to play it on")
-    table = services.import_script(script, gm)
+    table = new_tables.import_script(script, gm)
     assert_kept_is_replay(table)
     if not script["moves"]:
         return
     undone = table.moves.order_by("-seq").first()
-    services.undo(table, table.last_seq, gm)
+    writing.undo(table, table.last_seq, gm)
     assert_kept_is_replay(table)
     # told on from the cursor the undo left (not from a retelling)
     table.refresh_from_db()
     move = undone.as_script_move()
     move.pop("at")
-    services.play(table, move, table.last_seq, gm)
+    writing.play_many(table, [move], table.last_seq, gm)
     assert_kept_is_replay(table)
 
 
@@ -107,7 +108,7 @@ def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows_and_an_undo_men
     rows = dict(StoryEntry.objects.filter(table=table).values_list("position", "pk"))
     if not rows:
         pytest.skip("this game keeps no rows at this length")
-    services.undo(table, table.last_seq)
+    writing.undo(table, table.last_seq)
     assert_kept_is_replay(table)
     after = dict(StoryEntry.objects.filter(table=table).values_list("position", "pk"))
     kept = [p for p, pk in rows.items() if after.get(p) == pk]
@@ -116,5 +117,5 @@ def test_a_long_kept_story_is_the_full_replay_and_mostly_in_rows_and_an_undo_men
     first = min(after)
     StoryEntry.objects.filter(table=table, position=first).update(data={"kind": "not told"})
     table.refresh_from_db()
-    services.undo(table, table.last_seq)
+    writing.undo(table, table.last_seq)
     assert_kept_is_replay(table)

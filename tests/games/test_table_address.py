@@ -13,8 +13,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.contest.models import Character
+from games.services import new_tables, writing
 from tests.tables import contest_in_play
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def amnesia(gm):
-    return services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
+    return new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=1)
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_a_write_url_opened_with_get_shows_its_table(gm_client, amnesia, name):
 
 
 def test_each_games_write_urls_send_a_get_to_their_page(gm, gm_client, contest):
-    stories = services.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"], seed=2)
+    stories = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"], seed=2)
     for name, table in [
         ("amnesia_stories:revealed", stories),
         ("contest:table_character", contest),
@@ -131,7 +131,7 @@ def test_a_reload_of_a_move_being_tapped_in_shows_the_table_even_when_moved_past
     move = json.dumps({"by": "Bo", "do": "take_control", "with": "face_card"})
     # Ana challenged meanwhile: taking control is no longer a move; the page still answers.
     challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
-    services.play(contest, {"by": "Ana", **challenge, "named": True}, None, gm)
+    writing.play_many(contest, [{"by": "Ana", **challenge, "named": True}], None, gm)
     assert gm_client.get(build, {"move": move}).status_code == 200
     response = gm_client.get(build)  # the address cut short
     assert response.status_code == 302 and response["Location"] == contest.get_absolute_url()

@@ -8,8 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import answers, services
+from games import answers
 from games.models import Move, Table
+from games.services import reading
 
 pytestmark = pytest.mark.django_db
 
@@ -97,13 +98,13 @@ def test_a_whole_game_through_the_pages(gm_client):
     # play the challenge out with whatever the seeded deck gives: quit until one is left
     for _ in range(5):
         table.refresh_from_db()
-        state = services.state_of(table)
+        state = reading.state_of(table)
         if state["phase"] != "challenge":
             break
         response = post_move(gm_client, table, by=state["challenge"]["to_act"], do="quit")
         assert response.status_code == 302
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["phase"] == "scene" and state["challenges"] == 1
     rest = [
         {"by": "Bruno", "do": "end_scene", "text": "She opens the door."},
@@ -124,7 +125,7 @@ def test_a_whole_game_through_the_pages(gm_client):
         assert response.status_code == 302, response.content.decode()[:3000]
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["abilities"] == ["karate", "first aid"]
     total = sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"]
     assert total == 30
@@ -147,7 +148,7 @@ def test_stale_expected_seq_gets_409_and_changes_nothing(gm_client):
     assert response.status_code == 409
     assert "moved on" in response.content.decode()
     table.refresh_from_db()
-    assert table.last_seq == 1 and services.state_of(table)["phase"] == "scene"
+    assert table.last_seq == 1 and reading.state_of(table)["phase"] == "scene"
     # the JSON route says the same
     response = gm_client.post(
         reverse("games:move", args=[table.pk]),
@@ -224,7 +225,7 @@ def test_undo_through_the_page(gm_client):
     response = gm_client.post(reverse("games:undo", args=[table.pk]), {"expected_seq": 1})
     assert response.status_code == 302
     table.refresh_from_db()
-    assert table.last_seq == 2 and services.state_of(table)["phase"] == "turn"
+    assert table.last_seq == 2 and reading.state_of(table)["phase"] == "turn"
     response = gm_client.post(reverse("games:undo", args=[table.pk]), {"expected_seq": 0})
     assert response.status_code == 409
 
@@ -270,8 +271,8 @@ def test_export_and_import_pages(gm_client):
     assert response.status_code == 302
     copy = Table.objects.latest("pk")
     table.refresh_from_db()
-    assert services.state_of(copy)["scenes"] == 1
-    assert services.state_of(copy) == services.state_of(table)
+    assert reading.state_of(copy)["scenes"] == 1
+    assert reading.state_of(copy) == reading.state_of(table)
     response = gm_client.post(reverse("games:table_import"), {"script_text": "{not json"})
     assert response.status_code == 400 and "not a JSON game script" in response.content.decode()
     bad = dict(script, moves=[{"by": "Zed", "do": "continue"}])
@@ -449,7 +450,7 @@ def test_an_undo_sent_twice_from_the_page_undoes_once(gm_client):
     data = {"expected_seq": 2, "client_id": "undo-xyz"}
     url = reverse("games:undo", args=[table.pk])
     assert gm_client.post(url, data).status_code == gm_client.post(url, data).status_code == 302
-    assert [m.seq for m in services.live_moves(table)] == [1]
+    assert [m.seq for m in reading.live_moves(table)] == [1]
 
 
 def test_suggestions_from_one_page_are_not_stale_while_the_scene_lasts(gm_client):

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Group
 
-from games import services
 from games.models import Ruleset, Seat, Table
 from games.playtests import reports as playtest
 from games.playtests.models import DESIGNERS_GROUP, Impression, PlaytestReport
+from games.services import new_tables
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 T0 = datetime(2026, 3, 14, 19, 0, tzinfo=UTC)
@@ -36,7 +36,7 @@ def with_times(script: dict, gaps: dict[int, int] | None = None, every: int = 60
 
 
 def finished_table(owner, name: str, gaps=None, every: int = 60, **fields) -> Table:
-    table = services.import_script(with_times(golden(name), gaps, every), owner)
+    table = new_tables.import_script(with_times(golden(name), gaps, every), owner)
     assert table.status == Table.Status.FINISHED, name
     for key, value in fields.items():
         setattr(table, key, value)

@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games import services
 from games.models import Move, Ruleset
 from games.playtests import lab_beside_real, lab_bounds, lab_chunks, lab_reading, lab_start
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
+from games.services import new_tables, writing
 from games.simulate import figures as F
 from tests.codenames import code_names
 from tests.playtests.conftest import builtin
@@ -119,8 +119,8 @@ def test_a_chunk_yields_while_a_table_is_in_play(designer, gm, settings):
     settings.LAB_YIELD_SECONDS = 30
     settings.LAB_YIELD_MAX = 0.3
     settings.LAB_YIELD_PAUSE = 0.05
-    table = services.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
-    services.play(table, {"by": "Ana", "do": "continue", "text": "It began."}, 0)
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], seed=7)
+    writing.play_many(table, [{"by": "Ana", "do": "continue", "text": "It began."}], 0)
     assert Move.objects.filter(at__gte=timezone.now() - timedelta(seconds=30)).exists()
     run = start(designer, games=3)
     lab_chunks.play_chunk(run.pk, 0)

@@ -11,11 +11,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Table
 from games.playtests import service as playtest_service
 from games.playtests.models import RATINGS as RATING_FIELDS
 from games.playtests.models import Impression, PlaytestReport
+from games.services import new_tables, writing
 
 from .conftest import finished_table, golden, with_times
 
@@ -32,8 +32,10 @@ def test_report_is_cached_and_recomputed_when_the_log_moves_on(gm):
     table = Table.objects.get(pk=table.pk)
     assert playtest_service.ensure_report(table).figures["moves"] == -1
     # Undo the last move and end the story again: the log moved on, the figures follow.
-    services.undo(table, None, gm)
-    services.play(table, {"by": "Ana", "do": "end_story", "agreed": ["Ana", "Bruno"]}, None, gm)
+    writing.undo(table, None, gm)
+    writing.play_many(
+        table, [{"by": "Ana", "do": "end_story", "agreed": ["Ana", "Bruno"]}], None, gm
+    )
     table = Table.objects.get(pk=table.pk)
     assert playtest_service.ensure_report(table).figures["moves"] == 17
 
@@ -51,7 +53,7 @@ def test_stats_command_prints_the_report_as_json(gm):
 
 
 def test_stats_command_refuses_an_unfinished_or_missing_table(gm):
-    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    table = new_tables.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
     with pytest.raises(CommandError, match="not finished"):
         call_command("playtest", "stats", str(table.pk), stdout=StringIO())
     with pytest.raises(CommandError, match="no table"):
@@ -94,7 +96,7 @@ def test_private_table_report_is_not_visible_to_others(gm, other_client, designe
 
 
 def test_unfinished_table_has_no_report_page(gm, gm_client):
-    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    table = new_tables.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
     assert gm_client.get(reverse("playtests:table_report", args=[table.pk])).status_code == 404
 
 
@@ -200,7 +202,7 @@ def test_the_report_shows_each_seats_impression_link_as_a_qr_code(
 
 
 def test_seat_link_waits_for_the_end_of_the_game(gm, client):
-    table = services.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
+    table = new_tables.import_script(with_times(golden("amnesia/01_scenes_flashbacks_pass")), gm)
     url = reverse("playtests:seat_impression", args=[table.seats.first().token])
     response = client.post(url, RATINGS)
     assert response.status_code == 200 and "still going on" in response.content.decode()

@@ -139,13 +139,13 @@ def test_a_ruleset_by_name_and_version_and_draft_against_draft(tmp_path):
 def test_minutes_at_the_pace_of_real_tables(tmp_path, gm):
     """With finished real tables of the game, each simulated game has a length in minutes:
     its moves at their pooled seconds per move (here 600 s over 60 moves, and 300 over 60)."""
-    from games import services
     from games.playtests.models import PlaytestReport
+    from games.services import new_tables
 
     none, _ = simulate(tmp_path, "amnesia_stories", "--games", "3", "--players", "3")
     assert none["real_plays"] is None and "minutes" not in none["figures"]
     for seconds in (600, 300):
-        table = services.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"])
+        table = new_tables.create_table(gm, "amnesia_stories", ["Ana", "Bo", "Cy"])
         PlaytestReport.objects.create(
             table=table, figures={"finished": True, "duration_seconds": seconds, "moves": 60}
         )

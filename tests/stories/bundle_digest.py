@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from games import services as game_services
 from games.models import Table
 from games.playtests.models import PlaytestReport
+from games.services import reading
 from stories import services
 from stories.models import NarrationEdit, Story
 
@@ -20,8 +20,8 @@ def digest() -> str:
             "name": table.name,
             "status": table.status,
             "finished_at": table.finished_at,
-            "state": game_services.rebuild_state(table),
-            "moves": game_services.script_of(table)["moves"],
+            "state": reading.rebuild_state(table),
+            "moves": reading.script_of(table)["moves"],
             "seats": [(s.position, s.name, s.alias) for s in table.seats.all()],
             "story": story
             and {

@@ -13,9 +13,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from PIL import Image
 
-from games import services as game_services
 from games.models import Ruleset, Table
 from games.playtests.models import PlaytestReport
+from games.services import reading
 from stories import services
 from stories.bundles.format import BundleError
 from stories.bundles.importing import import_bundle
@@ -53,8 +53,8 @@ def snapshot() -> dict:
             "status": table.status,
             "started_at": table.started_at,
             "finished_at": table.finished_at,
-            "state": game_services.rebuild_state(table),
-            "script": game_services.script_of(table),
+            "state": reading.rebuild_state(table),
+            "script": reading.script_of(table),
             "seats": [
                 (s.position, s.name, s.alias, s.user and s.user.username) for s in table.seats.all()
             ],

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.core.files.base import ContentFile
 
-from games import services as game_services
 from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import Impression, PlaytestReport
+from games.services import new_tables, writing
 from stories import services
 from stories.bundles.export import export_bundle
 from stories.models import Story, Tag, story_for
@@ -41,7 +41,7 @@ def make_story(
     script = script or sample_script(language)
     if at is not None:
         script = played_at(script, at)
-    table = game_services.import_script(script, owner)
+    table = new_tables.import_script(script, owner)
     story = story_for(table, language)
     story.title = title or SAMPLES[language]["title"]
     story.visibility = visibility
@@ -221,7 +221,7 @@ def laptop(gm, other):
     table = story.table
     Seat.objects.filter(table=table, position=1).update(user=other, alias="Player 2")
     contest_script = json.loads((SCRIPTS / "contest/last_card_and_winner.json").read_text())
-    contest = game_services.import_script(contest_script["script"], gm)
+    contest = new_tables.import_script(contest_script["script"], gm)
     contest.ruleset = Ruleset.objects.create(
         game="contest", name="Laptop rules", version=2, options={}, owner=gm
     )
@@ -233,8 +233,8 @@ def laptop(gm, other):
     stories_script = json.loads((SCRIPTS / "amnesia_stories/01_judging_branches.json").read_text())[
         "script"
     ]
-    journeys = game_services.import_script(stories_script, gm)
-    game_services.undo(journeys, None, gm)
+    journeys = new_tables.import_script(stories_script, gm)
+    writing.undo(journeys, None, gm)
     return [table, contest, journeys]
 
 

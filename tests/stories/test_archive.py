@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as game_services
+from games.services import new_tables
 from stories.models import Story, Tag, story_for
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def quick_story(owner, title: str, *, game="amnesia", language="en", tags=(), days_ago=0, text=""):
     """A published public story without playing a game (the archive only reads the rows)."""
     players = ["Ana", "Bruno", "Caio"]
-    table = game_services.create_table(owner, game, players, name=title)
+    table = new_tables.create_table(owner, game, players, name=title)
     story = story_for(table, language)
     story.title = title
     story.visibility = Story.Visibility.PUBLIC

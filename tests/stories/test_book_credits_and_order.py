@@ -15,8 +15,8 @@ import pytest
 from pypdf import PdfReader
 
 from amnesia_site.accounts.models import Profile
-from games import services as game_services
 from games.amnesia import cover as amnesia_cover
+from games.services import new_tables
 from stories import covers, services
 from stories import pdf as story_pdf
 from stories.models import story_for
@@ -54,7 +54,7 @@ def alice(django_user_model):
 
 def other_game_story(owner, path: str):
     script = json.loads((SCRIPTS / path).read_text())["script"]
-    return story_for(game_services.import_script(played_at(script), owner), "en")
+    return story_for(new_tables.import_script(played_at(script), owner), "en")
 
 
 @pytest.mark.parametrize(

@@ -14,13 +14,13 @@ import pytest
 from django.utils import translation
 from PIL import Image
 
-from games import services
 from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard, CustomDeck
 from games.contest import characters
 from games.contest.carry import FIGURES
 from games.contest.models import Character, SeatCharacter
 from games.models import Table
+from games.services import new_tables, reading, writing
 from stories.bundles.export import export_bundle
 from stories.bundles.format import BundleError
 from stories.bundles.importing import import_bundle
@@ -37,9 +37,9 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 def deck_table(owner, deck, name: str) -> Table:
     """A table of ``deck`` (the permission matrix's), its first story told."""
     table = matrix_deck_table(owner, deck, name)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
-    services.play(table, tell, table.last_seq)
+    writing.play_many(table, [tell], table.last_seq)
     return table
 
 
@@ -48,7 +48,7 @@ def laptop(gm):
     deck = decks.import_deck(gm, "Forest deck", make_zip(good_files()))
     deck_table(gm, deck, "Forest one")
     deck_table(gm, deck, "Forest two")
-    contest = services.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
+    contest = new_tables.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
     zed = Character.objects.create(owner=gm, name="Zed", brains=6, muscle=3, extra_points=3)
     yum = Character.objects.create(
         owner=gm, name="Yum", brains=2, muscle=2, coolness=5, unspent_points=1, bfa=True
@@ -117,7 +117,7 @@ def test_the_deck_and_the_characters_come_along_once(laptop):
     for table in Table.objects.filter(game="amnesia_stories"):
         assert table.extra["custom_deck"] == deck.pk
         # Which deck's pictures to show is no rule: the kept state is the replay's still.
-        assert services.rebuild_state(table) == services.state_of(table)
+        assert reading.rebuild_state(table) == reading.state_of(table)
         card = deck.cards.first()
         assert decks.table_picture(table, card.pk, "large") is not None
     # Nothing is made twice.
@@ -131,8 +131,8 @@ def test_a_finished_table_is_credited_once(gm):
     """A contest that ended here credited its winners' characters; they arrive with those
     points, and the import's replay of the end credits nobody again."""
     script = json.loads((SCRIPTS / "contest/last_card_and_winner.json").read_text())["script"]
-    table = services.import_script(script, gm, "Finished fair")
-    assert services.state_of(table)["finished"]
+    table = new_tables.import_script(script, gm, "Finished fair")
+    assert reading.state_of(table)["finished"]
     for seat in table.seats.all():
         character = Character.objects.create(owner=gm, name=f"Hero of {seat.name}")
         SeatCharacter.objects.create(seat=seat, character=character)

@@ -27,11 +27,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from amnesia_site.accounts.models import Profile
-from games import services as game_services
 from games.contest import characters
 from games.contest.models import Character, SeatCharacter
 from games.models import Move, Ruleset, Seat, Table
 from games.playtests.models import DESIGNERS_GROUP
+from games.services import new_tables, reading, writing
 from stories import services as story_services
 from stories.bundles.export import build_bundle, export_bundle
 from stories.bundles.format import BundleError
@@ -79,7 +79,7 @@ def naming_root(root) -> bytes:
     seq = story.table.moves.filter(kind=Move.Kind.MOVE).exclude(text="").first().seq
     story_services.edit_narration(story, seq, "Rewritten by root.", root)
     Seat.objects.filter(table=story.table, position=0).update(user=root)
-    contest = game_services.import_script(contest_script(), root, "Root's contest")
+    contest = new_tables.import_script(contest_script(), root, "Root's contest")
     contest.ruleset = Ruleset.objects.create(
         game="contest", name="Root rules", version=1, options={}, owner=root, created_by=root
     )
@@ -120,7 +120,7 @@ def assert_nothing_is_roots(root, owner) -> None:
     links = SeatCharacter.objects.filter(seat__table=contest).select_related("character")
     assert {link.character.owner_id for link in links} == {owner.pk}
     assert all(link.credited for link in links)
-    earned = game_services.state_of(contest)["earned_points"]
+    earned = reading.state_of(contest)["earned_points"]
     assert any(earned.values())
     assert {link.character.name: link.character.unspent_points for link in links} == {
         f"Hero of {link.seat.name}": earned.get(link.seat.name, 0) for link in links
@@ -206,7 +206,7 @@ def test_a_ruleset_is_matched_only_to_one_the_importer_owns(gm, other, designer)
     bundle's table is attached to (it would feed their reports); a second import finds the
     importer's own."""
     rival = get_user_model().objects.create_user(username="rival")
-    table = game_services.import_script(contest_script(), gm, "Rules table")
+    table = new_tables.import_script(contest_script(), gm, "Rules table")
     table.ruleset = Ruleset.objects.create(game="contest", name="House", version=3, owner=gm)
     table.save(update_fields=["ruleset"])
     data = export_bundle(Table.objects.all())
@@ -229,12 +229,12 @@ def test_a_ruleset_is_matched_only_to_one_the_importer_owns(gm, other, designer)
 def answering(owner, moves: int) -> Table:
     """An Amnesia Stories table of the first ``moves`` moves of a script."""
     script = stories_script()
-    return game_services.import_script({**script, "moves": script["moves"][:moves]}, owner)
+    return new_tables.import_script({**script, "moves": script["moves"][:moves]}, owner)
 
 
 def play_on(table: Table, moves: list[dict]) -> None:
     for move in moves:
-        game_services.play(table, move, table.last_seq)
+        writing.play_many(table, [move], table.last_seq)
 
 
 def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds(gm, other):
@@ -250,7 +250,7 @@ def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds
     story_services.edit_narration(story, 1, "Edited again, later.", other)
     story_services.edit_narration(story, 9, "The third bard, edited.", gm)
     later = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
-    home = (game_services.script_of(table)["moves"], game_services.rebuild_state(table))
+    home = (reading.script_of(table)["moves"], reading.rebuild_state(table))
     history = [(e.move_seq, e.text) for e in NarrationEdit.objects.order_by("pk")]
     Table.objects.all().delete()
 
@@ -263,12 +263,12 @@ def test_a_later_bundle_extends_the_table_with_the_moves_and_the_secrets_it_adds
     assert summary.tables == [] and summary.extended == [here.name] and summary.edits == 2
     assert any("now given the moves the bundle adds" in line for line in summary_lines(summary))
     here = Table.objects.get()
-    moves = game_services.script_of(here)["moves"]
+    moves = reading.script_of(here)["moves"]
     assert [Move.objects.get(table=here, seq=i + 1).payload for i in range(9)] == [
         {k: v for k, v in m.items() if k not in ("at", "text")} for m in home[0]
     ]
     assert [m["at"] for m in moves] == [m["at"] for m in home[0]]  # the bundle's times
-    assert game_services.state_of(here) == home[1] == game_services.rebuild_state(here)
+    assert reading.state_of(here) == home[1] == reading.rebuild_state(here)
     # The story took the edits it did not have, each once, by the names that wrote them.
     edits = NarrationEdit.objects.order_by("move_seq", "created_at")
     assert sorted((e.move_seq, e.text) for e in edits) == sorted(history)
@@ -288,18 +288,18 @@ def refused_after(kept: bytes, later: bytes, says: str) -> None:
     mover = importer()
     import_bundle(kept, mover)
     here = Table.objects.get()
-    before = (game_services.script_of(here), here.version, Move.objects.count())
+    before = (reading.script_of(here), here.version, Move.objects.count())
     with pytest.raises(BundleError, match=says):
         import_bundle(later, mover)
     here.refresh_from_db()
-    assert (game_services.script_of(here), here.version, Move.objects.count()) == before
+    assert (reading.script_of(here), here.version, Move.objects.count()) == before
 
 
 def test_a_bundle_whose_log_disagrees_is_refused_and_nothing_is_written(gm):
     table = answering(gm, 4)
     kept = export_bundle(Table.objects.filter(pk=table.pk), with_deck=True)
     # At home the judged turn's last answer was taken back and given otherwise.
-    game_services.undo(table, table.last_seq)
+    writing.undo(table, table.last_seq)
     play_on(table, [{"by": "Caio", "do": "answer", "picks": [5, 4, 3]}])
     play_on(table, stories_script()["moves"][4:6])
     other_log = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
@@ -328,13 +328,13 @@ def test_a_table_someone_else_has_is_left_alone_and_named(gm, other):
     longer = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     Table.objects.all().delete()
     import_bundle(data, gm)  # gm brought it in first
-    before = game_services.script_of(Table.objects.get())
+    before = reading.script_of(Table.objects.get())
     summary = import_bundle(longer, other)
     assert summary.others == [table.name] and not summary.changed
     lines = summary_lines(summary)
     assert f"Left alone, because someone else has them on this site: {table.name}." in lines
     here = Table.objects.get()
-    assert here.owner == gm and game_services.script_of(here) == before
+    assert here.owner == gm and reading.script_of(here) == before
 
 
 # -- secrets in an export (the referee contract's "Secrets") --------------------------------
@@ -365,9 +365,9 @@ def test_a_table_in_play_leaves_its_deck_out_and_no_site_takes_that_bundle(
     shown to anyone. The bundle leaves them out, and is refused on the page and by the
     command; the operator's ``--with-secrets`` carries the whole table."""
     script = contest_script()
-    table = game_services.import_script({**script, "moves": script["moves"][:2]}, gm)
+    table = new_tables.import_script({**script, "moves": script["moves"][:2]}, gm)
     assert table.status == Table.Status.ACTIVE
-    home = game_services.state_of(table)
+    home = reading.state_of(table)
     partial, whole = tmp_path / "partial.zip", tmp_path / "whole.zip"
     said = io.StringIO()
     call_command("bundle", "export", str(partial), stdout=said)
@@ -389,7 +389,7 @@ def test_a_table_in_play_leaves_its_deck_out_and_no_site_takes_that_bundle(
     assert not Table.objects.exists()
 
     call_command("bundle", "import", str(whole), "--owner", designer.username, stdout=io.StringIO())
-    assert game_services.state_of(Table.objects.get()) == home
+    assert reading.state_of(Table.objects.get()) == home
 
 
 # -- a zip bomb -------------------------------------------------------------------------------

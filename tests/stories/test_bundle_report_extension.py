@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from games import services as game_services
 from games.models import Table
 from games.playtests.models import Impression
 from games.playtests.service import ensure_report
+from games.services import new_tables, writing
 from stories.bundles.export import export_bundle
 from stories.bundles.importing import import_bundle
 
@@ -24,10 +24,10 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts/amnesia_stories/01_judgi
 
 def test_an_extension_that_ends_the_game_brings_the_report(gm):
     script = json.loads(SCRIPT.read_text())["script"]
-    table = game_services.import_script({**script, "moves": script["moves"][:6]}, gm)
+    table = new_tables.import_script({**script, "moves": script["moves"][:6]}, gm)
     early = export_bundle(Table.objects.filter(pk=table.pk), with_pending=True, with_deck=True)
     for move in script["moves"][6:]:
-        game_services.play(table, move, table.last_seq)
+        writing.play_many(table, [move], table.last_seq)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     report = ensure_report(table)

@@ -15,9 +15,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from PIL import Image
 
-from games import services as game_services
 from games.models import Move, Table
 from games.playtests.models import DESIGNERS_GROUP, Impression
+from games.services import new_tables
 from stories.bundles.export import export_bundle
 from stories.bundles.importing import import_bundle
 from stories.models import NarrationEdit, Story
@@ -50,7 +50,7 @@ def test_a_round_trip_brings_everything_and_a_second_import_changes_nothing(lapt
 
 
 def test_export_by_user_and_game(laptop, other, tmp_path):
-    game_services.import_script(
+    new_tables.import_script(
         json.loads((SCRIPTS / "contest/last_card_and_winner.json").read_text())["script"], other
     )
     out = tmp_path / "b.zip"

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games import registry
-from games import services as game_services
 from games.models import Move
+from games.services import new_tables, writing
 from stories import books, services
 from stories.models import NarrationEdit, Story, story_for
 from stories.samples import SAMPLES, Scene, amnesia_script
@@ -82,12 +82,12 @@ def test_undone_moves_leave_the_book(gm, gm_client):
         [Scene("Ana", ["Kept."]), Scene("Bruno", ["Taken back."], kind="flashback")],
         finish=False,
     )
-    table = game_services.import_script(script, gm)
+    table = new_tables.import_script(script, gm)
     story = story_for(table)
     undone = table.moves.order_by("-seq").first()
     services.edit_narration(story, undone.seq, "Edited, then undone.", gm)
-    game_services.undo(table, table.last_seq)
-    game_services.undo(table, table.last_seq)
+    writing.undo(table, table.last_seq)
+    writing.undo(table, table.last_seq)
     texts = [p.text for c in services.make_book(story).chapters for p in c.passages]
     assert texts == ["Kept."]
     with pytest.raises(Move.DoesNotExist):
@@ -143,7 +143,7 @@ def test_an_author_can_write_a_scene_that_was_played_without_words(gm):
         [Scene("Ana", []), Scene("Bruno", [], kind="flashback")],
         finish=False,
     )
-    story = story_for(game_services.import_script(script, gm))
+    story = story_for(new_tables.import_script(script, gm))
     chapter = services.make_book(story).chapters[0]
     assert not chapter.data["has_text"] and chapter.passages == []
     services.edit_narration(story, chapter.lead_seq, "Written afterwards.", gm)
@@ -202,7 +202,7 @@ def test_a_seated_player_is_an_author(gm, other, other_client):
 
 def test_publishing_waits_for_the_end_of_the_game(gm, gm_client):
     script = amnesia_script(["Ana", "Bruno"], [Scene("Ana", ["Still going."])], finish=False)
-    story = story_for(game_services.import_script(script, gm))
+    story = story_for(new_tables.import_script(script, gm))
     publish = reverse("stories:publish", args=[story.pk])
     gm_client.post(publish, {"visibility": "public"})
     story.refresh_from_db()

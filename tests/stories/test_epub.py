@@ -28,8 +28,8 @@ from django.utils import timezone
 
 from amnesia_site.accounts.models import Profile
 from games import registry
-from games import services as game_services
 from games.models import Ruleset
+from games.services import new_tables
 from stories import epub, services
 from stories.models import Story, Tag, story_for
 
@@ -89,7 +89,7 @@ def made(django_db_setup, django_db_blocker, tmp_path_factory) -> dict[str, Made
         stories = []
         for kit in registry.kits():
             name, script = demo_script(kit)
-            table = game_services.import_script(script, owner, name)
+            table = new_tables.import_script(script, owner, name)
             story = story_for(table, "en")
             story.tags.set(Tag.for_names(["demo", kit.slug]))
             stories.append((f"demo-{kit.slug}", story))

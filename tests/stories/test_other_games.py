@@ -12,9 +12,9 @@ from PIL import ImageDraw
 from pypdf import PdfReader
 
 from games import registry
-from games import services as game_services
 from games.amnesia_stories import cover as amnesia_stories_cover
 from games.contest import cover as contest_cover
+from games.services import new_tables
 from stories import covers, services
 from stories import pdf as story_pdf
 from stories.models import story_for
@@ -28,7 +28,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 def story_of(owner, path: str, language: str = "en"):
     script = json.loads((SCRIPTS / path).read_text())["script"]
-    return story_for(game_services.import_script(script, owner), language)
+    return story_for(new_tables.import_script(script, owner), language)
 
 
 def test_amnesia_stories_journeys(gm):

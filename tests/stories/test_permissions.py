@@ -198,9 +198,9 @@ def test_anonymous_visitors_are_sent_to_log_in_for_the_authors_pages(stories):
 
 
 def test_the_table_link_makes_the_draft_for_authors_only(gm, gm_client, other_client):
-    from games import services as game_services
+    from games.services import new_tables
 
-    table = game_services.create_table(gm, "amnesia", ["Ana", "Bruno"], name="Room 9")
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno"], name="Room 9")
     url = reverse("stories:for_table", args=[table.pk])
     assert other_client.get(url).status_code == 404
     assert other_client.post(url).status_code == 404

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
 from games.models import Ruleset, Seat, Table
+from games.services import new_tables
 from stories import playrecords
 from stories.models import story_for
 
@@ -23,7 +23,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 def table_of(owner, path: str):
     script = json.loads((SCRIPTS / path).read_text())["script"]
-    return game_services.import_script(script, owner)
+    return new_tables.import_script(script, owner)
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from games import services
 from games.models import Table
+from games.services import reading
 
 BEFORE = [("amnesia", None)]
 
@@ -67,7 +67,7 @@ def test_a_stored_table_that_passed_at_the_cap_still_replays(django_user_model):
     assert plain_table.options["pass_at_cap"] == "refuse"
     for table in (old_table, plain_table):
         assert table.state is None  # the stale cache went; the state is the log's replay
-        state = services.state_of(table)
-        assert "stale" not in state and state == services.rebuild_state(table)
-    assert services.state_of(old_table)["turn"] == "Ana"  # Bruno's pass went through
-    assert services.state_of(plain_table)["phase"] == "scene"
+        state = reading.state_of(table)
+        assert "stale" not in state and state == reading.rebuild_state(table)
+    assert reading.state_of(old_table)["turn"] == "Ana"  # Bruno's pass went through
+    assert reading.state_of(plain_table)["phase"] == "scene"

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.amnesia.rules import GAME
 from games.models import Table
+from games.services import reading, writing
 from tests.refusals import Refusal, check_everywhere
 
 PLAYERS = ("Ana", "Bruno", "Caio")
@@ -22,7 +22,7 @@ LONG = "a memory of the sea " * 6  # longer than an ability may be
 
 def _play(table: Table, *moves: tuple[str, str, dict]) -> Table:
     for by, verb, fields in moves:
-        services.play(table, {"by": by, "do": verb, **fields}, None)
+        writing.play_many(table, [{"by": by, "do": verb, **fields}], None)
     table.refresh_from_db()
     return table
 
@@ -147,7 +147,7 @@ def test_refusals_of_the_end(gm_client, amnesia):
 
 def test_refusals_in_a_scene(gm_client, amnesia):
     table = amnesia(SCENE)
-    turn = GAME.turn_marker(services.state_of(table))
+    turn = GAME.turn_marker(reading.state_of(table))
     story = "The door gave way, and behind it <the cellar> & its stairs."
     cases = [
         _table_case(

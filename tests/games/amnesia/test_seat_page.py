@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.models import Table
+from games.services import new_tables, reading
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +95,7 @@ def test_a_turn_and_its_narration_from_the_phone(table):
     )
     assert response.status_code == 302
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["phase"] == "scene" and state["narrator"] == "Ana"
     # Bruno suggests from his phone, against the scene (an independent move).
     response = submit(
@@ -133,7 +134,7 @@ def test_a_seat_moves_only_in_its_own_name(table):
     assert "Continue the story" not in " ".join(buttons(response.content.decode()))
     table.refresh_from_db()
     assert table.last_seq == 0
-    assert services.state_of(table)["phase"] == "turn"
+    assert reading.state_of(table)["phase"] == "turn"
 
 
 def test_a_wrong_token_or_another_games_seat_is_not_found(gm, table):
@@ -143,7 +144,7 @@ def test_a_wrong_token_or_another_games_seat_is_not_found(gm, table):
         reverse("amnesia:seat_move", args=["not-a-token"]), {"do": "continue", "expected_seq": 0}
     )
     assert response.status_code == 404
-    contest = services.create_table(gm, "contest", ["Ada", "Bea"], seed=7)
+    contest = new_tables.create_table(gm, "contest", ["Ada", "Bea"], seed=7)
     token = contest.seats.first().token
     assert client.get(reverse("amnesia:seat", args=[token])).status_code == 404
 

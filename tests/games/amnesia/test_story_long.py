@@ -11,9 +11,9 @@ from functools import cache
 import pytest
 from django.urls import reverse
 
-from games import services
 from games import story as kept_story
 from games.models import StoryEntry, Table
+from games.services import new_tables, reading, writing
 from games.snapshot import Snapshot
 from stories.samples import long_script
 from tests.games.test_story import assert_kept_is_replay, full_replay
@@ -40,7 +40,7 @@ def small_pages(monkeypatch):
 
 
 def long_amnesia(owner, moves: int) -> Table:
-    return services.import_script(long_script_of(moves), owner)
+    return new_tables.import_script(long_script_of(moves), owner)
 
 
 def test_a_dropped_story_is_told_again_from_the_log(gm):
@@ -52,17 +52,19 @@ def test_a_dropped_story_is_told_again_from_the_log(gm):
     # A page tells it in memory (a GET never writes); the write path keeps it again.
     assert Snapshot(table).story_tail.entries == before[-kept_story.PAGE :]
     assert Table.objects.get(pk=table.pk).story_cursor is None
-    services.current_story(table)
+    writing.current_story(table)
     assert kept_story.kept(Table.objects.get(pk=table.pk)) == before == full_replay(table)
 
 
 def test_each_move_tells_only_its_own_entries(gm, django_assert_max_num_queries):
     """A move reads no entry: the open ones wait in the table's row it locks anyway."""
     table = long_amnesia(gm, 300)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     by = next(n for n in state["seats"] if n != state["narrator"])
     with django_assert_max_num_queries(6):  # savepoint, lock, insert, update, release (+1)
-        services.play(table, {"by": by, "do": "suggest", "text": "A key?"}, table.last_seq, gm)
+        writing.play_many(
+            table, [{"by": by, "do": "suggest", "text": "A key?"}], table.last_seq, gm
+        )
     assert_kept_is_replay(table)
 
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Table
 from games.rules import get_game
+from games.services import reading
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
 
@@ -46,7 +46,7 @@ def new_table(client, players=PLAYERS, **extra) -> Table:
 
 def seen(table: Table) -> dict:
     table.refresh_from_db()
-    return get_game("amnesia_stories").view(services.state_of(table), None)
+    return get_game("amnesia_stories").view(reading.state_of(table), None)
 
 
 def post_move(client, table, **fields):

@@ -10,8 +10,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.rules import get_game
+from games.services import reading
 from tests.games.long_games import long_game
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_a_long_games_page_and_answers(long_table, gm_client, django_assert_max_
 
 
 def the_page_shows_the_last_two_rounds_and_every_turn_on_demand(table, gm_client):
-    state = services.state_of(table)
+    state = reading.state_of(table)
     seats = len(state["seats"])
     judged = [t["turn_number"] for t in state["history"]]
     last_round = (judged[-1] - 1) // seats + 1
@@ -64,7 +64,7 @@ def the_page_shows_the_last_two_rounds_and_every_turn_on_demand(table, gm_client
 
 def test_a_short_game_shows_every_turn_and_no_link(long_table, gm_client):
     table = long_table("amnesia_stories", 12)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert 0 < len(state["history"]) < 2 * len(state["seats"])  # within the last two rounds
     html = gm_client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert by_turn_rows(html) == [t["turn_number"] for t in state["history"]]
@@ -112,7 +112,7 @@ def every_kind_of_moves_answer_takes_few_queries(table, gm_client, django_assert
 
     from tests.games.test_query_counts import MAX_QUERIES, next_move
 
-    judged = len(services.state_of(table)["history"])
+    judged = len(reading.state_of(table)["history"])
     verbs = set()
     for _ in range(12):  # more than a turn of eight players
         move = next_move(table)
@@ -125,5 +125,5 @@ def every_kind_of_moves_answer_takes_few_queries(table, gm_client, django_assert
             )
         assert answer.status_code == 200
         table.refresh_from_db()
-    assert len(services.state_of(table)["history"]) > judged  # a turn was judged on the way
+    assert len(reading.state_of(table)["history"]) > judged  # a turn was judged on the way
     assert {"answer", "tell"} <= verbs

@@ -15,9 +15,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import clear_url_caches, reverse
 
-from games import services
 from games.amnesia_stories import decks
 from games.amnesia_stories.models import CustomCard
+from games.services import new_tables, reading, writing
 from stories import pdf as story_pdf
 from stories.models import Story, story_for
 
@@ -43,7 +43,7 @@ def deck(gm):
 
 @pytest.fixture
 def deck_table(gm, deck):
-    return services.create_table(
+    return new_tables.create_table(
         gm, "amnesia_stories", ["Ana", "Bruno", "Caio"], options=OPTIONS, seed=7,
         extra=decks.table_extra(deck),
     )  # fmt: skip
@@ -58,7 +58,7 @@ def play(table, until: str = "finished") -> dict:
     """Play the table through the write path until the phase ``until`` (or the end)."""
     while True:
         table.refresh_from_db()
-        state = services.state_of(table)
+        state = reading.state_of(table)
         if state.get("finished") or state["phase"] == until:
             return state
         steps = state["options"]["questions"]
@@ -68,7 +68,7 @@ def play(table, until: str = "finished") -> dict:
         else:
             name = next(n for n in state["seats"] if n not in state["answered"])
             move = {"by": name, "do": "answer", "picks": list(range(1, steps + 1))}
-        services.play(table, move, table.last_seq)
+        writing.play_many(table, [move], table.last_seq)
 
 
 def pictures_in(page: str, prefix: str) -> list[str]:
@@ -160,7 +160,7 @@ def test_the_table_pages_use_the_tables_own_door(gm_client, other_client, deck_t
 
 def test_a_table_cannot_borrow_another_users_deck(gm, other, other_client, deck, make_table):
     card = deck.cards.first()
-    borrowed = services.create_table(
+    borrowed = new_tables.create_table(
         other, "amnesia_stories", ["Ana", "Bruno", "Caio"], options=OPTIONS, seed=7,
         extra=decks.table_extra(deck),
     )  # fmt: skip

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games import services
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.rules import get_game
+from games.services import reading, writing
 from tests.refusals import Refusal, check_everywhere
 
 GAME = get_game("amnesia_stories")
@@ -35,7 +35,7 @@ def _case(table: Table, id: str, url: str, data: dict, kept: dict, **kw) -> Refu
 
 def test_a_telling_with_a_step_left_unchosen(gm_client, make_table):
     table = make_table("amnesia_stories", PLAYERS, options=OPTIONS)
-    state = services.state_of(table)
+    state = reading.state_of(table)
     first = state["journey"][1]
     telling = "Once, the hero <crossed> the river & slept."
     case = _case(
@@ -50,10 +50,12 @@ def test_a_telling_with_a_step_left_unchosen(gm_client, make_table):
 
 def test_a_secret_answer_with_a_step_left_unanswered(gm_client, make_table):
     table = make_table("amnesia_stories", PLAYERS, options=OPTIONS, extra={"answer_mode": PHONES})
-    state = services.state_of(table)
-    services.play(table, {"by": state["bard"], "do": "tell", "story": state["journey"][:2]}, None)
+    state = reading.state_of(table)
+    writing.play_many(
+        table, [{"by": state["bard"], "do": "tell", "story": state["journey"][:2]}], None
+    )
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     name = next(n for n in PLAYERS if n != state["bard"])
     seat = table.seats.get(name=name)
     turn = GAME.turn_marker(state)

@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.amnesia_stories import reveal
 from games.amnesia_stories.models import RevealProgress
 from games.models import Move, Table
+from games.services import new_tables, reading
 from stories.models import story_for
 from tests.games.amnesia_stories.pages import (
     answer_by_laptop,
@@ -158,7 +158,7 @@ def test_the_projector_shows_the_same_step(gm_client):
     assert 'data-reveal-opened="0"' in projector and "not open yet" in projector
     assert "matched:" not in projector and "picked" not in projector
     # the slots the turn was played with, not the next turn's
-    entry = services.state_of(table)["history"][0]
+    entry = reading.state_of(table)["history"][0]
     first = seen(table)["journey"]
     assert entry["turn_number"] == 1 and first  # a new journey is dealt already
     old = story_for_slots(table)
@@ -331,7 +331,7 @@ def test_the_end_of_the_game_waits_for_the_last_reveal(gm_client):
 # -- the pictures beside the story's steps --------------------------------------------------------
 def imported(gm, name: str = "01_judging_branches.json") -> Table:
     script = json.loads((SCRIPTS / name).read_text())["script"]
-    return services.import_script(script, gm)
+    return new_tables.import_script(script, gm)
 
 
 def test_the_story_so_far_shows_the_slot_the_bard_chose(gm, gm_client):

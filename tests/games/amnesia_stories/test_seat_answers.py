@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.amnesia_stories.modes import PHONES, answers_on_phones
 from games.models import Table
+from games.services import new_tables, reading, writing
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ PLAYERS = ["Ana", "Bruno", "Caio"]
 
 def told(gm, **extra) -> Table:
     """A table in the answer phase: the bard has told a two-step story."""
-    table = services.create_table(
+    table = new_tables.create_table(
         gm,
         "amnesia_stories",
         PLAYERS,
@@ -31,9 +32,9 @@ def told(gm, **extra) -> Table:
         seed=7,
         extra=extra,
     )
-    state = services.state_of(table)
+    state = reading.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
-    services.play(table, tell, table.last_seq)
+    writing.play_many(table, [tell], table.last_seq)
     table.refresh_from_db()
     return table
 
@@ -83,7 +84,7 @@ def test_everyone_answers_at_once_from_pages_drawn_before_any_answer(table, gm_c
     assert answer(clients[first], table, first, (1, 2), pages[first]).status_code == 302
     assert answer(clients[second], table, second, (2, 3), pages[second]).status_code == 302
     table.refresh_from_db()
-    assert services.state_of(table)["phase"] == "answer"
+    assert reading.state_of(table)["phase"] == "answer"
     # Before judging: no pick on any seat's page, nor on the table page or the projector;
     # they say who has answered.
     for name in PLAYERS:
@@ -102,7 +103,7 @@ def test_everyone_answers_at_once_from_pages_drawn_before_any_answer(table, gm_c
     last = PLAYERS[2]
     assert answer(clients[last], table, last, (3, 1), pages[last]).status_code == 302
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     assert state["phase"] != "answer" or state["turn_number"] > 1
     moves = list(table.moves.order_by("seq").values_list("payload", flat=True))
     assert [(m["by"], m["picks"]) for m in moves if m["do"] == "answer"] == [
@@ -135,7 +136,7 @@ def test_a_wrong_token_or_another_games_seat_is_not_found(gm, table):
     assert client.get(reverse("amnesia_stories:seat", args=["nope"])).status_code == 404
     response = client.post(reverse("amnesia_stories:seat_move", args=["nope"]), {"pick-1": 1})
     assert response.status_code == 404
-    amnesia = services.create_table(gm, "amnesia", ["Ada", "Bea"], seed=7)
+    amnesia = new_tables.create_table(gm, "amnesia", ["Ada", "Bea"], seed=7)
     token = amnesia.seats.first().token
     assert client.get(reverse("amnesia_stories:seat", args=[token])).status_code == 404
 
@@ -172,14 +173,14 @@ def test_an_answer_to_a_story_taken_back_does_not_count_for_the_story_told_again
     another in the same turn. The phone's answer (to the story it shows) is refused with the
     table as it is now, never counted as an answer to a story its player has not seen."""
     page = Client().get(seat_url(table, "Bruno")).content.decode()
-    story = services.state_of(table)["story"]
-    services.undo(table, table.last_seq, gm)
+    story = reading.state_of(table)["story"]
+    writing.undo(table, table.last_seq, gm)
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     other = [state["journey"][2], state["journey"][0]]
     assert other != story
     tell = {"by": state["bard"], "do": "tell", "story": other, "text": "Near."}
-    services.play(table, tell, table.last_seq)
+    writing.play_many(table, [tell], table.last_seq)
     table.refresh_from_db()
 
     response = answer(Client(), table, "Bruno", (1, 2), page=page)
@@ -188,4 +189,4 @@ def test_an_answer_to_a_story_taken_back_does_not_count_for_the_story_told_again
     # The answer drawn anew, for the story told again, is counted.
     assert answer(Client(), table, "Bruno", (1, 2)).status_code == 302
     table.refresh_from_db()
-    assert services.state_of(table)["answered"] == ["Bruno"]
+    assert reading.state_of(table)["answered"] == ["Bruno"]

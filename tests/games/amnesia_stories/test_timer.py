@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.amnesia_stories.models import AnswerTimer
 from games.models import Table
+from games.services import reading, writing
 from tests.games.amnesia_stories.pages import new_table, seen, tell
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_the_timer_runs_from_the_telling_on_every_screen_and_after_a_reload(gm_c
     table = new_table(gm_client)
     assert all(ends(html) is None for html in pages(gm_client, table))  # nothing to answer yet
     tell(gm_client, table)
-    told = services.live_moves(table)[-1].at
+    told = reading.live_moves(table)[-1].at
     expected = int((told + timedelta(seconds=60)).timestamp() * 1000)
     first = pages(gm_client, table)
     assert [ends(html) for html in first] == [expected] * 4  # every screen
@@ -96,7 +96,9 @@ def test_at_the_end_it_only_says_so(gm, gm_client):
     state = seen(table)
     story = state["journey"][:3]
     long_ago = timezone.now() - timedelta(minutes=5)
-    services.play(table, {"by": state["bard"], "do": "tell", "story": story}, None, gm, at=long_ago)
+    writing.play_many(
+        table, [{"by": state["bard"], "do": "tell", "story": story}], None, gm, at=long_ago
+    )
     page = gm_client.get(table.get_absolute_url()).content.decode()
     assert "Time is up: finish your answers (no answer is sent for anyone)." in page
     table.refresh_from_db()

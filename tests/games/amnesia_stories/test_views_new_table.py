@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.amnesia_stories import decks
 from games.models import Table
+from games.services import reading
 from tests.games.amnesia_stories.pages import (
     PLAYERS,
     answer_by_laptop,
@@ -161,7 +161,7 @@ def test_demo_tables_load(gm):
     finished = Table.objects.get(name="The hero who forgot")
     ongoing = Table.objects.get(name="Footprints in the sand")
     assert finished.status == Table.Status.FINISHED
-    assert services.state_of(finished)["penalty"]["Caio"] == 2
+    assert reading.state_of(finished)["penalty"]["Caio"] == 2
     assert finished.moves.exclude(text="").count() == 6
-    state = services.state_of(ongoing)
+    state = reading.state_of(ongoing)
     assert state["phase"] == "answer" and len(state["seats"]) == 4

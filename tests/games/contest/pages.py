@@ -10,8 +10,8 @@ import re
 
 from django.urls import reverse
 
-from games import services
 from games.models import Table
+from games.services import reading
 
 OPTIONS = {
     "opt_hand_size": 8,
@@ -53,7 +53,7 @@ def build(client, table, pending: dict, pick: str | None = None, htmx=False):
 
 def state(table) -> dict:
     table.refresh_from_db()
-    return services.state_of(table)
+    return reading.state_of(table)
 
 
 def make_character(client, table, by, name, brains=3, muscle=3, moves=3, coolness=3, keep=True):

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.rules import get_game
+from games.services import new_tables, reading, validating, writing
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ DECK = ["4C", "5C", "KH", "KD", "QH", "QD", "JH", "JD", "2H", "3D", "6S", "7S", 
 def contest_table(gm, before=(), accept=True):
     """A virtual contest of muscle, Ana against Bo (``before`` played ahead of the challenge),
     accepted: both are to play a card (or, without ``accept``, Bo is to answer)."""
-    table = services.create_table(
+    table = new_tables.create_table(
         gm, "contest", ["Ana", "Bo"], start="Ana", deck=DECK, options={"hand_size": 4}
     )
     moves = [
@@ -38,15 +38,15 @@ def contest_table(gm, before=(), accept=True):
     ]
     if accept:
         moves.append({"by": "Bo", "do": "accept", "attribute": "muscle"})
-    services.play_many(table, moves, 0, gm)
+    writing.play_many(table, moves, 0, gm)
     table.refresh_from_db()
-    assert services.state_of(table)["phase"] == ("contest" if accept else "response")
+    assert reading.state_of(table)["phase"] == ("contest" if accept else "response")
     return table
 
 
 def now(table):
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     return table.last_seq, GAME.turn_marker(state), state
 
 
@@ -54,8 +54,8 @@ def test_both_cards_sent_from_one_version_are_kept_in_the_order_stored(gm):
     table = contest_table(gm)
     seq, turn, _ = now(table)
     # Both phones were drawn at the same version; Bo's card reaches the table first.
-    services.play(table, {"by": "Bo", "do": "play", "card": "5C"}, seq, expected_turn=turn)
-    services.play(table, {"by": "Ana", "do": "play", "card": "4C"}, seq, expected_turn=turn)
+    writing.play_many(table, [{"by": "Bo", "do": "play", "card": "5C"}], seq, expected_turn=turn)
+    writing.play_many(table, [{"by": "Ana", "do": "play", "card": "4C"}], seq, expected_turn=turn)
     assert [m.payload["by"] for m in table.moves.order_by("seq")][-2:] == ["Bo", "Ana"]
     _, replay, state = now(table)
     # The draws follow the order stored: Bo's club drew the first card (2♥), Ana's the next.
@@ -65,16 +65,20 @@ def test_both_cards_sent_from_one_version_are_kept_in_the_order_stored(gm):
     assert first["outcome"] == "tie" and state["phase"] == "contest"
     assert state["contest"]["round"] == 2 and replay != turn
     # A card still on its way for the tied round is not a card for the replay.
-    with pytest.raises(services.StaleTurn):
-        services.play(table, {"by": "Ana", "do": "play", "card": "KH"}, seq, expected_turn=turn)
-    with pytest.raises(services.StaleTurn):
-        services.play(
-            table, {"by": "Ana", "do": "forfeit", "penalty": "drink"}, seq, expected_turn=turn
+    with pytest.raises(validating.StaleTurn):
+        writing.play_many(
+            table, [{"by": "Ana", "do": "play", "card": "KH"}], seq, expected_turn=turn
+        )
+    with pytest.raises(validating.StaleTurn):
+        writing.play_many(
+            table, [{"by": "Ana", "do": "forfeit", "penalty": "drink"}], seq, expected_turn=turn
         )
     assert state["contest"]["played"] == [] and now(table)[0] == seq + 2
     # Sent for the replay, both count again, whatever the log's length the pages saw.
-    services.play(table, {"by": "Ana", "do": "play", "card": "KH"}, seq, expected_turn=replay)
-    services.play(table, {"by": "Bo", "do": "forfeit", "penalty": "drink"}, 0, expected_turn=replay)
+    writing.play_many(table, [{"by": "Ana", "do": "play", "card": "KH"}], seq, expected_turn=replay)
+    writing.play_many(
+        table, [{"by": "Bo", "do": "forfeit", "penalty": "drink"}], 0, expected_turn=replay
+    )
     _, _, state = now(table)
     assert state["last_contest"]["winner"] == "Ana" and state["last_contest"]["how"] == "forfeit"
 
@@ -82,18 +86,22 @@ def test_both_cards_sent_from_one_version_are_kept_in_the_order_stored(gm):
 def test_a_pretzel_eaten_and_a_forfeit_sent_while_the_other_plays_count(gm):
     table = contest_table(gm, before=[{"by": "Bo", "do": "throw_pretzel"}])
     seq, turn, _ = now(table)
-    services.play(table, {"by": "Bo", "do": "play", "card": "5C"}, seq, expected_turn=turn)
-    services.play(table, {"by": "Ana", "do": "eat_pretzels", "count": 1}, seq, expected_turn=turn)
+    writing.play_many(table, [{"by": "Bo", "do": "play", "card": "5C"}], seq, expected_turn=turn)
+    writing.play_many(
+        table, [{"by": "Ana", "do": "eat_pretzels", "count": 1}], seq, expected_turn=turn
+    )
     # Ana has not played: she may still forfeit, from the page Bo's card has not reached.
-    services.play(
-        table, {"by": "Ana", "do": "forfeit", "penalty": "drink"}, seq, expected_turn=turn
+    writing.play_many(
+        table, [{"by": "Ana", "do": "forfeit", "penalty": "drink"}], seq, expected_turn=turn
     )
     _, _, state = now(table)
     assert state["players"]["Ana"]["pretzels"] == 0 and state["players"]["Ana"]["eaten"] == 1
     assert state["last_contest"]["winner"] == "Bo" and state["last_contest"]["how"] == "forfeit"
     # The contest is over: a late card for it is refused, never played into what follows.
-    with pytest.raises(services.StaleTurn):
-        services.play(table, {"by": "Ana", "do": "play", "card": "4C"}, seq, expected_turn=turn)
+    with pytest.raises(validating.StaleTurn):
+        writing.play_many(
+            table, [{"by": "Ana", "do": "play", "card": "4C"}], seq, expected_turn=turn
+        )
 
 
 def test_the_answer_to_a_challenge_is_still_judged_against_the_log(gm):
@@ -103,16 +111,16 @@ def test_the_answer_to_a_challenge_is_still_judged_against_the_log(gm):
     seq, turn, _ = now(table)
     refuse = {"by": "Bo", "do": "refuse", "penalty": ["drink", "drink"]}
     again = {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "y", "attribute": "moves"}
-    services.play_many(table, [refuse, again], seq, gm)
+    writing.play_many(table, [refuse, again], seq, gm)
     assert now(table)[1] == turn  # the narrator's turn goes on: the pretzels' marker stays
     # Bo's forfeit of the first challenge, sent with that marker, is not an answer to this one.
-    with pytest.raises(services.StaleMove) as refused:
-        services.play(
-            table, {"by": "Bo", "do": "forfeit", "penalty": "card"}, seq, expected_turn=turn
+    with pytest.raises(validating.StaleMove) as refused:
+        writing.play_many(
+            table, [{"by": "Bo", "do": "forfeit", "penalty": "card"}], seq, expected_turn=turn
         )
-    assert not isinstance(refused.value, services.StaleTurn)
+    assert not isinstance(refused.value, validating.StaleTurn)
     # A pretzel from that page still lands: the narrator's turn is the same.
-    services.play(table, {"by": "Bo", "do": "throw_pretzel"}, seq, expected_turn=turn)
+    writing.play_many(table, [{"by": "Bo", "do": "throw_pretzel"}], seq, expected_turn=turn)
     assert now(table)[2]["players"]["Ana"]["pretzels"] == 1
 
 
@@ -149,7 +157,7 @@ def test_the_laptop_forfeits_for_one_contestant_while_the_other_plays(gm, gm_cli
     fields = {k: html.unescape(v) for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', forfeit)}
     # Bo's phone plays first; the laptop's forfeit for Ana, from the page drawn before, counts.
     seq, turn, _ = now(table)
-    services.play(table, {"by": "Bo", "do": "play", "card": "5C"}, seq, expected_turn=turn)
+    writing.play_many(table, [{"by": "Bo", "do": "play", "card": "5C"}], seq, expected_turn=turn)
     response = gm_client.post(reverse("games:move", args=[table.pk]), fields)
     assert response.status_code == 302
     assert now(table)[2]["last_contest"]["how"] == "forfeit"

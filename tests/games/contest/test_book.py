@@ -12,7 +12,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.services import writing
 from stories import pdf as story_pdf
 from stories import services as story_services
 from stories.models import story_for
@@ -43,7 +43,7 @@ def _evening(gm):
         {"by": second, "do": "refuse", "penalty": ["drink", "card"], "cards": ["9D"]},
         {"by": second, "do": "take_control", "with": "drinks", "text": BEFORE_TAKE_OVER},
     ):
-        services.play(table, move, None)
+        writing.play_many(table, [move], None)
     table.refresh_from_db()
     return table, first, second
 
@@ -89,7 +89,7 @@ def test_narration_typed_before_a_take_over_is_the_previous_narrators_in_book_an
 
 def test_every_part_has_a_line_in_the_contents(gm):
     table, first, _second = _evening(gm)
-    services.play(table, {"by": first, "do": "take_control", "with": "drinks"}, None)
+    writing.play_many(table, [{"by": first, "do": "take_control", "with": "drinks"}], None)
     table.refresh_from_db()
     book, html = _book(table)
     parts = [c for c in book.chapters if c.kind == "part"]
@@ -141,7 +141,7 @@ def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does
     from django.utils import timezone
 
     from games.contest.demo import finished
-    from games.services import import_script
+    from games.services.new_tables import import_script
     from tests.codenames import code_names
 
     table = import_script(finished(timezone.now()), gm, "A fair")

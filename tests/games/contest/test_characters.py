@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.contest import characters
 from games.contest.models import Character, SeatCharacter
+from games.services import new_tables, reading, writing
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def test_editing_before_and_after_the_first_game(gm_client, gm):
     assert response.status_code == 302
     zed.refresh_from_db()
     assert (zed.name, zed.brains, zed.moves) == ("Zed the Bold", 2, 4)
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
     characters.bring(table, "Ana", zed, None, gm)
     # Once played, the attributes only grow by won points: a posted change is ignored.
     page = gm_client.get(url).content.decode()
@@ -81,13 +81,13 @@ def test_editing_before_and_after_the_first_game(gm_client, gm):
 def play_out(table, gm, moves) -> None:
     for move in moves:
         table.refresh_from_db()
-        services.play(table, move, table.last_seq, gm)
+        writing.play_many(table, [move], table.last_seq, gm)
 
 
 def test_the_sheet_reads_its_history_from_the_tables(gm_client, gm):
     zed = Character.objects.create(owner=gm, name="Zed", **ATTRS)
     yum = Character.objects.create(owner=gm, name="Yum", brains=2, muscle=4, moves=3, coolness=3)
-    table = services.create_table(
+    table = new_tables.create_table(
         gm,
         "contest",
         ["Ana", "Bo"],
@@ -128,7 +128,7 @@ def test_the_sheet_reads_its_history_from_the_tables(gm_client, gm):
         ],
     )
     table.refresh_from_db()
-    assert services.state_of(table)["winners"] == ["Bo"]
+    assert reading.state_of(table)["winners"] == ["Bo"]
     zed_history = characters.history(zed)
     assert (zed_history["played"], zed_history["wins"]) == (1, 0)
     assert (zed_history["contests_won"], zed_history["contests_lost"]) == (1, 1)
@@ -153,14 +153,14 @@ def test_the_sheet_reads_its_history_from_the_tables(gm_client, gm):
 
 
 def test_a_character_made_at_the_table_can_be_kept(gm_client, gm):
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual")
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual")
     url = reverse("contest:table_character", args=[table.pk])
     fields = {"by": "Ana", "name": "Zed", **ATTRS, "extra_points": 0, "expected_seq": 0}
     assert gm_client.post(url, {**fields, "keep": "true", "bfa": "true"}).status_code == 302
     zed = Character.objects.get(owner=gm, name="Zed")
     assert zed.bfa and SeatCharacter.objects.get(character=zed).seat.name == "Ana"
     # Keeping a second "Zed" is refused, and the move with it: nothing half-done.
-    table2 = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual")
+    table2 = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="virtual")
     url2 = reverse("contest:table_character", args=[table2.pk])
     response = gm_client.post(url2, {**fields, "keep": "true"})
     assert response.status_code == 400 and "already keep a character" in response.content.decode()

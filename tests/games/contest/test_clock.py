@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.contest.clock import narration_time
+from games.services import new_tables, writing
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -40,11 +40,11 @@ def test_the_clock_runs_in_the_story_and_stands_still_in_a_contest() -> None:
 
 @pytest.mark.django_db
 def test_the_page_leaves_the_contest_out_and_says_the_clock_stands_still(gm, gm_client):
-    table = services.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
+    table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], deck_mode="physical")
     start = timezone.now() - timedelta(seconds=330)
 
     def play(move, seconds):
-        services.play(table, move, None, gm, at=start + timedelta(seconds=seconds))
+        writing.play_many(table, [move], None, gm, at=start + timedelta(seconds=seconds))
 
     for by, name in (("Ana", "Zed"), ("Bo", "Yum")):
         move = {"by": by, "do": "character", "name": name}

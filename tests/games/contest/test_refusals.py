@@ -9,9 +9,9 @@ import json
 
 from django.urls import reverse
 
-from games import services
 from games.contest.rules import GAME
 from games.models import Table
+from games.services import reading, writing
 from tests.refusals import Refusal, check_everywhere
 from tests.tables import contest_in_play
 
@@ -73,7 +73,7 @@ def test_refusals_of_a_character_made_at_the_table(gm_client, make_table):
 def test_refusals_of_a_challenge(gm_client, gm):
     table = contest_in_play(gm, deck_mode="physical", seed=7)
     url = reverse("games:move", args=[table.pk])
-    by = services.state_of(table)["controller"]
+    by = reading.state_of(table)["controller"]
     target = "Bo" if by == "Ana" else "Ana"
     challenge = {"by": by, "do": "challenge", "named": "true"}
     told = "Zed eyes the pies & <grins>."  # the narration box rides with the form
@@ -111,7 +111,7 @@ def test_refusals_of_the_builder(gm_client, gm):
     with a bare line of text."""
     table = contest_in_play(gm, deck_mode="physical", seed=7)
     url = reverse("contest:build", args=[table.pk])
-    by = services.state_of(table)["controller"]
+    by = reading.state_of(table)["controller"]
     face = json.dumps({"by": by, "do": "take_control", "with": "face_card"})
     cases = [
         _case(table, "build: no such card", url, {"move": face, "pick": "ZZ"}, {}),
@@ -123,16 +123,24 @@ def test_refusals_of_the_builder(gm_client, gm):
 
 def test_refusals_on_a_seat_page(gm_client, gm):
     table = contest_in_play(gm, deck_mode="virtual", seed=7)
-    by = services.state_of(table)["controller"]
+    by = reading.state_of(table)["controller"]
     target = "Bo" if by == "Ana" else "Ana"
-    services.play(
+    writing.play_many(
         table,
-        {"by": by, "do": "challenge", "target": target, "contest": "a duel", "attribute": "muscle"},
+        [
+            {
+                "by": by,
+                "do": "challenge",
+                "target": target,
+                "contest": "a duel",
+                "attribute": "muscle",
+            }
+        ],
         None,
     )
-    services.play(table, {"by": target, "do": "accept", "attribute": "moves"}, None)
+    writing.play_many(table, [{"by": target, "do": "accept", "attribute": "moves"}], None)
     table.refresh_from_db()
-    state = services.state_of(table)
+    state = reading.state_of(table)
     legal = {m["do"]: m for m in GAME.legal_moves(state, by) if "with" not in m}
     card = legal["play"]["choices"]["card"][-1]
     seat = table.seats.get(name=by)

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.contest.models import Character, SeatCharacter
 from games.models import Table
+from games.services import new_tables, reading
 from tests.games.contest.pages import build, make_character, move, new_table, state
 
 pytestmark = pytest.mark.django_db
@@ -153,8 +153,8 @@ def test_drinks_can_be_shown_as_penalty_points(gm_client):
     # A display setting, not a rule: the exported script replays to the same state.
     assert gm_client.post(url, {"drinks_as": "sips"}).status_code == 302
     table.refresh_from_db()
-    assert services.script_of(table)["drinks_as"] == "sips"
-    assert services.rebuild_state(table) == services.state_of(table)
+    assert reading.script_of(table)["drinks_as"] == "sips"
+    assert reading.rebuild_state(table) == reading.state_of(table)
 
 
 def test_the_demo_games_replay_one_finished_one_in_play(gm):
@@ -163,8 +163,8 @@ def test_the_demo_games_replay_one_finished_one_in_play(gm):
     from games.contest.demo import demos
 
     finished, playing = (
-        services.import_script(script, gm, name) for name, script in demos(datetime.now(UTC))
+        new_tables.import_script(script, gm, name) for name, script in demos(datetime.now(UTC))
     )
     assert finished.status == Table.Status.FINISHED and finished.deck_mode == "physical"
     assert playing.status == Table.Status.ACTIVE and playing.deck_mode == "virtual"
-    assert services.state_of(playing)["phase"] == "contest"
+    assert reading.state_of(playing)["phase"] == "contest"

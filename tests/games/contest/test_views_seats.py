@@ -11,7 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
+from games.services import new_tables
 from tests.games.contest.pages import (
     build,
     hands,
@@ -90,7 +91,7 @@ def test_a_wrong_token_is_not_found(gm_client, client):
     assert (
         client.post(reverse("contest:seat_move", args=["nope"]), {"do": "play"}).status_code == 404
     )
-    amnesia = services.create_table(table.owner, "amnesia", ["Ana", "Bo"])
+    amnesia = new_tables.create_table(table.owner, "amnesia", ["Ana", "Bo"])
     token = amnesia.seats.first().token
     assert client.get(reverse("contest:seat", args=[token])).status_code == 404
 
@@ -179,7 +180,7 @@ def test_the_winners_phone_no_longer_says_it_controls_the_story(gm):
     "you control the story" after the end (the demo's winner, Bo, held control at the last
     card)."""
     script = registry.kit("contest").demos(datetime(2026, 1, 2, tzinfo=UTC))[0][1]
-    table = services.import_script(script, gm)
+    table = new_tables.import_script(script, gm)
     s = state(table)
     assert s["finished"] and s["winners"] == ["Bo"] and s["controller"] == "Bo"
     page = Client().get(reverse("contest:seat", args=[table.seats.get(name="Bo").token]))

@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import checks, services
+from games import checks
 from games.models import Table
 from games.rules import IllegalMove
+from games.services import new_tables, reading, writing
 from stories import services as story_services
 from stories.models import story_for
 from tests.games.three_cards.kit import KIT
@@ -30,12 +31,12 @@ def game(game_for_tests):
 
 @pytest.fixture
 def table(game, gm) -> Table:
-    return services.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
+    return new_tables.create_table(gm, "three_cards", ["Ana", "Bruno"], name="Cards", seed=9)
 
 
 def state(table: Table) -> dict:
     table.refresh_from_db()
-    return services.state_of(table)
+    return reading.state_of(table)
 
 
 def hands(table: Table) -> dict[str, list[str]]:
@@ -55,7 +56,7 @@ def play_out(table: Table, gm) -> None:
         by = now["turn"]
         card = min(now["hands"][by], key=value)
         move = {"by": by, "do": "play", "card": card, "text": f"{by} lays down {card}."}
-        services.play(table, move, table.last_seq, gm)
+        writing.play_many(table, [move], table.last_seq, gm)
 
 
 def test_the_contract_check_passes_it(game):
@@ -65,13 +66,15 @@ def test_the_contract_check_passes_it(game):
 def test_the_write_path_plays_refuses_and_undoes(table, gm):
     ana = hands(table)["Ana"]
     with pytest.raises(IllegalMove) as refused:
-        services.play(table, {"by": "Ana", "do": "play", "card": hands(table)["Bruno"][0]}, 0, gm)
+        writing.play_many(
+            table, [{"by": "Ana", "do": "play", "card": hands(table)["Bruno"][0]}], 0, gm
+        )
     assert refused.value.code == "rule_violation"
-    played = services.play(table, {"by": "Ana", "do": "play", "card": ana[0]}, 0, gm)
+    played = writing.play_many(table, [{"by": "Ana", "do": "play", "card": ana[0]}], 0, gm)[0]
     assert played.state["scores"]["Ana"] == value(ana[0])
     assert played.state["left"] == 15 - 6 - 1
-    services.undo(table, 1, gm)
-    assert state(table) == services.rebuild_state(table)
+    writing.undo(table, 1, gm)
+    assert state(table) == reading.rebuild_state(table)
     assert hands(table)["Ana"] == ana
     play_out(table, gm)
     assert state(table)["played"][-1]["by"] in ("Ana", "Bruno")

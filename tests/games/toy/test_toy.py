@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Table
 from games.rules import IllegalMove
+from games.services import new_tables, reading, writing
 from stories import covers
 from stories import services as story_services
 from stories.models import story_for
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def table(toy_game, gm) -> Table:
-    return services.create_table(gm, "toy", ["Ana", "Bruno", "Caio"], name="Toy night")
+    return new_tables.create_table(gm, "toy", ["Ana", "Bruno", "Caio"], name="Toy night")
 
 
 def post_move(client, table: Table, htmx: bool = False, **fields):
@@ -31,19 +31,19 @@ def post_move(client, table: Table, htmx: bool = False, **fields):
 
 def test_the_write_path_plays_and_undoes(table, gm):
     assert table.state["turn"] == "Ana"
-    services.play(table, {"by": "Ana", "do": "say", "text": "Hello."}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "Hello."}], 0, gm)
     with pytest.raises(IllegalMove) as exc:
-        services.play(table, {"by": "Ana", "do": "say"}, 1, gm)
+        writing.play_many(table, [{"by": "Ana", "do": "say"}], 1, gm)
     assert exc.value.code == "not_your_turn"
-    played = services.play(table, {"by": "Bruno", "do": "stop"}, 1, gm)
+    played = writing.play_many(table, [{"by": "Bruno", "do": "stop"}], 1, gm)[0]
     assert played.state["winners"] == ["Bruno"]
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    services.undo(table, 2, gm)
+    writing.undo(table, 2, gm)
     table.refresh_from_db()
     assert table.status == Table.Status.ACTIVE
-    assert services.state_of(table) == services.rebuild_state(table)
-    assert services.state_of(table)["turn"] == "Bruno"
+    assert reading.state_of(table) == reading.rebuild_state(table)
+    assert reading.state_of(table)["turn"] == "Bruno"
     assert str(table) == "Toy night (Toy)"
 
 
@@ -96,9 +96,9 @@ def test_the_rules_page_and_the_new_table_form(toy_game, gm_client):
 
 
 def test_the_story_book_is_the_chronicle(table, gm):
-    services.play(table, {"by": "Ana", "do": "say", "text": "The toy woke up."}, 0, gm)
-    services.play(table, {"by": "Bruno", "do": "say", "text": "It went for a walk."}, 1, gm)
-    services.play(table, {"by": "Caio", "do": "stop"}, 2, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "The toy woke up."}], 0, gm)
+    writing.play_many(table, [{"by": "Bruno", "do": "say", "text": "It went for a walk."}], 1, gm)
+    writing.play_many(table, [{"by": "Caio", "do": "stop"}], 2, gm)
     story = story_for(table, "en")
     book = story_services.make_book(story)
     assert book.game_title == "Toy"
@@ -116,8 +116,8 @@ def test_the_story_book_is_the_chronicle(table, gm):
 
 
 def test_the_story_pages_and_pdf(table, gm, gm_client):
-    services.play(table, {"by": "Ana", "do": "say", "text": "A very small story."}, 0, gm)
-    services.play(table, {"by": "Bruno", "do": "stop"}, 1, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "A very small story."}], 0, gm)
+    writing.play_many(table, [{"by": "Bruno", "do": "stop"}], 1, gm)
     story = story_for(table, "en")
     from stories import pdf as story_pdf
 
@@ -129,8 +129,8 @@ def test_the_story_pages_and_pdf(table, gm, gm_client):
 
 
 def test_the_playtest_report(table, gm, gm_client):
-    services.play(table, {"by": "Ana", "do": "say", "text": "One line."}, 0, gm)
-    services.play(table, {"by": "Bruno", "do": "stop"}, 1, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "One line."}], 0, gm)
+    writing.play_many(table, [{"by": "Bruno", "do": "stop"}], 1, gm)
     response = gm_client.get(reverse("playtests:table_report", args=[table.pk]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -147,7 +147,7 @@ def test_the_demo_command_loads_the_toy_demos(toy_game, db):
 
 
 def test_the_story_reading_page_and_cover(table, gm, gm_client):
-    services.play(table, {"by": "Ana", "do": "say", "text": "Read me aloud."}, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "Read me aloud."}], 0, gm)
     response = gm_client.post(reverse("stories:for_table", args=[table.pk]), follow=True)
     assert response.status_code == 200
     assert "Read me aloud." in response.content.decode()
@@ -164,8 +164,8 @@ def test_the_story_reading_page_and_cover(table, gm, gm_client):
 def test_the_designers_pages(table, gm, gm_client):
     gm.is_superuser = True
     gm.save(update_fields=["is_superuser"])
-    services.play(table, {"by": "Ana", "do": "say", "text": "One line."}, 0, gm)
-    services.play(table, {"by": "Bruno", "do": "stop"}, 1, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "say", "text": "One line."}], 0, gm)
+    writing.play_many(table, [{"by": "Bruno", "do": "stop"}], 1, gm)
     for name in ("dashboard", "export_csv", "export_json", "rulesets", "public_report"):
         response = gm_client.get(reverse(f"playtests:{name}", args=["toy"]))
         assert response.status_code == 200, name
