@@ -98,7 +98,8 @@ def state_of(table: Table) -> dict[str, Any]:
 
 def is_resend(table: Table, client_id: Any) -> bool:
     """Whether a move named ``client_id`` is stored at ``table`` already (a view that checks
-    the table before playing asks, so that a resend reaches ``play`` and its stored answer)."""
+    the table before playing asks, so that a resend reaches ``writing.play_many`` and its
+    stored answer)."""
     if not isinstance(client_id, str) or not validating.CLIENT_ID.fullmatch(client_id):
         return False
     return table.moves.filter(client_id=client_id).exists()

@@ -1,10 +1,10 @@
 """Writing: the one write path. Every move and undo goes through here.
 
-``play`` locks the table, loads the kept state (or replays the log), checks the move
-(``games.services.validating``), asks the referee to judge it, appends it with
-``seq = last + 1``, and advances what is kept from the log (the state, the story, the
-table's version) in the same UPDATE, all in one transaction. On SQLite the transaction is
-IMMEDIATE (settings), so a second writer waits for the first.
+``play_many`` (a move, or a batch of them) locks the table, loads the kept state (or replays
+the log), checks the move (``games.services.validating``), asks the referee to judge it,
+appends it with ``seq = last + 1``, and advances what is kept from the log (the state, the
+story, the table's version) in the same UPDATE, all in one transaction. On SQLite the
+transaction is IMMEDIATE (settings), so a second writer waits for the first.
 
 Resends. A client names each move it sends with an id of its own (``client_id``, unique
 per table in the database). When the answer to a move is lost (a dropped connection, a
@@ -112,23 +112,6 @@ def bump_version(table: Table) -> None:
     table.bumps = (table.bumps or 0) + 1
 
 
-def play(
-    table: Table,
-    move: dict[str, Any],
-    expected_seq: int | None,
-    user: Sender = None,
-    at: datetime | None = None,
-    *,
-    expected_turn: str | None = None,
-    client_id: str | None = None,
-) -> Played:
-    """Apply one move. Raises IllegalMove (nothing written) or StaleMove (nothing written);
-    a move whose ``client_id`` is stored already is answered with what was stored."""
-    return play_many(
-        table, [move], expected_seq, user, at=at, expected_turn=expected_turn, client_id=client_id
-    )[0]
-
-
 def play_many(
     table: Table,
     moves: list[dict[str, Any]],
@@ -183,7 +166,7 @@ def play_sent(
     move as the table's game declares its fields (IllegalMove when it cannot: nothing is
     written). ``rows``: the tables the sender may write to, and what to load beside the row
     (``lock``); ``table`` need hold no more than its pk, and gets the row as written (the
-    related objects ``rows`` loaded too), as after ``play``."""
+    related objects ``rows`` loaded too), as after ``play_many``."""
 
     def write(locked: Table) -> list[Played]:
         sent = read(get_game(locked.game))
