@@ -88,7 +88,7 @@ def start_redis() -> tuple[str, subprocess.Popen]:
 
 def cpu_seconds(root: int) -> float:
     """CPU seconds (user and system) used so far by process ``root`` and every process under
-    it (the server's workers, its poll server), read from /proc."""
+    it (the server's workers), read from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     parents: dict[int, int] = {}
     used: dict[int, float] = {}
@@ -156,8 +156,7 @@ def main() -> None:
         tokens = {t.pk: [s.token for s in t.seats.all()] for t in tables}
         connections.close_all()
 
-        # POLL_PROCESS=0 in the bench's environment: the polls answered in the server's own pool
-        extra = {"POLL_PROCESS": os.environ.get("POLL_PROCESS", "1")}
+        extra = {}
         if args.servers == 2:
             url, redis = start_redis()
             extra["REDIS_URL"] = url
@@ -171,7 +170,7 @@ def main() -> None:
         print(
             f"{engine}, {args.servers} server process(es){' + Redis' if redis else ''}: "
             f"{args.tables} tables × {args.phones} phones, {args.moves:g} move/s per table, "
-            f"{args.seconds:g} s a phase, poll process {extra['POLL_PROCESS']}",
+            f"{args.seconds:g} s a phase",
             flush=True,
         )
         print(f"load before: {os.getloadavg()[0]:.2f}", flush=True)
