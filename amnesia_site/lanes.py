@@ -14,13 +14,11 @@ A request that waits for its pool waits in that pool's queue, holding no thread:
 pages and moves (twenty tables undoing at once) never takes the polls' threads, and only a few
 pages run at a time beside a poll, so its turn at the interpreter comes quickly.
 
-Quickly, but not at once: threads share one interpreter, and a poll takes many turns at it (on
-SQLite, every step of its query lets it go). So, given a ``PollProcess``, the loop sends each
-poll to a child process of its own first (``amnesia_site/pollserver.py``: the same application
-in ``POLL_THREADS`` threads, with an interpreter no page runs in), started at lifespan startup
-and stopped at shutdown. The polls' pool here stays as the fallback: a poll the child cannot
-answer (not up yet, dead, a request that failed, an answer other than a poll's 200 or 204) runs
-here as before, and a dead child is started again.
+Under the push (games/push.py) the polls are a fallback every 15 s, but the pool stays the
+measured way to run the site's synchronous views under ASGI: Django's own ASGI handler runs each
+request in a thread of its own (a new database connection each, every thread at the interpreter
+at once), and on this machine it served moves 25× slower under the push (docs/serving.md,
+"The lanes"). A thread of a pool keeps its connection, and only so many run at a time.
 """
 
 from __future__ import annotations
@@ -34,8 +32,6 @@ from tempfile import SpooledTemporaryFile
 
 from asgiref.wsgi import WsgiToAsgiInstance
 from django.urls import Resolver404, get_resolver
-
-from amnesia_site.pollserver import METHODS, PollProcess
 
 logger = logging.getLogger(__name__)
 
@@ -63,14 +59,12 @@ class Lanes:
         application: Callable,
         pages: int,
         polls: int,
-        poll_process: PollProcess | None = None,
     ) -> None:
         if pages < 1 or polls < 1:
             raise ValueError("each pool needs a thread at least")
         self.application = application
         self.pages = ThreadPoolExecutor(pages, thread_name_prefix="pages")
         self.polls = ThreadPoolExecutor(polls, thread_name_prefix="polls")
-        self.poll_process = poll_process
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "lifespan":
@@ -78,13 +72,12 @@ class Lanes:
             return
         if scope["type"] != "http":
             raise ValueError(f"{scope['type']} is not served here")
-        received = 0  # bytes of body (a poll has none)
         with SpooledTemporaryFile(max_size=BODY_IN_MEMORY) as body:
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
                     return
-                received += body.write(message.get("body", b""))
+                body.write(message.get("body", b""))
                 if not message.get("more_body"):
                     break
             body.seek(0)
@@ -97,16 +90,6 @@ class Lanes:
                 await send({"type": "http.response.body", "body": b"Bad Request"})
                 return
             poll = is_poll(environ["PATH_INFO"])
-            forward = poll and not received and environ["REQUEST_METHOD"] in METHODS
-            if forward and self.poll_process is not None:
-                whole = await self.poll_process.ask(environ)
-                if whole is not None:
-                    status, headers, content = whole
-                    await send(
-                        {"type": "http.response.start", "status": status, "headers": headers}
-                    )
-                    await send({"type": "http.response.body", "body": content, "more_body": False})
-                    return
             pool = self.polls if poll else self.pages
             loop = asyncio.get_running_loop()
             answer = await loop.run_in_executor(pool, self._run, environ, send, loop)
@@ -160,12 +143,8 @@ class Lanes:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                if self.poll_process is not None:
-                    self.poll_process.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if self.poll_process is not None:
-                    self.poll_process.stop()
                 self.pages.shutdown(wait=False, cancel_futures=True)
                 self.polls.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})

@@ -395,10 +395,6 @@ THREADS = env_int("THREADS", 2)
 POLL_THREADS = env_int("POLL_THREADS", 4)
 if THREADS < 1 or POLL_THREADS < 1:
     raise ImproperlyConfigured("THREADS and POLL_THREADS must be 1 or more.")
-# Each server process answers its polls in a child process of its own (POLL_THREADS threads,
-# an interpreter no page runs in; amnesia_site/pollserver.py), its pool for polls standing by.
-# 0: the polls stay in the pool (one process fewer, polls slower under load).
-POLL_PROCESS = env_bool("POLL_PROCESS", True)
 # How long, in microseconds, the served app's threads may run Python while another thread waits
 # for its turn (Python's switch interval: 5,000 by default). A poll takes its turn at the
 # interpreter several times (its request, each query, its answer), each time behind threads

@@ -26,11 +26,6 @@ from django.utils.translation import ngettext
 from amnesia_site.clients import client_key
 from amnesia_site.errors import too_many_requests
 
-# Whether this process counts wrong secrets. The polls' own process (amnesia_site/pollserver.py)
-# only reads the counts: each "not found" it finds is asked again in the server, which counts it
-# there (once, as ever, even where both share the counts in Redis).
-counts_wrong_secrets = True
-
 
 @dataclass(frozen=True)
 class SecretLinks:
@@ -48,8 +43,6 @@ class SecretLinks:
 
     def failed(self, request: HttpRequest, secret: str) -> None:
         """Count a wrong ``secret``; the one that reaches the limit starts the cool-off."""
-        if not counts_wrong_secrets:
-            return
         window = int(settings.SECRET_LINK_COOL_OFF.total_seconds())
         digest = hashlib.sha256(secret.encode()).hexdigest()[:24]
         if not cache.add(self._key(request, f"seen:{digest}"), 1, window):

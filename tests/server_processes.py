@@ -1,5 +1,5 @@
 """The processes a served site runs, read from outside (tests/test_serve*.py): Granian's
-environment, the polls' own process under Granian's worker, whether a process still runs."""
+environment, whether a process still runs."""
 
 from __future__ import annotations
 
@@ -12,17 +12,6 @@ def granian_environment(serve_pid: int) -> dict[str, str]:
         if any("granian" in part for part in child.cmdline()):
             return child.environ()
     raise AssertionError(f"no Granian process under serve ({serve_pid})")
-
-
-def poll_process(serve_pid: int) -> psutil.Process | None:
-    """The polls' own process, a child of Granian's worker under ``serve``."""
-    for process in psutil.Process(serve_pid).children(recursive=True):
-        try:
-            if "amnesia_site.pollserver" in process.cmdline():
-                return process
-        except psutil.NoSuchProcess:  # a process that ended while the tree was read
-            continue
-    return None
 
 
 def running_still(process: psutil.Process) -> bool:

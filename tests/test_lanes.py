@@ -18,7 +18,6 @@ from django.db import connections
 from django.urls import reverse
 
 from amnesia_site.lanes import Lanes, is_poll
-from amnesia_site.pollserver import PollProcess
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,10 +130,6 @@ def test_the_served_application_has_its_two_lanes() -> None:
         assert isinstance(application, Lanes)
         assert application.pages._max_workers == settings.THREADS
         assert application.polls._max_workers == settings.POLL_THREADS
-        # with the polls' own process (amnesia_site/pollserver.py), started at lifespan startup
-        assert settings.POLL_PROCESS
-        assert isinstance(application.poll_process, PollProcess)
-        assert application.poll_process.connections == settings.POLL_THREADS
         # and a thread waiting for the interpreter gets its turn within the setting's interval
         assert sys.getswitchinterval() == pytest.approx(settings.SWITCH_INTERVAL_US / 1_000_000)
     finally:

@@ -98,7 +98,6 @@ def test_a_move_through_one_server_reaches_a_screen_on_the_other(
         **serve_env(database_url(connection.settings_dict), static, test_media_dir),
         "REDIS_URL": redis_url,
         "CACHE_KEY_PREFIX": f"push-test-{uuid.uuid4().hex}",
-        "POLL_PROCESS": "0",
     }
     # Both started at once: each sets Django up on its own core.
     with ThreadPoolExecutor(2) as pool:

@@ -19,14 +19,13 @@ from games import registry
 from games.models import Move, Table
 from games.services import new_tables, reading, writing
 from tests.conftest import PASSWORD
-from tests.server_processes import granian_environment, poll_process
+from tests.server_processes import granian_environment
 from tests.serving import (
     Phone,
     database_url,
     serve_env,
     start_server,
 )
-from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +44,7 @@ def gm(gm):
 
 # The tests that need a server with nothing special of it share the module's (below): they run
 # on one test worker (xdist's group), so it starts once a run (each start is four processes
-# setting Django up: serve, Granian and its worker, the polls' own process).
+# setting Django up: serve, Granian and its worker).
 SHARED_SERVER = pytest.mark.xdist_group("serve")
 
 
@@ -144,9 +143,8 @@ def test_the_poll_answers_through_the_server(server, gm, make_table):
 @SHARED_SERVER
 @pytest.mark.sqlite_only
 def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
-    """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and the
-    polls' own process under Granian's worker (amnesia_site/pollserver.py) has as many threads
-    (that it goes with the server: the test of the workers, whose server stops)."""
+    """--threads and --poll-threads size the app's two pools (amnesia_site/lanes.py), and
+    both answer: a poll and a page."""
     table = make_table("amnesia", ["Ana", "Bruno"])
     seat = table.seats.first()
     environment = granian_environment(server.process.pid)
@@ -154,10 +152,6 @@ def test_the_server_gives_pages_and_polls_their_own_threads(server, make_table):
     phone = Phone(server.port)
     assert phone.get(f"/seat/{seat.token}/poll/?since={table.version}")[0] == 204
     assert phone.get("/")[0] == 200
-    child = wait_for(
-        lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
-    )
-    assert child.environ()["POLL_THREADS"] == "5"
 
 
 @SHARED_SERVER
@@ -169,8 +163,8 @@ def test_two_servers_on_one_database_keep_one_log_whole(server, server_env, tmp_
     _name, script = registry.kit("amnesia").demos(timezone.now())[0]
     moves = [{k: v for k, v in m.items() if k not in ("at", "text")} for m in script["moves"]]
     table = new_tables.import_script({**script, "moves": []}, gm, name="Two servers")
-    # The module's server and one more, without the polls' own process (no polls here).
-    other = start_server({**server_env, "POLL_PROCESS": "0"}, tmp_path / "serve-1.log")
+    # The module's server and one more.
+    other = start_server(server_env, tmp_path / "serve-1.log")
     servers = [server, other]
     try:
         phones = [Phone(s.port) for s in servers]
@@ -245,12 +239,7 @@ def test_two_servers_with_redis_count_wrong_seat_links_together(server_env, tmp_
         "CACHE_KEY_PREFIX": f"serve-test-{uuid.uuid4().hex}",  # this test's counters only
         "SECRET_LINK_FAILURES": "3",
     }
-    # The first with the polls' own process (which reads the shared counts: its 429 below),
-    # the second without (its polls are answered in its own pool): a process less to start.
-    servers = [
-        start_server(env, tmp_path / "redis-0.log"),
-        start_server({**env, "POLL_PROCESS": "0"}, tmp_path / "redis-1.log"),
-    ]
+    servers = [start_server(env, tmp_path / f"redis-{n}.log") for n in range(2)]
     try:
         one, two = (Phone(s.port) for s in servers)
         assert one.get("/seat/wrong-1/poll/")[0] == 404

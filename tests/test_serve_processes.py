@@ -15,7 +15,7 @@ import pytest
 
 from amnesia_site.workers import lifeline, work
 from amnesia_site.workers.models import WorkerBeat
-from tests.server_processes import poll_process, running_still
+from tests.server_processes import running_still
 from tests.serving import (
     PHONE_ADDRESS,
     start_server,
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_path):
     """make serve: a worker for the books, one for the long runs and one for the uploaded
     pictures beside Granian; a worker killed is started again; stopping the server stops them
-    all, the polls' own process too."""
+    all."""
     log = tmp_path / "serve.log"
     server = start_server(server_env, log, workers=True)
     try:
@@ -53,18 +53,12 @@ def test_serve_runs_the_workers_and_starts_again_one_that_died(server_env, tmp_p
         # the others untouched
         assert (again["long"], again["pictures"]) == (first["long"], first["pictures"])
         assert "The books worker stopped (exit status -9): started again" in log.read_text()
-        polls = wait_for(
-            lambda: poll_process(server.process.pid), "the poll process under Granian's worker"
-        )
         children = psutil.Process(server.process.pid).children(recursive=True)
     finally:
         server.stop()
     assert server.process.returncode == 0
     for child in children:  # Granian, its workers, the task workers: all gone with it
         assert not psutil.pid_exists(child.pid) or child.status() == psutil.STATUS_ZOMBIE
-    # The polls' own process too (stopped by its worker, or ending when the worker's pipe
-    # closes).
-    wait_for(lambda: not running_still(polls), "the poll process gone with the server")
 
 
 # SQLite only (tests/conftest.py), this test and the next: what they check is the server's
@@ -82,8 +76,7 @@ def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_
         check=True,
         capture_output=True,
     )
-    # No polls here: without the polls' own process (the shared server's tests have it).
-    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key), "POLL_PROCESS": "0"}
+    env = {**server_env, "SERVE_CERT": str(cert), "SERVE_KEY": str(key)}
     running = start_server(env, tmp_path / "https.log", "--https")
     try:
         context = ssl.create_default_context(cafile=str(cert))
@@ -103,18 +96,15 @@ def test_https_mode_serves_a_self_signed_certificate_with_secure_cookies(server_
 
 @pytest.mark.sqlite_only
 def test_a_killed_serve_takes_every_child_with_it_and_frees_the_port(server_env, tmp_path):
-    """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker and the polls'
-    own process) ends by the kernel's parent-death signal, and the port is free for a new
+    """kill -9 of ``serve`` stops nobody itself: Granian (and so its worker) ends by the kernel's parent-death signal, and the port is free for a new
     serve (orphans used to keep it, and a new serve bound it beside them). The task workers
     die the same way (tests/test_workers.py, with quicker stand-ins)."""
     server = start_server(server_env, tmp_path / "serve.log")
     children: list[psutil.Process] = []
     try:
-        wait_for(lambda: poll_process(server.process.pid), "the poll process")
         children = psutil.Process(server.process.pid).children(recursive=True)
         commands = [" ".join(c.cmdline()) for c in children]
         assert sum("granian" in c for c in commands) == 2, commands  # Granian and its worker
-        assert any("amnesia_site.pollserver" in c for c in commands), commands
         server.process.kill()
         server.process.wait(timeout=10)
         wait_for(

@@ -2,8 +2,8 @@
 
 The supervisor (``supervise.py``) puts each child in a process group of its own, so that a
 stop reaches the child's own children too. But a group is no tie to the parent: when the
-supervisor itself was killed (kill -9, the terminal closed under it), Granian, its workers,
-the polls' process and the task workers kept running, and kept the port; a ``serve`` started
+supervisor itself was killed (kill -9, the terminal closed under it), Granian, its workers
+and the task workers kept running, and kept the port; a ``serve`` started
 again bound the same port beside them (Granian asks for SO_REUSEPORT), and the phones reached
 whichever answered.
 
@@ -13,8 +13,7 @@ exec: the setting survives exec), and the processes they start in turn, which th
 cannot reach (Granian's workers, runserver's reloaded child), when Django starts in them
 (``WorkersConfig.ready``), told so by ``DIE_WITH_PARENT`` in the environment the supervisor
 gives its children. The signal is SIGTERM: Granian stops its workers, a task worker leaves
-after its task. The polls' own process also ends when the pipe from its parent closes
-(``pollserver.py``). Elsewhere (macOS, Windows) nothing is asked, and the supervisor's
+after its task. Elsewhere (macOS, Windows) nothing is asked, and the supervisor's
 ordinary stop is all there is.
 
 And ``serve`` and ``devserver`` refuse a port already held (:func:`port_in_use`), saying which

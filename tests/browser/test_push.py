@@ -42,8 +42,7 @@ def push_server(django_db_setup, django_db_blocker, test_media_dir, tmp_path_fac
     with django_db_blocker.unblock():
         env = serve_env(database_url(connection.settings_dict), static, test_media_dir)
     log = tmp_path_factory.mktemp("push") / "serve.log"
-    # The polls answered in the server's own pool: a process less to start.
-    running = start_server({**env, "POLL_PROCESS": "0"}, log)
+    running = start_server(env, log)
     yield running
     running.stop()
 

@@ -15,8 +15,7 @@ The steps, each testable alone:
 4. the addresses: ``--addresses`` or LAN_ADDRESSES, else the private IPv4 addresses of the
    interfaces that are up now;
 5. ``collectstatic`` under the server's settings, then Granian (running the site in two pools
-   of threads, one for the polls alone: amnesia_site/lanes.py; each of its worker processes
-   answers the polls in a child of its own, amnesia_site/pollserver.py, unless POLL_PROCESS=0)
+   of threads, one for the polls alone: amnesia_site/lanes.py, and the push's websockets beside them)
    and the workers (books, long runs, pictures), children of this process, which stops them
    together and starts again a worker that died (``amnesia_site.workers.supervise``); each of
    them ends when this process ends, killed or not (``amnesia_site.workers.lifeline``).
@@ -124,7 +123,7 @@ def granian_command(
 ) -> list[str]:
     """Granian over ASGI, running the site's WSGI application in two pools of threads of its
     own per worker (amnesia_site/lanes.py; their sizes reach it as THREADS and POLL_THREADS),
-    and the polls in a child process per worker (amnesia_site/pollserver.py)."""
+    and the push's websockets on its event loop (games/followers.py)."""
     command = [
         sys.executable,
         "-m",
