@@ -19,7 +19,6 @@ answer; never the deck or anyone else's answer before the turn is judged.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -40,17 +39,30 @@ def affinity(text_card: str, picture_card: str) -> float:
 
 def best_assignment(story: list[str], slots: dict[str, str], noise) -> list[int]:
     """The distinct slot numbers, one per step, whose summed (noisy) affinity is highest
-    (the first such in the order of ``itertools.permutations`` when several tie)."""
+    (the first such in the order of ``itertools.permutations`` when several tie).
+
+    Found step by step over the sets of slots the steps so far have taken: each set keeps its
+    best sum (ties: the earlier sequence), summed in the same order as a search of every
+    permutation, so the answer is that search's; in ``steps × 2^slots`` where the search took
+    ``slots! / (slots - steps)!`` (40,320 stories at 8 slots and 8 steps: a tenth of a second
+    a bot's answer, which made a table at the largest options take minutes)."""
     numbers = sorted(int(k) for k in slots)
     rows = [[affinity(card, slots[str(n)]) + noise() for n in numbers] for card in story]
-    best, best_score = None, None
-    for perm in itertools.permutations(range(len(numbers)), len(story)):
-        score = 0.0
-        for row, j in zip(rows, perm, strict=True):
-            score += row[j]
-        if best_score is None or score > best_score:
-            best, best_score = perm, score
-    return [numbers[j] for j in best]
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
+    for row in rows:
+        reached: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for taken, (score, chosen) in best.items():
+            for j, value in enumerate(row):
+                if taken >> j & 1:
+                    continue
+                candidate = (score + value, (*chosen, j))
+                kept = reached.get(taken | 1 << j)
+                if kept is None or (-candidate[0], candidate[1]) < (-kept[0], kept[1]):
+                    reached[taken | 1 << j] = candidate
+        best = reached
+    top = max(score for score, _chosen in best.values())
+    chosen = min(chosen for score, chosen in best.values() if score == top)
+    return [numbers[j] for j in chosen]
 
 
 def _margin(card: str, slots: dict[str, str]) -> float:

@@ -10,6 +10,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -241,3 +242,42 @@ def test_the_tables_draw_is_randrange():
             assert draw_below(ours, n) == theirs.randrange(n)
     with pytest.raises(ValueError):
         draw_below(random.Random(1), 0)
+
+
+def test_the_bards_best_assignment_is_the_search_of_every_permutation():
+    """Amnesia Stories' best assignment of steps to slots (found set by set of slots taken) is
+    what trying every permutation finds, ties included (the first in permutation order), for
+    every size the options allow; and at the largest (8 slots, 8 steps) it answers at once."""
+    import itertools  # the oracle's only: the bots no longer try every permutation
+
+    from games.amnesia_stories.bots import affinity, best_assignment
+
+    def searched(story, slots, noise):
+        numbers = sorted(int(k) for k in slots)
+        rows = [[affinity(card, slots[str(n)]) + noise() for n in numbers] for card in story]
+        best, best_score = None, None
+        for perm in itertools.permutations(range(len(numbers)), len(story)):
+            score = 0.0
+            for row, j in zip(rows, perm, strict=True):
+                score += row[j]
+            if best_score is None or score > best_score:
+                best, best_score = perm, score
+        return [numbers[j] for j in best]
+
+    rng = random.Random(11)
+    cards = [f"x{i}" for i in range(40)]
+    for trial in range(300):
+        choices = rng.randint(2, 7)
+        questions = rng.randint(1, choices)
+        slots = {str(n): rng.choice(cards) for n in range(1, choices + 1)}
+        if trial % 3 == 0:  # the same picture twice or more: sums that tie exactly
+            slots = {n: slots["1"] for n in slots}
+        story = rng.sample(cards, questions)
+        seed = rng.random()
+        spread = rng.choice([0.0, 0.1])
+        one, two = (random.Random(seed).gauss for _ in range(2))
+        assert best_assignment(story, slots, partial(one, 0, spread)) == (
+            searched(story, slots, partial(two, 0, spread))
+        ), (story, slots, spread)
+    widest = {str(n): cards[n] for n in range(1, 9)}
+    assert sorted(best_assignment(cards[10:18], widest, lambda: 0.0)) == list(range(1, 9))
