@@ -302,20 +302,28 @@ def figures(setup, moves, initial, states, bots_by_seat) -> dict[str, Any]:
     while it controlled the story."""
     seats = setup.players
     final = states[-1] if states else initial
-    verbs = Counter(m["do"] for m in moves)
+    # The verbs counted in one pass over the moves (not one pass per figure): the challenges
+    # that forgot the name, and each way of taking control, counted apart.
+    verbs: Counter = Counter()
+    for m in moves:
+        verb = m["do"]
+        if verb == "challenge":
+            if m.get("named") is False:
+                verb = "challenge.unnamed"
+        elif verb == "take_control":
+            verbs[f"take_control.{m.get('with')}"] += 1
+        verbs[verb] += 1
     out: dict[str, Any] = {
         "moves": len(moves),
         "control_turns": final["control_turn"],
         "rounds": final["control_turn"] / len(seats),
         "contests": final["contests"],
         "refusals": verbs["refuse"],
-        "unnamed": sum(1 for m in moves if m["do"] == "challenge" and m.get("named") is False),
+        "unnamed": verbs["challenge.unnamed"],
         "take_control": verbs["take_control"],
         # How control is taken: by a face card, by drinks, by a plot card.
         **{
-            f"take_control.{how}": sum(
-                1 for m in moves if m["do"] == "take_control" and m.get("with") == how
-            )
+            f"take_control.{how}": verbs[f"take_control.{how}"]
             for how in ("face_card", "drinks", "plot_card")
         },
         "drinks": sum(p["drinks"] for p in final["players"].values()),

@@ -55,9 +55,9 @@ WORD_BONUS = 2
 def side_total(attribute_value: int, cards: list[str], word: bool = False) -> int:
     """A side's total: the attribute, the value of every card played and drawn, and the
     word bonus (tarot option) when the narrator used the card's word."""
-    # ``map`` over the cached ``card_value``: no generator to step through (a total at every
-    # card played).
-    return attribute_value + sum(map(card_value, cards)) + (WORD_BONUS if word else 0)
+    # ``map`` over the table of ``card_value`` (``VALUE``, below): no generator to step
+    # through (a total at every card played).
+    return attribute_value + sum(map(VALUE.__getitem__, cards)) + (WORD_BONUS if word else 0)
 
 
 @lru_cache(maxsize=1024)  # card codes: a few hundred at most
@@ -80,8 +80,29 @@ def loss_key(code: str) -> tuple:
     return (-card_value(code), 0, _SUIT_ORDER[C.suit(code)], _RANK_ORDER[C.rank(code)])
 
 
+class _Memo(dict[str, Any]):
+    """A card fact as a table, filled as cards are met: a hot loop reads it by subscript (a
+    look-up, no call per card), the function it memoizes says what a card's fact is."""
+
+    def __init__(self, fact: Any) -> None:
+        super().__init__()
+        self.fact = fact
+
+    def __missing__(self, code: str) -> Any:
+        found = self[code] = self.fact(code)
+        return found
+
+
+# ``is_face``, ``card_suit``, ``card_value`` and ``loss_key`` as tables (the legal moves, the
+# chains, the totals and the lost cards of a simulation read them at nearly every step).
+FACE = _Memo(is_face)
+SUIT = _Memo(card_suit)
+VALUE = _Memo(card_value)
+LOSS_KEY = _Memo(loss_key)
+
+
 def card_to_lose(hand: list[str]) -> str:
-    return min(hand, key=loss_key)
+    return min(hand, key=LOSS_KEY.__getitem__)
 
 
 def full_deck(options: dict[str, Any]) -> list[str]:
@@ -114,7 +135,8 @@ def event(state: State, etype: str, summary: str, **data: Any) -> None:
 
 
 def active(state: State) -> list[str]:
-    return [n for n in state["seats"] if not state["players"][n]["out"]]
+    players = state["players"]  # read once, not once per seat (asked at every step)
+    return [n for n in state["seats"] if not players[n]["out"]]
 
 
 def is_active(state: State, player: str) -> bool:

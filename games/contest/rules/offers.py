@@ -8,7 +8,7 @@ from typing import Any
 
 from games.contest.rules.allowed import _is_voted, _pays
 from games.contest.rules.candidates import _penalty_mixes
-from games.contest.rules.core import ATTRIBUTES, State, hand_count, is_face
+from games.contest.rules.core import ATTRIBUTES, FACE, State, hand_count
 from games.contest.rules.flow import side
 
 # The verbs a simulation meets at nearly every step get their templates straight from the state
@@ -93,7 +93,7 @@ def _offer_take_control(state: State, player: str, out: Templates) -> None:
     if player == state["controller"]:
         return
     out.append({"do": "take_control", "with": "drinks"})
-    faces = [c for c in state["players"][player]["hand"] or [] if is_face(c)]
+    faces = [c for c in state["players"][player]["hand"] or [] if FACE[c]]
     if faces:
         out.append(
             {"do": "take_control", "with": "face_card", "choices": {"card": _distinct(faces)}}
@@ -152,10 +152,18 @@ _REFUSE_MIXES = tuple((tuple(mix), mix.count("card")) for mix in _penalty_mixes(
 
 def _offer_refuse(state: State, player: str, out: Templates) -> None:
     """Virtual mode: the mixes of two penalties the side can pay (no card to name)."""
-    if player != state["contest"]["defender"]:
+    contest = state["contest"]
+    if player != contest["defender"]:
         return
-    members = side(state, player)
-    least = _least_held(state, members)
+    if contest.get("teams"):
+        members = side(state, player)
+        least = _least_held(state, members)
+    else:
+        # ``side``: the player alone, in the game (``legal_moves`` asked); the fewest cards
+        # held, their hand's (a list in virtual mode): the refusal offered to the challenged
+        # player at every step of a simulated answer, without the calls.
+        members = [player]
+        least = len(state["players"][player]["hand"])
     found = [
         list(mix)
         for mix, need in _REFUSE_MIXES
