@@ -189,7 +189,7 @@ class SensibleBot(Bot):
             return {"do": "throw_pretzel"}
         if "accept" in by_verb:
             if "refuse" in by_verb and self.chance(self.p["refuse"]):
-                return {"do": "refuse", "penalty": self._penalties(2)}
+                return {"do": "refuse", "penalty": self._penalties(2, by_verb["refuse"])}
             me = view["players"][self.seat]
             return {"do": "accept", "attribute": self._best_attribute(me)}
         if "play" in by_verb:
@@ -207,15 +207,24 @@ class SensibleBot(Bot):
             choices = by_verb["heal"]["choices"]["choice"]
             return {"do": "heal", "choice": choices[0]}
         if "stay" in by_verb and self.chance(self.p["stay"]):
-            return {"do": "stay", "penalty": self._penalties(3)}
+            return {"do": "stay", "penalty": self._penalties(3, by_verb["stay"])}
         if "leave" in by_verb:
             return {"do": "leave"}
         if "give_up" in by_verb and not may_wait:
             return {"do": "give_up"}
         return None
 
-    def _penalties(self, n: int) -> list[str]:
-        return ["drink" if self.chance(self.p["drink"]) else "card" for _ in range(n)]
+    def _penalties(self, n: int, template: dict[str, Any]) -> list[str]:
+        """``n`` penalties, each a drink (chance ``drink``) else a card; a card the side cannot
+        give (the mix is not among those offered: an empty hand) is a drink instead, the
+        last first. Before this, a refusal at eight players asked a card of an empty hand."""
+        mix = ["drink" if self.chance(self.p["drink"]) else "card" for _ in range(n)]
+        cards = {m.count("card") for m in template["choices"]["penalty"]}  # in any order
+        for i in reversed(range(n)):
+            if mix.count("card") in cards:
+                return mix
+            mix[i] = "drink"
+        return mix
 
     @staticmethod
     def _best_attribute(me: dict) -> str:

@@ -54,6 +54,21 @@ def test_every_bot_move_is_one_the_referee_accepts(game):
         assert len(record["script"]["moves"]) == record["moves"]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_sensible_bots_play_legally_at_the_most_seats(game):
+    """At the table's largest size too (the contest's sensible bot refused a challenge at
+    eight players with a card nobody held): each game replayed by the referee, every move
+    legal, every game over."""
+    players = get_game(game).max_players
+    # Every option at its default (the contest's full hands: its refusals come late in a game).
+    s = spec(game, ["sensible"], players=players, games=2, seed=3, keep_scripts=2, options={})
+    for record in run(s).records:
+        assert "stall" not in record
+        code, state = replay_script(json.loads(json.dumps(record["script"])))
+        assert code == 0, state
+        assert state["finished"]
+
+
 def _golden(game: str):
     for path in sorted((SCRIPTS / game).glob("*.json")):
         try:
