@@ -194,8 +194,10 @@ def pause_at(name: str) -> None:
 def worker_commands(python: str | None = None) -> dict[str, list[str]]:
     """The workers ``make run`` and ``make serve`` keep running beside the site: one for the
     books, one for the long runs, one for the uploaded pictures (so a book never waits behind a
-    run or a deck, and a deck never behind a run)."""
-    manage = [python or sys.executable, "manage.py", "worker"]
+    run or a deck, and a deck never behind a run). Without Django's system checks: ``serve`` and
+    ``devserver`` (and runserver) ran them at their start, and each worker doing them again was
+    half a second of CPU (the game contract replays every demo), again at each restart."""
+    manage = [python or sys.executable, "manage.py", "worker", "--skip-checks"]
     return {
         "books worker": [*manage, "--queues", BOOKS],
         "long-run worker": [*manage, "--queues", LONG],
