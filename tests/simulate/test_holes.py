@@ -82,9 +82,10 @@ def test_a_dominant_bot_is_flagged_after_the_correction(tmp_path, marker_game):
     The move cap is 100, not the 5,000 of a real run: the games where a random bot moves first
     never end (it always moves from the middle square, the sensible bots always from beside
     it, so nobody reaches an end) and play to the cap whatever it is, 150,000 moves at 5,000;
-    the games that end do within a few dozen moves (each random move from beside the middle
-    ends the game with chance 1/2: 100 moves happen about once in 2**25 games). The finding is
-    the same at either cap (30 wins of 30 finished games, measured)."""
+    the games that end do within a few moves (each random move from beside the middle puts the
+    marker beside an end with chance 1/2, and the sensible bot then wins: 100 moves happen
+    about once in 2**49 games). The finding is the same at either cap (30 wins of 30 finished
+    games, measured)."""
     report, text = simulate(
         tmp_path, "--bots", "sensible,random", "--games", "60", "--move-cap", "100"
     )
