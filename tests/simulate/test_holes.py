@@ -77,8 +77,18 @@ def test_an_inert_option_is_found_and_a_live_one_is_not(tmp_path, marker_game):
 
 def test_a_dominant_bot_is_flagged_after_the_correction(tmp_path, marker_game):
     """Heading for the nearer end beats stepping at random, far above the fair share; two
-    bots of the same kind flag nothing."""
-    report, text = simulate(tmp_path, "--bots", "sensible,random", "--games", "60")
+    bots of the same kind flag nothing.
+
+    The move cap is 100, not the 5,000 of a real run: the games where a random bot moves first
+    never end (it always moves from the middle square, the sensible bots always from beside
+    it, so nobody reaches an end) and play to the cap whatever it is, 150,000 moves at 5,000;
+    the games that end do within a few moves (each random move from beside the middle puts the
+    marker beside an end with chance 1/2, and the sensible bot then wins: 100 moves happen
+    about once in 2**49 games). The finding is the same at either cap (30 wins of 30 finished
+    games, measured)."""
+    report, text = simulate(
+        tmp_path, "--bots", "sensible,random", "--games", "60", "--move-cap", "100"
+    )
     (finding,) = [f for f in report["findings"] if f["kind"] == "dominant"]
     assert finding["bot"] == "sensible" and finding["p_adjusted"] < 0.05
     assert finding["wins"] > finding["games"] * finding["fair_share"]

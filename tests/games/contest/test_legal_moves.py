@@ -26,8 +26,13 @@ GAME_OPTIONS = {name: option.default for name, option in GAME.options.items()}
 SCRIPTS = sorted((Path(__file__).resolve().parents[2] / "scripts" / "contest").glob("*.json"))
 
 
-def oracle(game, state: dict, player: str) -> list[dict[str, Any]]:
-    """The implementation before: every candidate tried through ``apply``."""
+Tried = list[tuple[str, dict[str, Any], IllegalMove | dict]]
+
+
+def oracle(game, state: dict, player: str, tried: Tried | None = None) -> list[dict[str, Any]]:
+    """The implementation before: every candidate tried through ``apply``. Each verdict is
+    appended to ``tried`` (verb, fields, what ``apply`` gave or the refusal), so that ``check``
+    reads them instead of applying every candidate a second time."""
     if state["finished"] or player not in state["seats"] or state["players"][player]["out"]:
         return []
     templates: list[dict[str, Any]] = []
@@ -42,9 +47,13 @@ def oracle(game, state: dict, player: str) -> list[dict[str, Any]]:
         for fields in candidates._candidates(state, player, verb):
             move = {"by": player, "do": verb, **fields}
             try:
-                game.apply(state, move)
-            except IllegalMove:
+                after = game.apply(state, move)
+            except IllegalMove as exc:
+                if tried is not None:
+                    tried.append((verb, fields, exc))
                 continue
+            if tried is not None:
+                tried.append((verb, fields, after))
             legal.append(fields)
         if not legal:
             continue
@@ -69,37 +78,38 @@ def oracle(game, state: dict, player: str) -> list[dict[str, Any]]:
     return templates
 
 
-def verdict(state: dict, move: dict) -> IllegalMove | dict:
-    try:
-        return GAME.apply(state, move)
-    except IllegalMove as exc:
-        return exc
-
-
 def check(state: dict, where: str) -> set[str]:
     """Compare for every seat (and a stranger); what the candidates met (the refusals, by
     verb and reason; a team paying; a player paying their way out of the game)."""
     before = json.dumps(state, sort_keys=True)
     met: set[str] = set()
     for player in [*state["seats"], "Nobody"]:
-        assert GAME.legal_moves(state, player) == oracle(GAME, state, player), (where, player)
+        tried: Tried = []
+        templates = oracle(GAME, state, player, tried)
+        assert GAME.legal_moves(state, player) == templates, (where, player)
         if player == "Nobody" or state["finished"] or state["players"][player]["out"]:
+            assert tried == []
             continue
-        for verb, phases in GAME.moves.items():
-            if verb == "character" or state["phase"] not in phases:
-                continue
-            for fields in candidates._candidates(state, player, verb):
-                move = {"by": player, "do": verb, **fields}
-                after = verdict(state, move)
-                legal = not isinstance(after, IllegalMove)
-                assert allowed._allowed(state, player, verb, fields) == legal, (where, move, after)
-                if not legal:
-                    met.add(f"{verb}: {after.template}")
-                elif verb in ("refuse", "forfeit", "stay"):
-                    if verb != "stay" and len(side(state, player)) > 1:
-                        met.add("a team pays")
-                    if len(active(after)) < len(active(state)):
-                        met.add("paid out of the game")
+        # Every candidate of every verb but "character" in this phase, each verdict the
+        # oracle's (the referee is pure: applying it again gives the same).
+        expected = [
+            (verb, fields)
+            for verb, phases in GAME.moves.items()
+            if verb != "character" and state["phase"] in phases
+            for fields in candidates._candidates(state, player, verb)
+        ]
+        assert [(verb, fields) for verb, fields, _after in tried] == expected, (where, player)
+        for verb, fields, after in tried:
+            move = {"by": player, "do": verb, **fields}
+            legal = not isinstance(after, IllegalMove)
+            assert allowed._allowed(state, player, verb, fields) == legal, (where, move, after)
+            if not legal:
+                met.add(f"{verb}: {after.template}")
+            elif verb in ("refuse", "forfeit", "stay"):
+                if verb != "stay" and len(side(state, player)) > 1:
+                    met.add("a team pays")
+                if len(active(after)) < len(active(state)):
+                    met.add("paid out of the game")
     assert json.dumps(state, sort_keys=True) == before, "legal_moves changed the state"
     return met
 
