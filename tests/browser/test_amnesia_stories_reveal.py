@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from games.services import new_tables, reading
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.helpers import log_in
+from tests.browser.journeys2 import QUICK_POLLS
 
 SCRIPT = (
     Path(__file__).resolve().parents[1] / "scripts" / "amnesia_stories" / "01_judging_branches.json"
@@ -48,6 +49,9 @@ def test_nothing_of_the_turn_shows_before_its_step(page, django_user_model) -> N
 
     page.goto(table.get_absolute_url())
     projector = page.context.new_page()
+    # The projector asks every 0.4 s, not 3 s (the journeys' QUICK_POLLS): the same poll that
+    # brings each step opened on the laptop, only sooner.
+    projector.add_init_script(QUICK_POLLS)
     projector.goto(f"/tables/{table.pk}/projector/")
 
     # Not one step open: the whole table page and the projector hold no result.

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.stories.conftest import make_story
 from tests.workers import let_go, reached, start_worker, stop, wait_for, worker_env
 
-from .helpers import log_in
+from .helpers import QUICK_HTMX_POLLS, log_in
 
 SLOW_MS = 90_000  # a worker process starting on a busy machine
 
@@ -26,6 +26,7 @@ def test_the_waiting_page_shows_the_phase_and_then_the_book(
     page, django_user_model, story_folders, tmp_path
 ):
     gm = log_in(page, django_user_model)
+    page.add_init_script(QUICK_HTMX_POLLS)  # the waiting page asks every 0.4 s, not 2 s
     story = make_story(gm, "en")
     pauses = tmp_path / "pauses"
     pauses.mkdir()

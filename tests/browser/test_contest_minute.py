@@ -17,6 +17,7 @@ from games.contest import minute
 from games.models import Move, Table
 from games.services import new_tables, reading, writing
 from tests.browser.helpers import PASSWORD
+from tests.browser.journeys2 import QUICK_POLLS
 
 PHONE = {"width": 390, "height": 844}
 # Round-robin deal of 4: Ana 4H 2C 7D AS, Bo 5H 9C 3D KS (a face card: Bo may take control).
@@ -58,6 +59,7 @@ def test_a_phone_counts_the_minute_down_and_asks_before_an_early_take(
     gm = get_user_model().objects.create_user(username="gm", password=PASSWORD)
     table = contest_table(gm)
     laptop, page = device(browser, live_server)
+    laptop.add_init_script(QUICK_POLLS)  # the laptop asks every 0.4 s, not 3 s: it follows sooner
     phone, bo = device(browser, live_server, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page.goto("/accounts/login/")

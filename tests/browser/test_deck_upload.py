@@ -14,7 +14,7 @@ from games.amnesia_stories.models import CustomDeck
 from tests.games.amnesia_stories.test_decks import IDS, good_files, make_zip
 from tests.workers import run_queued
 
-from .helpers import log_in
+from .helpers import QUICK_HTMX_POLLS, log_in
 
 
 @pytest.fixture(autouse=True)
@@ -24,6 +24,7 @@ def media(settings, tmp_path):
 
 def test_the_deck_page_follows_the_pictures_being_prepared(page, django_user_model):
     log_in(page, django_user_model)
+    page.add_init_script(QUICK_HTMX_POLLS)  # the deck's page asks every 0.4 s, not 2 s
     page.goto(reverse("amnesia_stories:deck_upload"))
     page.get_by_label("Deck name").fill("Forest deck")
     archive = make_zip(good_files())

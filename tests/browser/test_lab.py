@@ -14,7 +14,7 @@ from games.models import Ruleset
 from games.playtests import lab_chunks
 from games.playtests.models import DESIGNERS_GROUP, SimulationRun
 
-from .helpers import log_in
+from .helpers import QUICK_HTMX_POLLS, log_in
 
 GAME = "amnesia_stories"
 
@@ -44,6 +44,7 @@ def test_designer_runs_compares_and_saves_a_what_if(page, django_user_model, set
     settings.LAB_CHUNK_GAMES = 3
     settings.LAB_YIELD_SECONDS = 0
     designer = log_in(page, django_user_model, username="designer")
+    page.add_init_script(QUICK_HTMX_POLLS)  # the run's page asks every 0.4 s, not 1 s
     designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
 
     page.goto(f"/playtests/dashboard/{GAME}/")

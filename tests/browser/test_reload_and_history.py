@@ -30,6 +30,27 @@ def accept_dialogs(page) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
 
 
+def draft_saves(page) -> list:
+    """The page's draft saves (table.js's POSTs to a draft URL), as they are sent. With the
+    page's clock installed first (``page.clock.install()``, time still flowing), a test can
+    then pass table.js's 800 ms autosave pause at once (``past_the_autosave``)."""
+    page.clock.install()
+    sent: list = []
+    page.on("request", lambda request: sent.append(request) if "/draft/" in request.url else None)
+    return sent
+
+
+def past_the_autosave(page, sent: list, since: int) -> None:
+    """Past table.js's autosave pause without waiting it out: the page's clock is moved on a
+    second, which fires a save still pending from the typing now (a move should have cancelled
+    it); any save sent since the move (``sent[since:]``) is let land before the page is read
+    or reloaded, so that what it would bring back shows."""
+    page.clock.run_for(1000)
+    page.evaluate("0")  # one round trip: a request the timers just sent has been reported
+    for request in sent[since:]:
+        request.response()
+
+
 def test_amnesia_every_move_reloads(page, django_user_model) -> None:
     gm = log_in(page, django_user_model)
     table = new_tables.create_table(
@@ -202,6 +223,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
     line of narration is typed: the move takes it, the box is empty after it (and after the
     reload), and no two stored moves carry the same narration."""
     gm = log_in(page, django_user_model)
+    saves = draft_saves(page)
     Character.objects.create(owner=gm, name="Yum", brains=2, muscle=3, moves=3, coolness=4)
     table = new_tables.create_table(gm, "contest", ["Ana", "Bo"], name="Fair", seed=5)
     path = table.get_absolute_url()
@@ -227,6 +249,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
             box.fill(tell)
             told.append(tell)
         seq = panel.get_attribute("data-seq")
+        since = len(saves)
         with page.expect_response(lambda r: r.request.method == "POST"):
             click()
         if move:
@@ -234,7 +257,7 @@ def test_contest_every_move_reloads_and_the_narration_box_empties(page, django_u
         if tell:
             # Past the draft autosave's pause: a save still pending from the typing would
             # land now and bring the narration back (to the reload, to the next move).
-            page.wait_for_timeout(1000)  # timing: table.js's 800 ms autosave pause, which must pass
+            past_the_autosave(page, saves, since)
         now(*lines)()
         reload_shows(page, path, now(*lines))
 
@@ -380,6 +403,7 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
     """The challenged player's other answers (refuse, forfeit) take the narration typed before
     them too, and leave the box empty; each line is stored once."""
     gm = log_in(page, django_user_model)
+    saves = draft_saves(page)
     table = contest_in_play(gm, seed=5)
     challenge = {"do": "challenge", "target": "Bo", "contest": "pies", "attribute": "muscle"}
     panel = page.locator("#table-panel")
@@ -394,9 +418,10 @@ def test_contest_refuse_and_forfeit_take_the_narration_once(page, django_user_mo
         told.append(line)
         row = panel.locator(".move-row", has_text=re.compile(answer.capitalize()))
         seq = panel.get_attribute("data-seq")
+        since = len(saves)
         row.get_by_role("button", name=label, exact=True).click()
         expect(panel).not_to_have_attribute("data-seq", seq)
-        page.wait_for_timeout(1000)  # timing: past table.js's 800 ms autosave pause, saving nothing
+        past_the_autosave(page, saves, since)  # saving nothing
         if box.count():
             expect(box).to_have_value("")
         page.reload()

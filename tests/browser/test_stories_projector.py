@@ -15,6 +15,7 @@ from games.amnesia_stories import reveal as reveal_state
 from games.services import new_tables
 from games.snapshot import Snapshot
 from tests.browser.helpers import log_in
+from tests.browser.journeys2 import QUICK_POLLS
 
 SCRIPT = (
     Path(__file__).resolve().parents[1] / "scripts" / "amnesia_stories" / "01_judging_branches.json"
@@ -58,6 +59,9 @@ def test_the_projector_shows_the_turns_points_at_sigma_and_the_final_table(
     # The counters count the three questions; the header says turn 1 while it is revealed.
     page.goto(table.get_absolute_url())
     expect(page.locator("#reveal")).to_contain_text("0 of 3 steps open")
+    # The projector asks every 0.4 s, not 3 s (the journeys' QUICK_POLLS): the same poll that
+    # brings each step opened, only sooner.
+    page.add_init_script(QUICK_POLLS)
     page.goto(f"/tables/{table.pk}/projector/")
     caption = page.locator(".projector-caption")
     expect(caption).to_contain_text("0 of 3 steps open")
