@@ -35,6 +35,7 @@ class Prepared[M: Model]:
         self.build = build
         self.marks = marks
         self.kept: dict[str, tuple[QuerySet[M], Any, str, list[Any]]] = {}
+        self.local = threading.local()  # per thread: its connection's converters
         self.lock = threading.Lock()
 
     def _compiled(self, alias: str) -> tuple[QuerySet[M], Any, str, list[Any]]:
@@ -65,9 +66,19 @@ class Prepared[M: Model]:
         params = tuple(p.value if isinstance(p, _Constant) else p[1](values[p[0]]) for p in places)
         # A copy of the kept compiler on this thread's connection, its SQL already made: the
         # ORM's iterator runs it (``execute_sql`` asks ``as_sql``) and maps its columns.
+        connection = connections[alias]
         compiler = copy.copy(kept_compiler)
-        compiler.connection = connections[alias]
+        compiler.connection = connection
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        # The columns' converters (a JSON field's decoding, SQLite's times) are the same for
+        # every call on one connection (one per thread): asked of it once.
+        mine = self.local.__dict__.setdefault("converters", {})
+        kept_converters = mine.get(alias)
+        if kept_converters is None or kept_converters[0] is not connection:
+            fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+            kept_converters = mine[alias] = (connection, compiler.get_converters(fields))
+        converters = kept_converters[1]
+        compiler.get_converters = lambda expressions: converters
         rows = queryset.all()
         rows.query.get_compiler = lambda *args, **kwargs: compiler  # type: ignore[method-assign]
         return list(rows)
