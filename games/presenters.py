@@ -88,16 +88,25 @@ def seat_links(table: Table, seat_page: str) -> list[dict[str, Any]]:
 
 
 def recent_log(table: Table | Snapshot | Facing, limit: int = 12) -> list[dict[str, Any]]:
-    """The log's last rows for the page (a snapshot's, read once per request)."""
+    """The log's last rows for the page (a snapshot's, read once per request, and drawn once:
+    the table page's log and a game's own part of the page both show them)."""
     if isinstance(table, (Snapshot, Facing)):
         if limit <= RECENT:
-            rows = table.recent_rows[:limit]
+            snap = table._snap if isinstance(table, Facing) else table
+            drawn = snap.__dict__.setdefault("_recent_log", {})
+            if limit not in drawn:
+                drawn[limit] = _log_rows(table.recent_rows[:limit], table.table.game)
+            return list(drawn[limit])
         else:
             rows = list(Move.objects.filter(table_id=table.table.pk).order_by("-seq")[:limit])
         game = table.table.game
     else:
         rows = list(table.moves.order_by("-seq")[:limit])
         game = table.game
+    return _log_rows(rows, game)
+
+
+def _log_rows(rows: list[Move], game: str) -> list[dict[str, Any]]:
     # A game with moves kept secret until later (``pending_secrets``: an answer face down)
     # shows no move's fields in the log, only its sentence: which rows are secret now would
     # need the whole log, and the log's last rows are read at any length without it.
