@@ -7,7 +7,8 @@ to compile into SQL than to run: the ORM walks every column of every model each 
 A ``Prepared`` query is built once with stand-in values (``marks``), compiled, and its SQL and
 its compiler (which columns are which model's fields) kept per database alias; each call runs
 that SQL with the call's values in the marks' places and reads the rows through the ORM's own
-iterator (converters, ``select_related`` objects, fetch modes), as the queryset would have.
+iterator (converters, ``select_related`` objects, fetch modes; or ``values_list``'s tuples),
+as the queryset would have.
 
 Only for a query whose SQL depends on nothing but its marks' values: no ``None`` (``IS NULL``
 is other SQL), no list of varying length, nothing read from settings that a test overrides.
@@ -25,20 +26,20 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 
 
-class Prepared[M: Model]:
-    def __init__(self, build: Callable[..., QuerySet[M]], *marks: Any):
+class Prepared[R]:
+    def __init__(self, build: Callable[..., QuerySet[Any, R]], *marks: Any):
         """``build(*values)``: the queryset for those values; ``marks``: stand-ins of the
         values' types and in their columns' range, equal to no other parameter of the query."""
         self.build = build
         self.marks = marks
-        self.kept: dict[str, tuple[QuerySet[M], Any, str, list[Any]]] = {}
+        self.kept: dict[str, tuple[QuerySet[Any, R], Any, str, list[Any]]] = {}
         self.local = threading.local()  # per thread: its connection's converters
         self.lock = threading.Lock()
 
-    def _compiled(self, alias: str) -> tuple[QuerySet[M], Any, str, list[Any]]:
+    def _compiled(self, alias: str) -> tuple[QuerySet[Any, R], Any, str, list[Any]]:
         kept = self.kept.get(alias)
         if kept is None:
             queryset = self.build(*self.marks).using(alias)
@@ -60,7 +61,7 @@ class Prepared[M: Model]:
                 self.kept[alias] = kept
         return kept
 
-    def all(self, *values: Any, alias: str = "default") -> list[M]:
+    def all(self, *values: Any, alias: str = "default") -> list[R]:
         """The rows ``build(*values)`` reads, as its queryset would read them."""
         queryset, kept_compiler, sql, places = self._compiled(alias)
         params = tuple(p.value if isinstance(p, _Constant) else p[1](values[p[0]]) for p in places)

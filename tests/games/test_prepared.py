@@ -6,6 +6,7 @@ import pytest
 
 from games.models import Move, Seat, Table
 from games.prepared import Prepared
+from games.presenters import _SEAT_LINKS
 from games.seats import _SEAT_BY_TOKEN
 from games.services import writing
 from games.snapshot import _RECENT_ROWS
@@ -60,3 +61,13 @@ def test_a_mark_that_is_no_parameter_is_refused(make_table):
     twice = Prepared(lambda pk: Table.objects.filter(pk=pk) | Table.objects.filter(owner=pk), 77)
     with pytest.raises(ValueError, match="Mark 0"):
         twice.all(table.pk)
+
+
+def test_the_seat_links_are_the_seats_in_order(make_table):
+    table = make_table()
+    assert _SEAT_LINKS.all(table.pk) == list(
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("name", "token", "position")
+    )
+    assert _SEAT_LINKS.all(table.pk + 1000) == []
