@@ -6,7 +6,8 @@ fetches its panel at once), at each game's demo tables.
 Each demo script is imported into an in-memory SQLite database; each panel is fetched as the
 page's htmx does (``HX-Request``) through the test client. Printed per table: the median CPU
 milliseconds of a fetch (``time.process_time``), its queries, and its bytes; the seat panel is
-each seat's in turn. ``--profile GAME`` prints cProfile's top functions for that game's panels.
+each seat's in turn. ``--profile GAME`` prints cProfile's top functions (by cumulative and by own time) for that
+game's first demo's seat panels, then its table panel.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--profile", default="")
+    parser.add_argument("--top", type=int, default=40, help="functions listed per profile")
     args = parser.parse_args()
     setup_test_environment()
     call_command("migrate", verbosity=0)
@@ -80,12 +82,19 @@ def main() -> None:
                 f"{label:44} {seat[0]:8.1f} {seat[1]:3} {seat[2]:7}   {whole[0]:8.1f} {whole[1]:3}"
             )
             if args.profile == kit.slug:
-                profile = cProfile.Profile()
-                profile.enable()
-                for n in range(args.runs):
-                    seats_client.get(seat_urls[n % len(seat_urls)], HTTP_HX_REQUEST="true")
-                profile.disable()
-                pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+                for what, who, urls in (
+                    ("seat panel", seats_client, seat_urls),
+                    ("table panel", client, [table_url]),
+                ):
+                    profile = cProfile.Profile()
+                    profile.enable()
+                    for n in range(args.runs):
+                        who.get(urls[n % len(urls)], HTTP_HX_REQUEST="true")
+                    profile.disable()
+                    print(f"--- {what}: by cumulative time, then by own time")
+                    stats = pstats.Stats(profile)
+                    stats.sort_stats("cumulative").print_stats(args.top)
+                    stats.sort_stats("tottime").print_stats(args.top)
                 args.profile = ""
 
 

@@ -9,8 +9,10 @@ polls, on the same server in the same run.
 A real server (``make serve``'s Granian, its lanes and websockets) on a throwaway database (a
 SQLite file, or with DATABASE_URL a PostgreSQL scratch database, as bench/load.py makes them).
 With ``--servers 2`` two servers share the database and a Redis of the bench's own (Debian's
-redis-server on a free loopback port): the phones connect to the first, the moves go through
-the second, so every push crosses Redis.
+redis-server on a free loopback port) and share the work as a balancer in front of a real site
+would: the phones and the tables' game masters are dealt round the servers in turn (a phone's
+socket and its fetches stay on its server, as a balancer keeps a connection), so a move made on
+one server reaches half its phones through Redis, and each process serves half the panels.
 
 Each table is a contest (the demo's script); its game master posts ``--moves`` moves a second
 (undoing at the end of the script). Two phases, one after the other, on the same tables:
@@ -170,7 +172,8 @@ def main() -> None:
             collect_static(env)
         log = Path(tempfile.gettempdir()) / f"amnesia-bench-push-{os.getpid()}"
         servers = [start_server(env, Path(f"{log}-{n}.log")) for n in range(args.servers)]
-        screens, movers = servers[0], servers[-1]
+        # Each client (a phone, a game master) on one server, dealt round them in turn.
+        ports = [server.port for server in servers]
         engine = "PostgreSQL" if database.startswith("postgres") else "SQLite"
         print(
             f"{engine}, {args.servers} server process(es){' + Redis' if redis else ''}: "
@@ -180,7 +183,7 @@ def main() -> None:
         )
         print(f"load before: {os.getloadavg()[0]:.2f}", flush=True)
         # The floor: a seat panel on the idle server, one at a time (after a few to warm up).
-        idle_phone, idle_token = Phone(screens.port), tokens[tables[0].pk][0]
+        idle_phone, idle_token = Phone(ports[0]), tokens[tables[0].pk][0]
         idle: list[float] = []
         for i in range(FLOOR_REQUESTS + 20):
             started = time.monotonic()
@@ -190,7 +193,7 @@ def main() -> None:
                 idle.append(time.monotonic() - started)
         floor = percentile(idle, 0.99)
         print(f"idle floor: seat panel {summary(idle)}", flush=True)
-        masters = {t.pk: Phone(movers.port) for t in tables}
+        masters = {t.pk: Phone(ports[i % len(ports)]) for i, t in enumerate(tables)}
         for master in masters.values():
             master.log_in("bench-gm", password)
         state = {t.pk: {"seq": 0, "played": 0, "forward": True} for t in tables}
@@ -204,7 +207,7 @@ def main() -> None:
             lock = threading.Lock()
             start = time.monotonic()
             deadline = start + args.seconds
-            cpu_before = sum(cpu_seconds(server.process.pid) for server in servers)
+            cpu_before = [cpu_seconds(server.process.pid) for server in servers]
 
             def panel(phone: Phone, token: str, table_pk: int, heard: int) -> int | None:
                 """The seat's panel fetched after hearing (or polling) version ``heard``: the
@@ -232,8 +235,8 @@ def main() -> None:
                         return heard
                 return None
 
-            def polling(token: str, table_pk: int, offset: float) -> None:
-                phone = Phone(screens.port)
+            def polling(token: str, table_pk: int, offset: float, port: int) -> None:
+                phone = Phone(port)
                 version = 0
                 time.sleep(offset)
                 while time.monotonic() < deadline:
@@ -251,11 +254,11 @@ def main() -> None:
                         panel(phone, token, table_pk, version)
                     time.sleep(max(0.0, args.every - (time.monotonic() - tick)))
 
-            def pushed(token: str, table_pk: int, offset: float) -> None:
-                phone = Phone(screens.port)
+            def pushed(token: str, table_pk: int, offset: float, port: int) -> None:
+                phone = Phone(port)
                 time.sleep(offset)
-                origin = f"http://127.0.0.1:{screens.port}"
-                socket = Socket(screens.port, f"/seat/{token}/push/", origin)
+                origin = f"http://127.0.0.1:{port}"
+                socket = Socket(port, f"/seat/{token}/push/", origin)
                 if socket.status != 101:
                     with lock:
                         errors[f"connect {socket.status}"] += 1
@@ -339,7 +342,10 @@ def main() -> None:
                 for p in range(args.phones):
                     offset = (i * args.phones + p) * args.every / (args.tables * args.phones)
                     token = tokens[table.pk][p % len(tokens[table.pk])]
-                    threads.append(threading.Thread(target=follow, args=(token, table.pk, offset)))
+                    port = ports[(i * args.phones + p) % len(ports)]
+                    threads.append(
+                        threading.Thread(target=follow, args=(token, table.pk, offset, port))
+                    )
             for thread in threads:
                 thread.daemon = True
                 thread.start()
@@ -363,12 +369,17 @@ def main() -> None:
                     found += [max(0.0, a - answered) for a in reached[: args.phones]]
                 return found
 
-            used = sum(cpu_seconds(server.process.pid) for server in servers) - cpu_before
+            each = [
+                cpu_seconds(server.process.pid) - before
+                for server, before in zip(servers, cpu_before, strict=True)
+            ]
+            used = sum(each)
             served = len(times["seat panel"]) + len(times["move or undo"]) + len(times["poll"])
+            shares = " + ".join(f"{e / args.seconds:.2f}" for e in each)
             print(
                 f"{phase}: (load {os.getloadavg()[0]:.2f}; the server processes' CPU "
-                f"{used / args.seconds:.2f} s a second, {used * 1e3 / max(1, served):.1f} ms a "
-                "request)",
+                f"{used / args.seconds:.2f} s a second ({shares}), "
+                f"{used * 1e3 / max(1, served):.1f} ms a request)",
                 flush=True,
             )
             print(f"  commit to panel   {summary(latencies(panels))}")

@@ -15,6 +15,7 @@ from games import registry
 from games.addresses import address
 from games.facing import Facing
 from games.models import Move, Seat, Table, link_mark
+from games.prepared import Prepared
 from games.rules import Game, cards
 from games.snapshot import RECENT, Snapshot
 from games.start import lines as start_draw_lines
@@ -75,7 +76,6 @@ def seat_links(table: Table, seat_page: str) -> list[dict[str, Any]]:
     path: the game master opens it here), its QR code (the join screen's, which says the
     address a phone opens) and the button that makes it a new link. Three columns by position
     (no Seat is built), on every render of the page."""
-    seats = Seat.objects.filter(table_id=table.pk).order_by("position")
     return [
         {
             "name": name,
@@ -83,21 +83,41 @@ def seat_links(table: Table, seat_page: str) -> list[dict[str, Any]]:
             "qr": address("games:join_qr", table.pk, position) + f"?link={link_mark(token)}",
             "reissue_url": address("games:reissue_link", table.pk, position),
         }
-        for name, token, position in seats.values_list("name", "token", "position")
+        for name, token, position in _SEAT_LINKS.all(table.pk)
     ]
 
 
+# The table page's every fetch lists its seats' links: compiled once (games.prepared).
+_SEAT_LINKS = Prepared(
+    lambda pk: (
+        Seat.objects.filter(table_id=pk)
+        .order_by("position")
+        .values_list("name", "token", "position")
+    ),
+    9_100_000_000_000_000_001,
+)
+
+
 def recent_log(table: Table | Snapshot | Facing, limit: int = 12) -> list[dict[str, Any]]:
-    """The log's last rows for the page (a snapshot's, read once per request)."""
+    """The log's last rows for the page (a snapshot's, read once per request, and drawn once:
+    the table page's log and a game's own part of the page both show them)."""
     if isinstance(table, (Snapshot, Facing)):
         if limit <= RECENT:
-            rows = table.recent_rows[:limit]
+            snap = table._snap if isinstance(table, Facing) else table
+            drawn = snap.__dict__.setdefault("_recent_log", {})
+            if limit not in drawn:
+                drawn[limit] = _log_rows(table.recent_rows[:limit], table.table.game)
+            return list(drawn[limit])
         else:
             rows = list(Move.objects.filter(table_id=table.table.pk).order_by("-seq")[:limit])
         game = table.table.game
     else:
         rows = list(table.moves.order_by("-seq")[:limit])
         game = table.game
+    return _log_rows(rows, game)
+
+
+def _log_rows(rows: list[Move], game: str) -> list[dict[str, Any]]:
     # A game with moves kept secret until later (``pending_secrets``: an answer face down)
     # shows no move's fields in the log, only its sentence: which rows are secret now would
     # need the whole log, and the log's last rows are read at any length without it.

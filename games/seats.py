@@ -29,8 +29,15 @@ from games.facing import Facing
 from games.forms import posted_move
 from games.languages import use_table_language
 from games.models import Seat
+from games.prepared import Prepared
 from games.services import writing
 from games.snapshot import Snapshot
+
+# A phone's every fetch reads its seat with its table: compiled once (games.prepared).
+_SEAT_BY_TOKEN = Prepared(
+    lambda token: Seat.objects.select_related("table").filter(token=token).order_by(),
+    "\x00a seat's token",
+)
 
 
 def seat_urls(page: str, move: str) -> list[URLPattern]:
@@ -44,10 +51,9 @@ def _seat(request, token: str) -> Seat:
     another game's table is no seat here)."""
     match = getattr(request, "resolver_match", None)
     game = match.namespace if match is not None else None
-    try:  # the token is unique: get() asks no ORDER BY of the database (a phone's every fetch)
-        seat = Seat.objects.select_related("table").get(token=token)
-    except Seat.DoesNotExist:
-        seat = None
+    # The token is unique: no ORDER BY, no LIMIT (a phone's every fetch).
+    seats = _SEAT_BY_TOKEN.all(token)
+    seat = seats[0] if seats else None
     if seat is None or not game or seat.table.game != game:
         raise Http404("No such seat.")
     return seat

@@ -24,12 +24,20 @@ from typing import Any
 from games import registry
 from games import story as kept_story
 from games.models import Move, Table
+from games.prepared import Prepared
 from games.registry import GameKit
 from games.rules import Game, Setup
 from games.services import kept, reading
 
 # How many of the log's last rows a page shows.
 RECENT = 12
+# A table page's every fetch reads the log's last rows (``Snapshot.recent_rows``): compiled
+# once (games.prepared).
+_RECENT_ROWS = Prepared(
+    lambda pk, after: Move.objects.filter(table_id=pk, seq__gt=after).order_by("-seq")[:RECENT],
+    9_100_000_000_000_000_001,
+    2_147_000_001,
+)
 
 
 class Snapshot:
@@ -157,9 +165,7 @@ class Snapshot:
         table was loaded comes first all the same; a log with a gap (none is written) is read
         the long way rather than shown short."""
         pk, last = self.table.pk, self.table.last_seq
-        recent = list(
-            Move.objects.filter(table_id=pk, seq__gt=last - RECENT).order_by("-seq")[:RECENT]
-        )
+        recent = _RECENT_ROWS.all(pk, last - RECENT)
         if len(recent) < min(RECENT, last):
             recent = list(Move.objects.filter(table_id=pk).order_by("-seq")[:RECENT])
         return recent

@@ -41,6 +41,7 @@ from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_m
 from games.languages import use_table_language
 from games.messages import referee_message
 from games.models import Seat, Table, new_seed
+from games.prepared import Prepared
 from games.rules import BadScript, IllegalMove
 from games.rules.script import load_json
 from games.services import new_tables, table_writes, writing
@@ -53,9 +54,27 @@ def _my_tables(request) -> QuerySet[Table]:
     return Table.objects.owned_by(request.user).select_related(*registry.table_related())
 
 
+# The table page's every fetch (a laptop, a projector) reads its table: compiled once
+# (games.prepared), the same read as ``_my_tables(request).get(pk=pk)``.
+_MY_TABLE = Prepared(
+    lambda owner, pk: (
+        Table.objects.filter(owner=owner, pk=pk)
+        .select_related(*registry.table_related())
+        .order_by()
+    ),
+    9_100_000_000_000_000_001,
+    9_100_000_000_000_000_002,
+)
+
+
 def _my_table(request, pk: int) -> Table:
     """The table, if the user may run it; 404 for anyone else (no hint that it exists)."""
-    return get_object_or_404(_my_tables(request), pk=pk)
+    if not request.user.is_authenticated:  # ``owned_by``: no table
+        raise Http404("No such table.")
+    tables = _MY_TABLE.all(request.user.pk, pk)
+    if not tables:
+        raise Http404("No such table.")
+    return tables[0]
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:

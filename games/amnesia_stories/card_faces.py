@@ -5,10 +5,14 @@ its alt text; and the selection's slots, each with its card.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from django.urls import reverse
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -81,14 +85,16 @@ def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], 
         if card_id in cache:
             return cache[card_id]
         if custom is None and card_id in AREA_IDS:
-            scene, _variant, time = area_scene(card_id)
-            info = {
-                "id": card_id,
-                "large": address("amnesia_stories:area_image", card_id, "large"),
-                "thumb": address("amnesia_stories:area_image", card_id, "thumb"),
-                "text": area_text(card_id, lang),
-                "alt": lists.listing([SCENE_LABELS.get(scene, scene), TIME_LABELS.get(time, time)]),
-            }
+            info = dict(
+                _built_in(
+                    card_id,
+                    lang,
+                    get_language(),
+                    get_script_prefix(),
+                    get_urlconf(),
+                    str(settings.ROOT_URLCONF),
+                )
+            )
         else:
             large, thumb = images.get(card_id, (None, None))
             info = {
@@ -102,6 +108,30 @@ def card_lookup(table: Table, seat_token: str | None = None) -> Callable[[str], 
         return info
 
     return card
+
+
+@functools.lru_cache(maxsize=4096)
+def _built_in(
+    card_id: str, lang: str, language: str | None, prefix: str, urlconf: Any, root: str
+) -> dict[str, Any]:
+    """A built-in card as a page in ``language`` shows it: the same for every table, so drawn
+    once per language and address prefix (a table page shows some thirty cards, each with its
+    text and its alt text translated: a tenth of the Amnesia Stories table panel's CPU). Keyed
+    by what it reads (``urlconf`` and ``root`` for its addresses); the caller takes a copy."""
+    scene, _variant, time = area_scene(card_id)
+    return {
+        "id": card_id,
+        "large": address("amnesia_stories:area_image", card_id, "large"),
+        "thumb": address("amnesia_stories:area_image", card_id, "thumb"),
+        "text": area_text(card_id, lang),
+        "alt": lists.listing([SCENE_LABELS.get(scene, scene), TIME_LABELS.get(time, time)]),
+    }
+
+
+@receiver(setting_changed)
+def _forget(*, setting: str, **_kwargs: Any) -> None:
+    if setting == "ROOT_URLCONF":
+        _built_in.cache_clear()
 
 
 def slots_of(selection: dict[str, str], card) -> list[dict[str, Any]]:
