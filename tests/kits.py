@@ -29,9 +29,12 @@ def register_for_tests(settings, kit: GameKit) -> GameKit:
     engine = dict(settings.TEMPLATES[0])
     engine["DIRS"] = [*engine["DIRS"], folder / "templates"]
     settings.TEMPLATES = [engine, *settings.TEMPLATES[1:]]
+    # The site's URLconf mounts the kits registered when it is first imported
+    # (amnesia_site/urls.py): imported before this kit is, or a test's kit stays mounted in it
+    # for every later test of the process (a seat page of a game's own answered them all).
+    site = import_module(settings.ROOT_URLCONF)
     registry.register(kit)
     if kit.urls:
-        site = import_module(settings.ROOT_URLCONF)
         urlconf = types.ModuleType(f"tests.kits.urls_{kit.slug}")
         urlconf.urlpatterns = [*site.urlpatterns, path("", include(kit.urls))]
         sys.modules[urlconf.__name__] = urlconf
