@@ -44,9 +44,7 @@ class ChallengeMoves(Checks):
             raise IllegalMove(
                 "insufficient_tokens", N_("{by} has 0 tokens and cannot join."), by=by
             )
-        state["tokens"][by] -= 1
-        state["pot"] += 1
-        ch["bets"][by] = ch["bets"].get(by, 0) + 1
+        self._bet(state, by)
         ch["joined"].append(by)
         ch["participants"] = [p for p in state["seats"] if p in ch["participants"] or p == by]
 
@@ -61,9 +59,7 @@ class ChallengeMoves(Checks):
             raise IllegalMove(
                 "insufficient_tokens", N_("{by} has 0 tokens and cannot open."), by=by
             )
-        state["tokens"][by] -= 1
-        state["pot"] += 1
-        ch["bets"][by] = ch["bets"].get(by, 0) + 1
+        self._bet(state, by)
         self._draw(state, card)
         ch["reference"] = ch["drawn"][-1]
         ch["to_act"] = self.next_in(state["seats"], by, ch["participants"])
@@ -112,9 +108,7 @@ class ChallengeMoves(Checks):
                 N_("{by} has 0 tokens and can only quit the challenge."),
                 by=by,
             )
-        state["tokens"][by] -= 1
-        state["pot"] += 1
-        ch["bets"][by] = ch["bets"].get(by, 0) + 1
+        self._bet(state, by)
         self._draw(state, card)
         drawn = ch["drawn"][-1]
         ref = cards.rank_value(ch["reference"])
@@ -157,6 +151,15 @@ class ChallengeMoves(Checks):
             state["phase"] = SCENE
         else:
             ch["to_act"] = following
+
+    @staticmethod
+    def _bet(state, by) -> None:
+        """``by`` puts one of their tokens in the pot as their bet (joining, opening, guessing;
+        the caller has refused a player with none, in its own words)."""
+        state["tokens"][by] -= 1
+        state["pot"] += 1
+        bets = state["challenge"]["bets"]
+        bets[by] = bets.get(by, 0) + 1
 
     def _card_for(self, state, move) -> str | None:
         """The card named by the move, checked; None means 'draw one' (virtual mode)."""
