@@ -93,18 +93,11 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
 ) -> None:
     page, sender = laptop
     table = table_for(gm, slug)
-    opened, frames = [], []
-
-    def connected(ws) -> None:
-        opened.append(ws)
-        ws.on("framereceived", lambda frame: frames.append(frame))
-
-    page.on("websocket", connected)
+    opened, frames = listening(page)
     page.goto(f"/tables/{table.pk}/")
     page.evaluate(NO_POLLS)
     first_frame(page, opened, frames)  # open, the current version heard
     assert opened and opened[0].url.endswith("/push/?key=" + opened[0].url.rsplit("key=", 1)[1])
-    assert frames, "the push never spoke"
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
     before = page.evaluate(VERSION)
@@ -128,6 +121,19 @@ def test_a_move_reaches_the_table_page_by_the_push_and_by_polls_when_it_is_block
     assert any("/poll/" in url for url in polls)
 
 
+def listening(page) -> tuple[list, list[str]]:
+    """The page's websockets as they open, and every frame they hear, from now on."""
+    sockets: list = []
+    frames: list[str] = []
+
+    def opened(ws) -> None:
+        sockets.append(ws)
+        ws.on("framereceived", lambda frame: frames.append(frame))  # a function: Playwright tags it
+
+    page.on("websocket", opened)
+    return sockets, frames
+
+
 def first_frame(page, sockets: list, frames: list) -> None:
     """Wait until the page's push has spoken once (the version it connected at): for the
     socket to open, then for its first frame, as events (none lost: Playwright hands them to
@@ -146,14 +152,7 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
     phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
     try:
         bruno = phone.new_page()
-        frames: list[str] = []
-        sockets: list = []
-
-        def heard(ws) -> None:
-            sockets.append(ws)
-            ws.on("framereceived", lambda f: frames.append(f))
-
-        bruno.on("websocket", heard)
+        sockets, frames = listening(bruno)
         bruno.goto(f"/seat/{seat.token}/amnesia/")
         bruno.evaluate(NO_POLLS)
         first_frame(bruno, sockets, frames)  # open, the current version heard
