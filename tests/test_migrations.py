@@ -507,3 +507,25 @@ def test_operations_altered_at_once_leave_the_state_one_by_one_would():
         AlterAtOnce([label, label])
     with pytest.raises(TypeError):
         AlterAtOnce([migrations.AddField("move", "x", models.IntegerField(default=0))])
+
+
+def test_operations_altered_at_once_refuse_what_the_database_sees():
+    """AlterAtOnce hands each operation the states before and after the whole list, which is
+    right only for alterations the database skips: one it would carry out is refused."""
+    from django.db import migrations, models
+    from django.db.migrations.loader import MigrationLoader
+
+    from amnesia_site.migration_operations import AlterAtOnce
+
+    state = MigrationLoader(None, ignore_no_migrations=True).project_state()
+    after = state.clone()
+    longer = migrations.AlterField(
+        "move", "kind", models.CharField(default="move", max_length=200, verbose_name="kind")
+    )
+    at_once = AlterAtOnce([longer])
+    at_once.state_forwards("games", after)
+    editor = connection.SchemaEditorClass(connection, collect_sql=True)  # never entered
+    with pytest.raises(ValueError, match="changes the database"):
+        at_once.database_forwards("games", editor, state, after)
+    with pytest.raises(ValueError, match="changes the database"):
+        at_once.database_backwards("games", editor, after, state)
