@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from amnesia_site.migration_operations import AlterAtOnce
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -12,38 +14,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="move",
-            options={
-                "ordering": ["table", "seq"],
-                "verbose_name": "move",
-                "verbose_name_plural": "moves",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="ruleset",
-            options={
-                "ordering": ["game", "name", "-version"],
-                "verbose_name": "ruleset",
-                "verbose_name_plural": "rulesets",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="seat",
-            options={
-                "ordering": ["table", "position"],
-                "verbose_name": "seat",
-                "verbose_name_plural": "seats",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="table",
-            options={
-                "ordering": ["-created_at"],
-                "verbose_name": "table",
-                "verbose_name_plural": "tables",
-            },
-        ),
         migrations.AddField(
             model_name="table",
             name="language",
@@ -55,172 +25,208 @@ class Migration(migrations.Migration):
                 verbose_name="language",
             ),
         ),
-        migrations.AlterField(
-            model_name="move",
-            name="at",
-            field=models.DateTimeField(verbose_name="played at"),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="entered_by",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="entered by",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="kind",
-            field=models.CharField(
-                choices=[("move", "Move"), ("undo", "Undo")],
-                default="move",
-                max_length=8,
-                verbose_name="kind",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="payload",
-            field=models.JSONField(default=dict, verbose_name="move"),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="seq",
-            field=models.PositiveIntegerField(verbose_name="number"),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="table",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="moves",
-                to="games.table",
-                verbose_name="table",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="text",
-            field=models.TextField(blank=True, default="", verbose_name="text"),
-        ),
-        migrations.AlterField(
-            model_name="move",
-            name="undoes",
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name="undoes move"),
-        ),
-        migrations.AlterField(
-            model_name="ruleset",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="ruleset",
-            name="created_by",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="rulesets",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="created by",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="ruleset",
-            name="owner",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="owned_rulesets",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="owner",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="seat",
-            name="position",
-            field=models.PositiveSmallIntegerField(verbose_name="position"),
-        ),
-        migrations.AlterField(
-            model_name="seat",
-            name="table",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="seats",
-                to="games.table",
-                verbose_name="table",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="seat",
-            name="user",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="user",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="draft",
-            field=models.TextField(blank=True, default="", verbose_name="narration draft"),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="finished_at",
-            field=models.DateTimeField(blank=True, null=True, verbose_name="finished"),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="last_seq",
-            field=models.PositiveIntegerField(default=0, verbose_name="moves logged"),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="owner",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="tables",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="owner",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="ruleset",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="tables",
-                to="games.ruleset",
-                verbose_name="ruleset",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="started_at",
-            field=models.DateTimeField(blank=True, null=True, verbose_name="started"),
-        ),
-        migrations.AlterField(
-            model_name="table",
-            name="status",
-            field=models.CharField(
-                choices=[("active", "In play"), ("finished", "Finished")],
-                default="active",
-                max_length=16,
-                verbose_name="status",
-            ),
+        AlterAtOnce(
+            [
+                migrations.AlterModelOptions(
+                    name="move",
+                    options={
+                        "ordering": ["table", "seq"],
+                        "verbose_name": "move",
+                        "verbose_name_plural": "moves",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="ruleset",
+                    options={
+                        "ordering": ["game", "name", "-version"],
+                        "verbose_name": "ruleset",
+                        "verbose_name_plural": "rulesets",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="seat",
+                    options={
+                        "ordering": ["table", "position"],
+                        "verbose_name": "seat",
+                        "verbose_name_plural": "seats",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="table",
+                    options={
+                        "ordering": ["-created_at"],
+                        "verbose_name": "table",
+                        "verbose_name_plural": "tables",
+                    },
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="at",
+                    field=models.DateTimeField(verbose_name="played at"),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="entered_by",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="kind",
+                    field=models.CharField(
+                        choices=[("move", "Move"), ("undo", "Undo")],
+                        default="move",
+                        max_length=8,
+                        verbose_name="kind",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="payload",
+                    field=models.JSONField(default=dict, verbose_name="move"),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="seq",
+                    field=models.PositiveIntegerField(verbose_name="number"),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="table",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="text",
+                    field=models.TextField(blank=True, default="", verbose_name="text"),
+                ),
+                migrations.AlterField(
+                    model_name="move",
+                    name="undoes",
+                    field=models.PositiveIntegerField(blank=True, null=True, verbose_name="undoes move"),
+                ),
+                migrations.AlterField(
+                    model_name="ruleset",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="ruleset",
+                    name="created_by",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rulesets",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="created by",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="ruleset",
+                    name="owner",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="owned_rulesets",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="seat",
+                    name="position",
+                    field=models.PositiveSmallIntegerField(verbose_name="position"),
+                ),
+                migrations.AlterField(
+                    model_name="seat",
+                    name="table",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="seat",
+                    name="user",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="draft",
+                    field=models.TextField(blank=True, default="", verbose_name="narration draft"),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="finished_at",
+                    field=models.DateTimeField(blank=True, null=True, verbose_name="finished"),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="last_seq",
+                    field=models.PositiveIntegerField(default=0, verbose_name="moves logged"),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="owner",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="ruleset",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables",
+                        to="games.ruleset",
+                        verbose_name="ruleset",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="started_at",
+                    field=models.DateTimeField(blank=True, null=True, verbose_name="started"),
+                ),
+                migrations.AlterField(
+                    model_name="table",
+                    name="status",
+                    field=models.CharField(
+                        choices=[("active", "In play"), ("finished", "Finished")],
+                        default="active",
+                        max_length=16,
+                        verbose_name="status",
+                    ),
+                ),
+            ]
         ),
     ]

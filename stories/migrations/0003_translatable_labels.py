@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from amnesia_site.migration_operations import AlterAtOnce
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -13,92 +15,96 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="narrationedit",
-            options={
-                "ordering": ["story", "move_seq", "pk"],
-                "verbose_name": "narration edit",
-                "verbose_name_plural": "narration edits",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="story",
-            options={
-                "ordering": ["-published_at", "-created_at"],
-                "verbose_name": "story",
-                "verbose_name_plural": "stories",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="tag",
-            options={"ordering": ["name"], "verbose_name": "tag", "verbose_name_plural": "tags"},
-        ),
-        migrations.AlterField(
-            model_name="narrationedit",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="narrationedit",
-            name="editor",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="editor",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="narrationedit",
-            name="kind",
-            field=models.CharField(
-                choices=[("edit", "Edit"), ("revert", "Revert")],
-                default="edit",
-                max_length=8,
-                verbose_name="kind",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="narrationedit",
-            name="restores",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="+",
-                to="stories.narrationedit",
-                verbose_name="restores version",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="narrationedit",
-            name="story",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="edits",
-                to="stories.story",
-                verbose_name="story",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="story",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="story",
-            name="table",
-            field=models.OneToOneField(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="story",
-                to="games.table",
-                verbose_name="table",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="story",
-            name="updated_at",
-            field=models.DateTimeField(auto_now=True, verbose_name="updated"),
+        AlterAtOnce(
+            [
+                migrations.AlterModelOptions(
+                    name="narrationedit",
+                    options={
+                        "ordering": ["story", "move_seq", "pk"],
+                        "verbose_name": "narration edit",
+                        "verbose_name_plural": "narration edits",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="story",
+                    options={
+                        "ordering": ["-published_at", "-created_at"],
+                        "verbose_name": "story",
+                        "verbose_name_plural": "stories",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="tag",
+                    options={"ordering": ["name"], "verbose_name": "tag", "verbose_name_plural": "tags"},
+                ),
+                migrations.AlterField(
+                    model_name="narrationedit",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="narrationedit",
+                    name="editor",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="editor",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="narrationedit",
+                    name="kind",
+                    field=models.CharField(
+                        choices=[("edit", "Edit"), ("revert", "Revert")],
+                        default="edit",
+                        max_length=8,
+                        verbose_name="kind",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="narrationedit",
+                    name="restores",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="stories.narrationedit",
+                        verbose_name="restores version",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="narrationedit",
+                    name="story",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="edits",
+                        to="stories.story",
+                        verbose_name="story",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="story",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="story",
+                    name="table",
+                    field=models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="story",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="story",
+                    name="updated_at",
+                    field=models.DateTimeField(auto_now=True, verbose_name="updated"),
+                ),
+            ]
         ),
     ]

@@ -5,6 +5,8 @@ import games.amnesia_stories.models
 from django.conf import settings
 from django.db import migrations, models
 
+from amnesia_site.migration_operations import AlterAtOnce
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -14,112 +16,116 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="answertimer",
-            options={"verbose_name": "answer timer", "verbose_name_plural": "answer timers"},
-        ),
-        migrations.AlterModelOptions(
-            name="customcard",
-            options={
-                "ordering": ["deck", "position"],
-                "verbose_name": "custom card",
-                "verbose_name_plural": "custom cards",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="customdeck",
-            options={
-                "ordering": ["-created_at"],
-                "verbose_name": "custom deck",
-                "verbose_name_plural": "custom decks",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="revealprogress",
-            options={"verbose_name": "reveal progress", "verbose_name_plural": "reveal progress"},
-        ),
-        migrations.AlterField(
-            model_name="answertimer",
-            name="restarted_at",
-            field=models.DateTimeField(blank=True, null=True, verbose_name="restarted"),
-        ),
-        migrations.AlterField(
-            model_name="answertimer",
-            name="restarted_turn",
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name="restarted turn"),
-        ),
-        migrations.AlterField(
-            model_name="answertimer",
-            name="table",
-            field=models.OneToOneField(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="answer_timer",
-                to="games.table",
-                verbose_name="table",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="customcard",
-            name="deck",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="cards",
-                to="amnesia_stories.customdeck",
-                verbose_name="deck",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="customcard",
-            name="image",
-            field=models.ImageField(
-                upload_to=games.amnesia_stories.models.card_picture_path, verbose_name="image"
-            ),
-        ),
-        migrations.AlterField(
-            model_name="customcard",
-            name="position",
-            field=models.PositiveIntegerField(default=0, verbose_name="position"),
-        ),
-        migrations.AlterField(
-            model_name="customcard",
-            name="thumb",
-            field=models.ImageField(
-                upload_to=games.amnesia_stories.models.card_picture_path, verbose_name="thumbnail"
-            ),
-        ),
-        migrations.AlterField(
-            model_name="customdeck",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="customdeck",
-            name="owner",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="custom_decks",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="owner",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="revealprogress",
-            name="judged",
-            field=models.CharField(max_length=64, verbose_name="judged turn"),
-        ),
-        migrations.AlterField(
-            model_name="revealprogress",
-            name="table",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="stories_reveals",
-                to="games.table",
-                verbose_name="table",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="revealprogress",
-            name="updated_at",
-            field=models.DateTimeField(auto_now=True, verbose_name="updated"),
+        AlterAtOnce(
+            [
+                migrations.AlterModelOptions(
+                    name="answertimer",
+                    options={"verbose_name": "answer timer", "verbose_name_plural": "answer timers"},
+                ),
+                migrations.AlterModelOptions(
+                    name="customcard",
+                    options={
+                        "ordering": ["deck", "position"],
+                        "verbose_name": "custom card",
+                        "verbose_name_plural": "custom cards",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="customdeck",
+                    options={
+                        "ordering": ["-created_at"],
+                        "verbose_name": "custom deck",
+                        "verbose_name_plural": "custom decks",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="revealprogress",
+                    options={"verbose_name": "reveal progress", "verbose_name_plural": "reveal progress"},
+                ),
+                migrations.AlterField(
+                    model_name="answertimer",
+                    name="restarted_at",
+                    field=models.DateTimeField(blank=True, null=True, verbose_name="restarted"),
+                ),
+                migrations.AlterField(
+                    model_name="answertimer",
+                    name="restarted_turn",
+                    field=models.PositiveIntegerField(blank=True, null=True, verbose_name="restarted turn"),
+                ),
+                migrations.AlterField(
+                    model_name="answertimer",
+                    name="table",
+                    field=models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="answer_timer",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="customcard",
+                    name="deck",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="cards",
+                        to="amnesia_stories.customdeck",
+                        verbose_name="deck",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="customcard",
+                    name="image",
+                    field=models.ImageField(
+                        upload_to=games.amnesia_stories.models.card_picture_path, verbose_name="image"
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="customcard",
+                    name="position",
+                    field=models.PositiveIntegerField(default=0, verbose_name="position"),
+                ),
+                migrations.AlterField(
+                    model_name="customcard",
+                    name="thumb",
+                    field=models.ImageField(
+                        upload_to=games.amnesia_stories.models.card_picture_path, verbose_name="thumbnail"
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="customdeck",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="customdeck",
+                    name="owner",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="custom_decks",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="revealprogress",
+                    name="judged",
+                    field=models.CharField(max_length=64, verbose_name="judged turn"),
+                ),
+                migrations.AlterField(
+                    model_name="revealprogress",
+                    name="table",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stories_reveals",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="revealprogress",
+                    name="updated_at",
+                    field=models.DateTimeField(auto_now=True, verbose_name="updated"),
+                ),
+            ]
         ),
     ]

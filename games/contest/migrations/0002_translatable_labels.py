@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from amnesia_site.migration_operations import AlterAtOnce
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -13,69 +15,73 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="character",
-            options={
-                "ordering": ["name"],
-                "verbose_name": "character",
-                "verbose_name_plural": "characters",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="seatcharacter",
-            options={
-                "verbose_name": "seat's character",
-                "verbose_name_plural": "seats' characters",
-            },
-        ),
-        migrations.AlterField(
-            model_name="character",
-            name="created_at",
-            field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
-        ),
-        migrations.AlterField(
-            model_name="character",
-            name="extra_points",
-            field=models.PositiveSmallIntegerField(default=0, verbose_name="extra points"),
-        ),
-        migrations.AlterField(
-            model_name="character",
-            name="owner",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="characters",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="owner",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="character",
-            name="unspent_points",
-            field=models.PositiveSmallIntegerField(default=0, verbose_name="unspent points"),
-        ),
-        migrations.AlterField(
-            model_name="seatcharacter",
-            name="character",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="seats",
-                to="contest.character",
-                verbose_name="character",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="seatcharacter",
-            name="credited",
-            field=models.BooleanField(default=False, verbose_name="credited"),
-        ),
-        migrations.AlterField(
-            model_name="seatcharacter",
-            name="seat",
-            field=models.OneToOneField(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="character_link",
-                to="games.seat",
-                verbose_name="seat",
-            ),
+        AlterAtOnce(
+            [
+                migrations.AlterModelOptions(
+                    name="character",
+                    options={
+                        "ordering": ["name"],
+                        "verbose_name": "character",
+                        "verbose_name_plural": "characters",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="seatcharacter",
+                    options={
+                        "verbose_name": "seat's character",
+                        "verbose_name_plural": "seats' characters",
+                    },
+                ),
+                migrations.AlterField(
+                    model_name="character",
+                    name="created_at",
+                    field=models.DateTimeField(auto_now_add=True, verbose_name="created"),
+                ),
+                migrations.AlterField(
+                    model_name="character",
+                    name="extra_points",
+                    field=models.PositiveSmallIntegerField(default=0, verbose_name="extra points"),
+                ),
+                migrations.AlterField(
+                    model_name="character",
+                    name="owner",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="characters",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="owner",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="character",
+                    name="unspent_points",
+                    field=models.PositiveSmallIntegerField(default=0, verbose_name="unspent points"),
+                ),
+                migrations.AlterField(
+                    model_name="seatcharacter",
+                    name="character",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="contest.character",
+                        verbose_name="character",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="seatcharacter",
+                    name="credited",
+                    field=models.BooleanField(default=False, verbose_name="credited"),
+                ),
+                migrations.AlterField(
+                    model_name="seatcharacter",
+                    name="seat",
+                    field=models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="character_link",
+                        to="games.seat",
+                        verbose_name="seat",
+                    ),
+                ),
+            ]
         ),
     ]

@@ -3,6 +3,8 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from amnesia_site.migration_operations import AlterAtOnce
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -11,89 +13,93 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name="externalreport",
-            options={
-                "ordering": ["-submitted_at"],
-                "verbose_name": "external playtest report",
-                "verbose_name_plural": "external playtest reports",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="impression",
-            options={
-                "ordering": ["player"],
-                "verbose_name": "impression",
-                "verbose_name_plural": "impressions",
-            },
-        ),
-        migrations.AlterModelOptions(
-            name="playtestreport",
-            options={"verbose_name": "playtest report", "verbose_name_plural": "playtest reports"},
-        ),
-        migrations.AlterField(
-            model_name="externalreport",
-            name="approved",
-            field=models.BooleanField(default=False, verbose_name="approved"),
-        ),
-        migrations.AlterField(
-            model_name="externalreport",
-            name="reviewed_at",
-            field=models.DateTimeField(blank=True, null=True, verbose_name="reviewed"),
-        ),
-        migrations.AlterField(
-            model_name="externalreport",
-            name="submitted_at",
-            field=models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="submitted"),
-        ),
-        migrations.AlterField(
-            model_name="impression",
-            name="external",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="impressions",
-                to="playtests.externalreport",
-                verbose_name="external",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="impression",
-            name="report",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="impressions",
-                to="playtests.playtestreport",
-                verbose_name="report",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="impression",
-            name="seat",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                to="games.seat",
-                verbose_name="seat",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="impression",
-            name="updated_at",
-            field=models.DateTimeField(auto_now=True, verbose_name="updated"),
-        ),
-        migrations.AlterField(
-            model_name="playtestreport",
-            name="table",
-            field=models.OneToOneField(
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="playtest_report",
-                to="games.table",
-                verbose_name="table",
-            ),
+        AlterAtOnce(
+            [
+                migrations.AlterModelOptions(
+                    name="externalreport",
+                    options={
+                        "ordering": ["-submitted_at"],
+                        "verbose_name": "external playtest report",
+                        "verbose_name_plural": "external playtest reports",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="impression",
+                    options={
+                        "ordering": ["player"],
+                        "verbose_name": "impression",
+                        "verbose_name_plural": "impressions",
+                    },
+                ),
+                migrations.AlterModelOptions(
+                    name="playtestreport",
+                    options={"verbose_name": "playtest report", "verbose_name_plural": "playtest reports"},
+                ),
+                migrations.AlterField(
+                    model_name="externalreport",
+                    name="approved",
+                    field=models.BooleanField(default=False, verbose_name="approved"),
+                ),
+                migrations.AlterField(
+                    model_name="externalreport",
+                    name="reviewed_at",
+                    field=models.DateTimeField(blank=True, null=True, verbose_name="reviewed"),
+                ),
+                migrations.AlterField(
+                    model_name="externalreport",
+                    name="submitted_at",
+                    field=models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="submitted"),
+                ),
+                migrations.AlterField(
+                    model_name="impression",
+                    name="external",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="impressions",
+                        to="playtests.externalreport",
+                        verbose_name="external",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="impression",
+                    name="report",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="impressions",
+                        to="playtests.playtestreport",
+                        verbose_name="report",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="impression",
+                    name="seat",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="games.seat",
+                        verbose_name="seat",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="impression",
+                    name="updated_at",
+                    field=models.DateTimeField(auto_now=True, verbose_name="updated"),
+                ),
+                migrations.AlterField(
+                    model_name="playtestreport",
+                    name="table",
+                    field=models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="playtest_report",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
+            ]
         ),
     ]
