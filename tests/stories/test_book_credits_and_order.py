@@ -112,7 +112,7 @@ def test_a_scene_typed_when_it_ends_comes_before_its_suggestion(alice) -> None:
             Scene("Ana", ["The room, at last."], kind="room_flashback"),
         ],
     )
-    story = make_story(alice, script=script)
+    story = make_story(alice, script=script, at=PLAYED_AT)
     chapter = services.make_book(story).chapters[0]
     assert [item["type"] for item in chapter.data["items"]] == ["text", "suggestion"]
     text = squeeze("".join(pages_of(story_pdf.pdf_for(story))))
@@ -162,7 +162,7 @@ def test_no_page_ends_with_a_heading(alice) -> None:
             )
         )
     beats.append(Scene(None, ["The room."], kind="room_flashback"))
-    story = make_story(alice, script=amnesia_script(["Ana", "Bruno", "Caio"], beats))
+    story = make_story(alice, script=amnesia_script(["Ana", "Bruno", "Caio"], beats), at=PLAYED_AT)
     running_heads = re.compile(r"\d+|(Chapter|Memory) \d+|The memory of the room|The ending")
     title = story.title
     headed = 0
