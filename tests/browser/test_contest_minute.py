@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games.contest import minute
 from games.models import Move, Table
 from games.services import new_tables, reading, writing
-from tests.browser.helpers import PASSWORD
+from tests.browser.helpers import PASSWORD, log_in_as
 from tests.browser.journeys2 import QUICK_POLLS
 
 PHONE = {"width": 390, "height": 844}
@@ -62,12 +62,7 @@ def test_a_phone_counts_the_minute_down_and_asks_before_an_early_take(
     laptop.add_init_script(QUICK_POLLS)  # the laptop asks every 0.4 s, not 3 s: it follows sooner
     phone, bo = device(browser, live_server, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill("gm")
-        page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        # The session is in before a page that needs it is opened.
-        expect(page.get_by_test_id("current-user")).to_have_text("gm")
+        log_in_as(page, "gm")
         page.goto(table.get_absolute_url())
         expect(page.get_by_test_id("control-clock")).to_contain_text(LEFT)
         # The phone shows the same countdown as the laptop.

@@ -32,6 +32,7 @@ def test_draft_4_against_draft_3_at_3_and_4_players_read_in_japanese(
     designer = log_in(page, django_user_model, username="designer")
     page.add_init_script(QUICK_HTMX_POLLS)  # the study's page asks every 0.4 s, not 1 s
     designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    page.goto("/")
     page.get_by_label("Language").select_option("ja")
     page.locator(".language-form button[type=submit]").click()
     expect(page.locator("html")).to_have_attribute("lang", "ja")

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games import registry
 from games.models import Table
 from games.services import new_tables, writing
-from tests.browser.helpers import PASSWORD, click_and_wait_for_swap
+from tests.browser.helpers import PASSWORD, click_and_wait_for_swap, log_in_as
 from tests.browser.journeys2 import QUICK_POLLS
 
 PHONE = {"width": 390, "height": 844}
@@ -30,11 +30,7 @@ def laptop_and_phone(browser, live_server):
     # refresh around the box that has the keyboard, only sooner.
     laptop.add_init_script(QUICK_POLLS)
     page = laptop.new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("gm")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("current-user")).to_have_text("gm")
+    log_in_as(page, "gm")
     phone = browser.new_context(
         base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
     )

@@ -6,8 +6,6 @@ key hint is a small key beside its field's name."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -17,7 +15,7 @@ from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.presenters import card_info
 from games.services import new_tables, reading, writing
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, log_in_as
 
 PHONE = {"width": 390, "height": 844}
 
@@ -181,12 +179,7 @@ def test_suit_colours_stand_out_of_every_button_they_are_drawn_on(
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill("gm")
-        page.get_by_label(re.compile(r"^Password:?$")).fill("x-long-passphrase")
-        page.get_by_role("button", name="Log in").click()
-        # The session is in before a page that needs it is opened.
-        expect(page.get_by_test_id("current-user")).to_have_text("gm")
+        log_in_as(page, "gm", "x-long-passphrase")
         screens = [
             f"/seat/{contest.seats.get(name='Bo').token}/",  # "Accept with" on the phone
             contest.get_absolute_url(),  # ... and on the laptop
