@@ -21,6 +21,7 @@ from games import components, registry
 from games.amnesia_stories.area_texts import AREA_IDS, area_text
 from games.amnesia_stories.components import AREA_CARD, AREA_INSET
 from games.amnesia_stories.models import CustomCard, CustomDeck
+from games.amnesia_stories.options import PRESETS
 from tests.pdfs import page_texts
 from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture
 
@@ -209,10 +210,11 @@ def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table,
         card.image.save(f"m{position}.png", ContentFile(png.getvalue()), save=False)
         card.thumb.save(f"m{position}t.png", ContentFile(png.getvalue()), save=False)
         card.save()
+    # The table plays draft 3's options (6 choices where the default is 5)...
     table = make_table(
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
-        options={"choices": 6, "questions": 4, "rounds": 1},
+        options=dict(PRESETS["draft3"]["options"]),
         extra={"area_ids": [f"M{i}" for i in range(24)], "custom_deck": deck.pk},
     )
     sheet = render(tmp_path_factory, "amnesia_stories", "--table", str(table.pk))
@@ -222,8 +224,20 @@ def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table,
     assert "A01" not in whole
     assert len(sheet.texts) % 2 == 0
 
-    by_deck = render(tmp_path_factory, "amnesia_stories", "--deck", str(deck.pk))
-    assert "Moon text 0." in by_deck.whole
+    # ... so the deck asked for by its id with the same preset and count of players is the
+    # same document, which WeasyPrint prints once (weasyprint_once): the command reads the
+    # deck from its id all the same, and a document that lost the deck would print anew.
+    by_deck = render(
+        tmp_path_factory,
+        "amnesia_stories",
+        "--deck",
+        str(deck.pk),
+        "--preset",
+        "draft3",
+        "--players",
+        "3",
+    )
+    assert "Moon text 0." in by_deck.whole and "4 sets of 1 to 6" in by_deck.whole
 
 
 @pytest.mark.django_db
