@@ -70,7 +70,9 @@ def _area_cards(request: PrintRequest) -> tuple[list[dict[str, Any]], dict, str]
             with row.image.open("rb") as handle:
                 body = handle.read()
             mime = mimetypes.guess_type(row.image.name)[0] or "application/octet-stream"
-            picture = f"{PICTURE_PATH}deck{deck.pk}/{position}"
+            # By position alone (one print holds one deck): the document is the deck's
+            # content, whatever its row's id, so the same deck prints and caches alike.
+            picture = f"{PICTURE_PATH}deck/{position}"
             resources[picture] = (body, mime)
         cards.append({"id": row.card_id, "text": row.text, "picture": picture})
     return cards, resources, _("the deck “%(name)s”") % {"name": deck.name}

@@ -28,13 +28,16 @@ def components_pdf(tmp_path_factory):
     once a run (tests/memo.py: once per ``make test`` across its test workers, once per
     process for a plain ``pytest``) and read by every test that asks for the same: the 48-card
     deck alone is seconds of WeasyPrint. Only for arguments that read nothing from the database
-    (no ``--table``, no ``--deck``: a test's rows are gone after it)."""
+    (no ``--table``, no ``--deck``: a test's rows are gone after it). WeasyPrint prints
+    through ``print_once`` (tests/stories/conftest.py), so a sheet the site's view prints alike
+    (the crawl's, tests/test_crawl.py; the view's test) is printed once between them."""
     import io
 
     from django.core.management import call_command
     from django.test import override_settings
 
     from tests.memo import remember
+    from tests.stories.conftest import print_once
 
     def pdf(game: str, *options: str) -> bytes:
         assert not {"--table", "--deck"} & set(options), "those read the test's own rows"
@@ -42,7 +45,8 @@ def components_pdf(tmp_path_factory):
         def write() -> tuple[bytes]:
             out = tmp_path_factory.mktemp("components") / "out.pdf"
             cache = tmp_path_factory.mktemp("cache")
-            with override_settings(STORY_CACHE_DIR=str(cache)):
+            with override_settings(STORY_CACHE_DIR=str(cache)), pytest.MonkeyPatch.context() as mp:
+                print_once(mp)
                 call_command("components", game, str(out), *options, stdout=io.StringIO())
             return (out.read_bytes(),)
 

@@ -21,7 +21,9 @@ from games import components, registry
 from games.amnesia_stories.area_texts import AREA_IDS, area_text
 from games.amnesia_stories.components import AREA_CARD, AREA_INSET
 from games.amnesia_stories.models import CustomCard, CustomDeck
+from games.amnesia_stories.options import PRESETS
 from tests.pdfs import page_texts
+from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture
 
 MM = 72 / 25.4  # PDF points in a millimetre
 
@@ -194,6 +196,9 @@ def test_every_registered_game_prints_through_its_kit():
     assert all(kit.components is not None for kit in registry.kits())
 
 
+# The deck's sheets read nothing of the rows' ids, so make test's PostgreSQL run reads the
+# PDFs the SQLite run printed (weasyprint_once).
+@pytest.mark.usefixtures("weasyprint_once")
 @pytest.mark.django_db
 def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table, gm):
     deck = CustomDeck.objects.create(owner=gm, name="Moons")
@@ -205,10 +210,11 @@ def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table,
         card.image.save(f"m{position}.png", ContentFile(png.getvalue()), save=False)
         card.thumb.save(f"m{position}t.png", ContentFile(png.getvalue()), save=False)
         card.save()
+    # The table plays draft 3's options (6 choices where the default is 5)...
     table = make_table(
         "amnesia_stories",
         ["Ana", "Bruno", "Caio"],
-        options={"choices": 6, "questions": 4, "rounds": 1},
+        options=dict(PRESETS["draft3"]["options"]),
         extra={"area_ids": [f"M{i}" for i in range(24)], "custom_deck": deck.pk},
     )
     sheet = render(tmp_path_factory, "amnesia_stories", "--table", str(table.pk))
@@ -218,8 +224,20 @@ def test_a_table_sets_the_options_players_and_deck(tmp_path_factory, make_table,
     assert "A01" not in whole
     assert len(sheet.texts) % 2 == 0
 
-    by_deck = render(tmp_path_factory, "amnesia_stories", "--deck", str(deck.pk))
-    assert "Moon text 0." in by_deck.whole
+    # ... so the deck asked for by its id with the same preset and count of players is the
+    # same document, which WeasyPrint prints once (weasyprint_once): the command reads the
+    # deck from its id all the same, and a document that lost the deck would print anew.
+    by_deck = render(
+        tmp_path_factory,
+        "amnesia_stories",
+        "--deck",
+        str(deck.pk),
+        "--preset",
+        "draft3",
+        "--players",
+        "3",
+    )
+    assert "Moon text 0." in by_deck.whole and "4 sets of 1 to 6" in by_deck.whole
 
 
 @pytest.mark.django_db
@@ -235,15 +253,25 @@ def test_the_command_refuses_what_it_cannot_print(tmp_path, make_table):
         call_command("components", "amnesia_stories", str(tmp_path / "x.pdf"), "--deck", "999")
 
 
+# The view prints the sheets the command printed for stories_ja (and make test's PostgreSQL
+# run, the SQLite run's): WeasyPrint prints them once between them (weasyprint_once).
+@pytest.mark.usefixtures("weasyprint_once")
 @pytest.mark.django_db
-def test_the_view_serves_anyone_a_pdf(gm_client):
-    response = Client().get("/rules/amnesia/components.pdf?size=letter&language=en")
+def test_the_view_serves_anyone_a_pdf(gm_client, monkeypatch, settings, tmp_path):
+    settings.STORY_CACHE_DIR = str(tmp_path)  # an empty cache: the first request prints
+    printing = []
+    real = components.html_to_pdf
+    monkeypatch.setattr(
+        components, "html_to_pdf", lambda *a, **k: printing.append(1) or real(*a, **k)
+    )
+    asked = "/rules/amnesia_stories/components.pdf?size=letter&language=ja"
+    response = Client().get(asked)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
-    # The second request comes from the cache: the same bytes.
-    again = Client().get("/rules/amnesia/components.pdf?size=letter&language=en")
-    assert again.content == response.content
+    # The second request comes from the cache, not the printer: the same bytes.
+    again = Client().get(asked)
+    assert again.content == response.content and len(printing) == 1
     assert Client().get("/rules/amnesia/components.pdf?size=a3").status_code == 404
     assert Client().get("/rules/chess/components.pdf").status_code == 404
     page = gm_client.get("/rules/contest/")

@@ -35,18 +35,38 @@ def peeking(facing):
     return {**page_context(facing), "scores": {hands: 0}}
 
 
+def peeking_seat(facing, seat):
+    """A seat page's context that shows every hand (the others' too)."""
+    others = Snapshot(Table.objects.get(pk=facing.table.pk)).state["hands"]
+    return {"hand": [c for hand in others.values() for c in hand], "score": 0}
+
+
 def test_a_page_reaching_for_a_hand_in_the_state_is_refused_naming_game_page_and_path(
     game_for_tests, monkeypatch
 ):
-    leaky = game_for_tests(dataclasses.replace(KIT, page_context=peeking))
+    """The table page and, in the same kit, a seat page showing another hand: each is named
+    on its own (one check of every page for both; they were two tests and two checks)."""
+    leaky = game_for_tests(
+        dataclasses.replace(KIT, page_context=peeking, seat_context=peeking_seat)
+    )
     monkeypatch.setattr(registry, "kits", lambda: [leaky])  # the command checks it alone
-    messages = leaks.check_pages(leaky)
-    assert messages and {m.id for m in messages} == {leaks.ID}
-    said = " ".join(m.msg for m in messages)
-    assert "'three_cards'" in said and "'games:table'" in said and "'hands.Bruno'" in said
+    # What check_pages finds, heard as the deploy check runs it (every page once, not twice).
+    found: list[list] = []
+    real = leaks.check_pages
+    monkeypatch.setattr(leaks, "check_pages", lambda kit: found.append(real(kit)) or found[-1])
     with pytest.raises(SystemCheckError) as refused:
         call_command("check", "--deploy", "--tag", "games")
-    assert "'hands.Bruno'" in str(refused.value) and "'games:table'" in str(refused.value)
+    # each page's leak in its own message (the other page's leak names the same path)
+    refusal = str(refused.value).splitlines()
+    assert any("'games:table'" in line and "'hands.Bruno'" in line for line in refusal)
+    assert len(found) == 1
+    messages = found[0]
+    assert messages and {m.id for m in messages} == {leaks.ID}
+    said = " ".join(m.msg for m in messages if "'games:table'" in m.msg)
+    assert "'three_cards'" in said and "'hands.Bruno'" in said
+    # the seat page showing another hand is named for itself (a seat of Ana's shows Bruno's)
+    seat_said = " ".join(m.msg for m in messages if "'three_cards:seat'" in m.msg)
+    assert "'three_cards:seat' (seat 'Ana')" in seat_said and "'hands.Bruno'" in seat_said
     # Plain ``check`` (before every command) does not render pages: it stays quick.
     call_command("check", "--tag", "games", stdout=io.StringIO())
 
@@ -82,16 +102,6 @@ def test_a_pages_table_row_gives_no_seed_deck_or_state(game_for_tests, gm):
     assert row.pk == table.pk and row.name == "Cards" and row.game == "three_cards"
     assert (row.seed, row.deck, row.state) == (None, None, None)
     assert snap.table.seed == 9 and snap.state["hands"]  # the snapshot's own row is whole
-
-
-def test_a_seat_page_showing_another_hand_is_refused(game_for_tests):
-    def peeking_seat(facing, seat):
-        others = Snapshot(Table.objects.get(pk=facing.table.pk)).state["hands"]
-        return {"hand": [c for hand in others.values() for c in hand], "score": 0}
-
-    leaky = game_for_tests(dataclasses.replace(KIT, seat_context=peeking_seat))
-    said = " ".join(m.msg for m in leaks.check_pages(leaky))
-    assert "'three_cards:seat' (seat 'Ana')" in said and "'hands.Bruno'" in said
 
 
 def peeking_book(entries, texts):

@@ -113,6 +113,11 @@ def played_at(script: dict, start: str = PLAYED_AT) -> dict:
 
 @pytest.fixture
 def weasyprint_once(monkeypatch):
+    """WeasyPrint prints each document once a run (``print_once``) for the test."""
+    print_once(monkeypatch)
+
+
+def print_once(monkeypatch) -> None:
     """WeasyPrint's PDF for the same document, the same resources and the same way of printing
     it (all at once, or laid out and then written as the books' worker does) made once a run
     (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids
@@ -124,7 +129,8 @@ def weasyprint_once(monkeypatch):
     and logged again, the same messages on the same logger, each time the kept PDF is handed
     out: a test that listens for them (tests/test_crawl.py, the print-and-play sheets in
     tests/games/test_components_warnings.py, which print the same Portuguese sheets) hears
-    them whichever printed first."""
+    them whichever printed first. A fixture of a wider scope patches it with its own
+    ``pytest.MonkeyPatch.context()`` (tests/games/conftest.py's ``components_pdf``)."""
     import hashlib
     import json
     import logging
