@@ -113,6 +113,11 @@ def played_at(script: dict, start: str = PLAYED_AT) -> dict:
 
 @pytest.fixture
 def weasyprint_once(monkeypatch):
+    """``keep_weasyprint`` for a test."""
+    keep_weasyprint(monkeypatch)
+
+
+def keep_weasyprint(monkeypatch: pytest.MonkeyPatch) -> None:
     """WeasyPrint's PDF for the same document, the same resources and the same way of printing
     it (all at once, or laid out and then written as the books' worker does) made once a run
     (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids
