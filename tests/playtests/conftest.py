@@ -14,6 +14,7 @@ from games.models import Ruleset, Seat, Table
 from games.playtests import reports as playtest
 from games.playtests.models import DESIGNERS_GROUP, Impression, PlaytestReport
 from games.services import new_tables
+from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture, for the report PDFs
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 T0 = datetime(2026, 3, 14, 19, 0, tzinfo=UTC)
