@@ -14,6 +14,7 @@ from games.models import Ruleset, Seat, Table
 from games.playtests import reports as playtest
 from games.playtests.models import DESIGNERS_GROUP, Impression, PlaytestReport
 from games.services import new_tables
+from tests.stories.conftest import weasyprint_once  # noqa: F401 - a fixture, for the report PDFs
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 T0 = datetime(2026, 3, 14, 19, 0, tzinfo=UTC)
@@ -43,6 +44,33 @@ def finished_table(owner, name: str, gaps=None, every: int = 60, **fields) -> Ta
     if fields:
         table.save(update_fields=list(fields))
     return table
+
+
+@pytest.fixture(autouse=True)
+def intervals_once(monkeypatch):
+    """A figure's interval (``games.simulate.figures.interval_of``: SciPy's bootstrap or exact
+    binomial interval, seeded) worked out once a run for the same values and seed
+    (tests/memo.py: once per ``make test``, across its workers and both engines, whose seeded
+    games agree): the lab's tests simulate the same runs again and again (a run in chunks and
+    whole, a study's cells and their comparisons, each on SQLite and PostgreSQL), and the
+    bootstrap was most of a run's time. The first time for real; a handful of values is
+    always worked out (cheap). tests/simulate/ tests the function itself."""
+    import json
+
+    from games.simulate import figures
+    from tests.memo import remember
+
+    real = figures.interval_of
+
+    def kept(values: list, seed: int) -> dict:
+        if len(values) < figures.HANDFUL:
+            return real(values, seed)
+        (made,) = remember(
+            "interval", repr((values, seed)), lambda: (json.dumps(real(values, seed)).encode(),)
+        )
+        return json.loads(made)
+
+    monkeypatch.setattr(figures, "interval_of", kept)
 
 
 @pytest.fixture

@@ -296,6 +296,7 @@ def test_real_plays_outside_the_band_are_pointed_out_only_when_enough(designer, 
     assert "sooner than the simulation" in page and "8 plays" in page
 
 
+@pytest.mark.usefixtures("weasyprint_once")  # the same run printed on both engines
 def test_a_run_goes_into_the_playtest_report_pdf(designer, client, django_user_model):
     from tests.pdfs import all_text
 

@@ -149,6 +149,7 @@ def pdf_text(data: bytes) -> str:
     return re.sub(r"\s+", " ", pdfs.all_text(data, " "))
 
 
+@pytest.mark.usefixtures("weasyprint_once")  # the same reports printed on both engines
 def test_a_report_shared_without_names_shows_labels_everywhere(gm, people):
     table = report_table(gm, people, LABELS)
     designer = people["clients"]["designers group"]

@@ -117,7 +117,7 @@ def weasyprint_once(monkeypatch):
     print_once(monkeypatch)
 
 
-def print_once(monkeypatch) -> None:
+def print_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """WeasyPrint's PDF for the same document, the same resources and the same way of printing
     it (all at once, or laid out and then written as the books' worker does) made once a run
     (tests/memo.py: once per ``make test`` across its workers and both engines, whose ids
@@ -212,6 +212,11 @@ def print_once(monkeypatch) -> None:
 # -- a game master's laptop, for the bundle tests (test_bundles*.py) ------------------------
 @pytest.fixture
 def laptop(gm, other):
+    """What one game master's laptop holds (``fill_laptop``)."""
+    return fill_laptop(gm, other)
+
+
+def fill_laptop(gm, other) -> list[Table]:
     """What one game master's laptop holds: three games' tables, a story edited twice (and
     reverted), with a cover and tags, a seat's user, an alias, a ruleset, a report with
     impressions; and an undone move, so the log and the moves in force differ."""
@@ -246,6 +251,50 @@ def laptop(gm, other):
 
 @pytest.fixture
 def bundle(laptop) -> bytes:
+    return bundle_of_the_laptop()
+
+
+def bundle_of_the_laptop() -> bytes:
     data = export_bundle(Table.objects.all(), with_deck=True)
     Table.objects.all().delete()  # the same site, without the tables: a good import would add them
     return data
+
+
+@pytest.fixture(scope="module")
+def bundle_once(django_db_setup, django_db_blocker, tmp_path_factory):
+    """``bundle`` made once for a module whose tests each refuse it, or a damaged copy, and
+    change nothing: the laptop filled (gm and other made as their fixtures make them) and its
+    bundle exported in a transaction left open while the module's tests run, each test's own
+    transaction inside it (what a test writes is rolled back to the site ``bundle`` leaves),
+    and rolled back after the module. Filling the laptop was most of such a test's time."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.test import override_settings
+
+    from tests.conftest import PASSWORD
+    from tests.plugins.database import set_ids_back
+
+    folder = tmp_path_factory.mktemp("bundle-once")
+    block = transaction.atomic()
+    with (
+        django_db_blocker.unblock(),
+        override_settings(STORY_CACHE_DIR=str(folder / "cache"), MEDIA_ROOT=str(folder)),
+    ):
+        block.__enter__()
+        try:
+            set_ids_back()
+            users = get_user_model().objects
+            gm = users.create_user(username="gm", password=PASSWORD)
+            other = users.create_user(username="other", password=PASSWORD)
+            fill_laptop(gm, other)
+            data = bundle_of_the_laptop()
+        except BaseException:
+            transaction.set_rollback(True)
+            block.__exit__(None, None, None)
+            raise
+    try:
+        yield data
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            block.__exit__(None, None, None)

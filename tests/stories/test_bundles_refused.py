@@ -18,6 +18,13 @@ from tests.stories.bundle_sites import importer, refused, zip_of
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def bundle(bundle_once) -> bytes:
+    """The laptop's bundle, on the site it leaves, made once for the module: every test here
+    refuses it or a copy of it and checks that nothing changed (``refused``)."""
+    return bundle_once
+
+
 def test_a_truncated_bundle_is_refused(bundle):
     for cut in (len(bundle) // 2, len(bundle) - 30, 10):
         assert "not a whole zip" in refused(bundle[:cut]) or "damaged" in refused(bundle[:cut])

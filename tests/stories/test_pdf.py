@@ -1,6 +1,8 @@
 """The PDF book, read back with pypdf: pages, outline, metadata, text, fonts, images, cache.
 
-The three sample books (English, Portuguese, Japanese) are printed once for the module.
+The three sample books (English, Portuguese, Japanese) are printed once for the module, and
+played at a fixed time with ids from the same start, so that make test's PostgreSQL run reads
+the SQLite run's PDFs (``print_once``) instead of printing them again.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from stories.models import Tag
 from stories.samples import SAMPLES
 from tests.pdfs import page_texts
 
-from .conftest import PLAYED_AT, make_story, pdf_text, squeeze
+from .conftest import PLAYED_AT, make_story, pdf_text, print_once, squeeze
 
 # Every test is marked, so the test database is made even when only the tests that read the
 # module's printed books are selected. The modules that print the same books run on one test
@@ -56,8 +58,12 @@ class Printed:
 
 @pytest.fixture(scope="module")
 def printed(django_db_setup, django_db_blocker, tmp_path_factory) -> dict[str, Printed]:
-    """Each sample story printed once; the database rows are rolled back afterwards."""
+    """Each sample story printed once; the database rows are rolled back afterwards. The
+    stories are played at PLAYED_AT and their ids start where a test's do (the cover is
+    seeded by the story's id), so the same books are printed in every run."""
     from django.contrib.auth import get_user_model
+
+    from tests.plugins.database import set_ids_back
 
     folder = tmp_path_factory.mktemp("printed")
     books: dict[str, Printed] = {}
@@ -65,10 +71,15 @@ def printed(django_db_setup, django_db_blocker, tmp_path_factory) -> dict[str, P
         django_db_blocker.unblock(),
         override_settings(STORY_CACHE_DIR=str(folder / "cache"), MEDIA_ROOT=str(folder)),
         transaction.atomic(),
+        pytest.MonkeyPatch.context() as patch,
     ):
+        print_once(patch)
+        set_ids_back()
         owner = get_user_model().objects.create_user(username="printer-gm")
         for language in LANGUAGES:
-            story = make_story(owner, language, subtitle=f"Subtitle {language}", blurb="Blurb.")
+            story = make_story(
+                owner, language, subtitle=f"Subtitle {language}", blurb="Blurb.", at=PLAYED_AT
+            )
             story.tags.set(Tag.for_names(["noir", f"tag-{language}"]))
             book = services.make_book(story)
             books[language] = Printed(
@@ -206,9 +217,12 @@ def test_the_cover_is_an_embedded_image_filling_the_first_page(printed):
     assert printed["en"].texts[0].strip() == ""  # the cover page: no running head or number
 
 
+# The Portuguese book played at PLAYED_AT in A4 is the one the story command prints below:
+# WeasyPrint prints it once (weasyprint_once), and each engine's run reads the same PDFs.
+@pytest.mark.usefixtures("weasyprint_once")
 @pytest.mark.parametrize(("size", "points"), [("a4", (595, 842)), ("letter", (612, 792))])
 def test_a4_and_letter(gm, size, points):
-    story = make_story(gm, "en")
+    story = make_story(gm, "pt-br", at=PLAYED_AT)
     reader = PdfReader(BytesIO(story_pdf.pdf_for(story, size)))
     box = reader.pages[3].mediabox
     assert (round(float(box.width)), round(float(box.height))) == points
@@ -245,8 +259,9 @@ def test_the_pdf_is_cached_until_the_story_changes(gm, monkeypatch):
     ]
 
 
+@pytest.mark.usefixtures("weasyprint_once")
 def test_the_story_command_writes_the_pdf(gm, tmp_path):
-    story = make_story(gm, "pt-br")
+    story = make_story(gm, "pt-br", at=PLAYED_AT)
     out = tmp_path / "book.pdf"
     call_command("story", "pdf", str(story.table_id), str(out), "--size", "a4")
     reader = PdfReader(out)
