@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.files.base import ContentFile
 from django.core.management import CommandError, call_command, execute_from_command_line
+from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 
@@ -160,7 +161,10 @@ def test_the_command_needs_an_owner_it_knows(naming_root, tmp_path, django_db_bl
     assert Table.objects.count() == 0
     # From the shell as well, as manage.py runs it (execute_from_command_line, in this process:
     # a new one was two seconds of CPU starting Django): exit status 2 and a sentence, before
-    # the database is touched at all (any use of it fails here).
+    # a table is read (any use of the database fails here). The system checks it runs first
+    # ask the engine once whether it stores JSON (a connection, no table); that answer is the
+    # connection's for the process, asked here before the block as any earlier test may have.
+    assert connection.features.supports_json_field
     said = io.StringIO()
     with (
         django_db_blocker.block(),
