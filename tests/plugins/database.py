@@ -238,10 +238,33 @@ def written_rows(connection) -> dict[str, tuple[list[str], list[tuple]]]:
 POST_MIGRATE_ROWS = PostMigrateRows()
 
 
+def flush_sql_deleting(real_sql_flush):
+    """PostgreSQL's ``sql_flush`` for a transactional test's flush: DELETE FROM each table
+    instead of one TRUNCATE of them all. TRUNCATE gives each table (and its indexes) new files
+    and drops the old ones at commit: about 260 ms of the server's CPU and a second of wall
+    time a flush on this machine's PostgreSQL, against some 1 ms and 2.5 ms for the DELETEs
+    of the few rows a test leaves. The same rows go, in one transaction (Django's
+    ``execute_sql_flush``), the foreign keys checked at its end (Django makes them deferrable,
+    initially deferred); the ids go on as after TRUNCATE without RESTART IDENTITY, which is
+    what a test's flush asks for. Any other flush (sequences reset, CASCADE) is Django's."""
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade or not tables:
+            return real_sql_flush(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        deletes = [f"DELETE FROM {self.quote_name(table)}" for table in tables]
+        return ["; ".join(["SET CONSTRAINTS ALL DEFERRED", *deletes])]
+
+    return sql_flush
+
+
 @pytest.fixture(scope="session", autouse=True)
 def post_migrate_rows_kept():
-    """The flush command's ``post_migrate`` is ``POST_MIGRATE_ROWS`` for the whole run."""
+    """The flush command's ``post_migrate`` is ``POST_MIGRATE_ROWS`` for the whole run, and
+    on PostgreSQL its tables are emptied by DELETE (``flush_sql_deleting``)."""
     from django.core.management.commands import flush
+    from django.db import connection
 
     real_handle = flush.Command.handle
 
@@ -256,6 +279,9 @@ def post_migrate_rows_kept():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(flush, "emit_post_migrate_signal", POST_MIGRATE_ROWS)
         patch.setattr(flush.Command, "handle", handle)
+        if connection.vendor == "postgresql":
+            operations = type(connection.ops)
+            patch.setattr(operations, "sql_flush", flush_sql_deleting(operations.sql_flush))
         yield POST_MIGRATE_ROWS
 
 
