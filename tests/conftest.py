@@ -170,41 +170,6 @@ def test_settings(test_media_dir, tmp_path_factory) -> Iterator[None]:
         yield
 
 
-@pytest.fixture(scope="session", autouse=True)
-def force_login_from_no_session() -> Iterator[None]:
-    """A test client's ``force_login`` (``gm_client``, ``other_client``... some 500 a run) with
-    no session yet starts from a session not saved, as Django's own ``Client._login`` does when
-    the client's session is empty. Django's first saves an empty session (its ``session``
-    property, read twice), reads it back and, at login's new key, deletes it: an INSERT, a
-    SELECT and a DELETE for a row that is gone when the login ends. The rest is Django's: the
-    same ``login`` (the ``user_logged_in`` receivers: last login, Axes, the profile's
-    language), the same saved session and cookies. A client that has a session already logs
-    in through Django's own. About 1.8 ms a login on SQLite and 1.5 ms on PostgreSQL (5.5 ->
-    3.7 ms and 8.2 -> 6.7 ms of CPU, 200 logins)."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import login
-    from django.http import HttpRequest
-    from django.test.client import ClientMixin
-
-    real_login = ClientMixin._login
-
-    def _login(self, user, backend=None):
-        if settings.SESSION_COOKIE_NAME in self.cookies:
-            return real_login(self, user, backend)
-        request = HttpRequest()
-        request.session = import_module(settings.SESSION_ENGINE).SessionStore()
-        login(request, user, backend)
-        request.session.save()
-        self._set_login_cookies(request)
-        return None
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ClientMixin, "_login", _login)
-        yield
-
-
 @pytest.fixture(autouse=True)
 def default_language():
     """Each test starts and ends in the site's language: a view that speaks a table's language
