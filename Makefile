@@ -57,16 +57,24 @@ serve:
 # Django's system checks (manage.py check, the game contract among them) and the models'
 # agreement with the migrations (makemigrations --check) are tests, run on both engines:
 # tests/games/test_checks.py and tests/test_migrations.py.
-# The types, then the two runs, one after the other. Running them at once (make -j3) was tried:
-# on 2 cores it took more wall time and about a fifth more CPU time (four test workers, their
-# servers and the browser fighting for the cores), measured back to back (docs/development.md, make test).
+# The two runs, one after the other. Running them at once (make -j3) was tried: on 2 cores it took
+# more wall time and about a fifth more CPU time (four test workers, their servers and the browser
+# fighting for the cores), measured back to back (docs/development.md, make test). The types
+# (mypy, one process, ~12 s of CPU) are checked beside the SQLite run, which leaves a core idle
+# now and then (a browser waiting on a page): their words are printed when the SQLite run ends,
+# and a type error stops make test there, before the PostgreSQL run.
 # TEST_MEMO_DIR: a folder for this make test alone, where the tests keep the pictures that the
 # same input always makes alike (tests/memo.py), so the second worker and the PostgreSQL run read
 # them instead of drawing them again; removed after, so the next make test draws them anew.
 test: setup
 	$(PY) -m ruff check .
-	@memo=$$(mktemp -d -t amnesia-test-memo.XXXXXX); trap 'rm -rf "$$memo"' EXIT; \
-	TEST_MEMO_DIR="$$memo" $(MAKE) --no-print-directory types test-sqlite test-postgres
+	@memo=$$(mktemp -d -t amnesia-test-memo.XXXXXX); types=$$(mktemp -t amnesia-types.XXXXXX); \
+	trap 'kill $${mypy:-} 2>/dev/null || true; rm -rf "$$memo" "$$types"' EXIT; \
+	$(PY) -m mypy >"$$types" 2>&1 & mypy=$$!; \
+	TEST_MEMO_DIR="$$memo" $(MAKE) --no-print-directory test-sqlite || sqlite=$$?; \
+	echo "$(PY) -m mypy"; typed=0; wait $$mypy || typed=$$?; cat "$$types"; \
+	if [ "$${sqlite:-0}" != 0 ] || [ "$$typed" != 0 ]; then exit 1; fi; \
+	TEST_MEMO_DIR="$$memo" $(MAKE) --no-print-directory test-postgres
 
 types:
 	$(PY) -m mypy
