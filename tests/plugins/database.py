@@ -156,9 +156,10 @@ class IdsBetweenTests:
     over thirty tables was about 5 ms of the server's a test (sequences are outside
     transactions: a test's inserts move them on for the next); on SQLite a rollback takes
     sqlite_sequence back, but a test's own setting-back is rolled back with it. A fixture
-    that commits rows outside a test must call ``forget`` (none does: the module-scoped ones
-    that write, in tests/stories, roll their rows back). tests/test_ids.py checks that what
-    was put back is what the rows give, after a rollback and after a flush."""
+    whose rows outlive a test calls ``forget`` when it writes them and when it takes them back
+    (tests/stories/conftest.py's ``bundle_once``). tests/test_ids.py checks that what was put
+    back is what the rows give, after a rollback and after a flush; test_bundles_refused.py,
+    under a module's rows."""
 
     def __init__(self) -> None:
         self.kept: str | None = None

@@ -272,7 +272,7 @@ def bundle_once(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.test import override_settings
 
     from tests.conftest import PASSWORD
-    from tests.plugins.database import set_ids_back
+    from tests.plugins.database import IDS_BETWEEN_TESTS, set_ids_back
 
     folder = tmp_path_factory.mktemp("bundle-once")
     block = transaction.atomic()
@@ -288,6 +288,8 @@ def bundle_once(django_db_setup, django_db_blocker, tmp_path_factory):
             other = users.create_user(username="other", password=PASSWORD)
             fill_laptop(gm, other)
             data = bundle_of_the_laptop()
+            # Rows that outlive a test: each test's ids go on from them, not from before them.
+            IDS_BETWEEN_TESTS.forget()
         except BaseException:
             transaction.set_rollback(True)
             block.__exit__(None, None, None)
@@ -298,3 +300,4 @@ def bundle_once(django_db_setup, django_db_blocker, tmp_path_factory):
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             block.__exit__(None, None, None)
+        IDS_BETWEEN_TESTS.forget()

@@ -195,3 +195,12 @@ def test_a_nul_character_anywhere_is_refused_on_both_databases(bundle):
     manifest["tables"][0]["seats"][0]["alias"] = "Ana\x00"
     entries["bundle.json"] = json.dumps(manifest).encode()
     assert "NUL character" in refused(zip_of(entries))
+
+
+def test_the_ids_start_after_the_rows_the_module_left(bundle, db):
+    """The module's site (the laptop's users, ruleset and the rest, kept for all its tests) is
+    where each test's ids go on from, as anywhere else (tests/test_ids.py): the ``db`` fixture
+    sets the ids back from these rows, not from where the sequences stood before the module."""
+    from tests.test_ids import assert_ids_as_set_back_from_the_rows
+
+    assert_ids_as_set_back_from_the_rows()
