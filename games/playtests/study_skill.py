@@ -19,7 +19,9 @@ from games.simulate.engine import derive
 # -- skill and restricted play (issue 49) -----------------------------------------------------
 def _edge(records: list[dict[str, Any]], bot: str, seed: int, where: str) -> dict[str, Any]:
     """The bot's edge over the table in these games, with its interval: its share of the wins
-    less its share of the seats, or, in a game nobody wins, of what a seat plays for."""
+    less its share of the seats, or, in a game nobody wins, of what a seat plays for.
+    ``where`` seeds the bootstrap: the cell's numbers, never its words, so that a study's
+    intervals are the same in every reader's language."""
     for name in (f"bot.{bot}.win_edge", f"bot.{bot}.value_edge"):
         values = [v for v in (F._value(r, name) for r in records) if v is not None]
         if values:
@@ -65,7 +67,7 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                 if not records:
                     continue
                 where = where_words(view, players, None)
-                edge = _edge(records, strong, view.top.seed, f"{r}/{where}/{strong}")
+                edge = _edge(records, strong, view.top.seed, f"{r}/{players}/{strong}")
                 words = {
                     "ruleset": ruleset,
                     "where": where,
@@ -136,7 +138,7 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
             if not records:
                 continue
             where = where_words(view, players, None)
-            edge = _edge(records, bot, view.top.seed, f"{r}/{where}")
+            edge = _edge(records, bot, view.top.seed, f"{r}/{players}")
             single = [x for x in records if len(x["winner_bots"]) == 1]
             found.append(
                 {

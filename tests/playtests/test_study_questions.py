@@ -63,6 +63,11 @@ def rulesets(designer, *loaded: bool) -> list[Ruleset]:
     ]
 
 
+def numbers_in(text: str) -> list[str]:
+    """The percentages of a sentence, whatever its language writes for a decimal point."""
+    return [n.replace(",", ".") for n in re.findall(r"(\d+(?:[.,]\d+)?) ?%", text)]
+
+
 def played(top: SimulationRun) -> study_reading.View:
     lab_chunks.run_everything(top)
     top.refresh_from_db()
@@ -149,6 +154,13 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
     assert "sensible bot among random bots" in said[1]
     assert all("No sign that playing well pays" in s for s in said), said
     assert all(re.search(r"\(\d+% to \d+%\)", s) for s in said), said
+    # The same study read in another language has the same figures and intervals: the
+    # bootstrap is seeded by the cell, not by the words that name it.
+    view = study_reading.view_of(top)
+    for language in ("pt-br", "ja"):
+        with translation.override(language):
+            again = study_answer.answer(view)
+        assert [numbers_in(s) for s in again] == [numbers_in(s) for s in said], (language, again)
 
 
 def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, designer):
