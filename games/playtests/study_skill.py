@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.playtests import figures as names
-from games.playtests import lab_bounds
+from games.playtests import lab_bounds, lab_words
 from games.playtests.study_reading import View, cells_of, pooled, where_words
 from games.simulate import figures as F
 from games.simulate import holes, skill
@@ -38,10 +38,14 @@ def _fair(records: list[dict[str, Any]], bot: str) -> float:
 def _edge_words(game: str, bot: str, fair: float, edge: dict[str, Any]) -> dict[str, str]:
     """The edge as the sentences say it: a win share (its fair share added back) or what a seat
     plays for, against the table, each with its interval."""
-    if edge["figure"].endswith("win_edge"):
-        shift, key = fair, "finished"  # a share: shown as a percentage
-    else:
-        shift, key = 0.0, edge["figure"]
+    if not edge["figure"].endswith("win_edge"):
+        # Not a level but a difference from the table's mean, signed, in points, with its
+        # interval; and what a seat plays for, named.
+        return {
+            "difference": names.show_difference(game, edge["figure"], edge),
+            "measure": lab_words.plays_for(game),
+        }
+    shift, key = fair, "finished"  # a share: shown as a percentage
     words = {
         "value": names.show(game, key, edge["value"] + shift),
         "fair": names.show(game, key, fair),
@@ -98,9 +102,8 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                     )
                 else:
                     text = _(
-                        "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots ends "
-                        "with %(value)s against the table's mean of what a seat plays for "
-                        "(%(low)s to %(high)s)."
+                        "%(ruleset)s, %(where)s: a seat plays for %(measure)s; one %(strong)s "
+                        "bot among %(weak)s bots ends %(difference)s from the table's mean."
                     )
                 then = {
                     "skill": _("Playing well pays."),
@@ -185,9 +188,8 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
             )
         else:
             text = _(
-                "%(ruleset)s, %(where)s: a seat that %(choice)s ends with %(value)s against "
-                "the table's mean of what a seat plays for (%(low)s to %(high)s), among %(bot)s "
-                "bots free to choose."
+                "%(ruleset)s, %(where)s: a seat plays for %(measure)s; a seat that %(choice)s "
+                "ends %(difference)s from the table's mean, among %(bot)s bots free to choose."
             )
         hole = None
         if skill.verdict(edge) == "none":

@@ -163,6 +163,39 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
         assert [numbers_in(s) for s in again] == [numbers_in(s) for s in said], (language, again)
 
 
+def test_in_a_game_nobody_wins_the_edge_is_said_in_points_of_what_a_seat_plays_for(designer):
+    """Amnesia, where nobody wins: the strong seat's edge is a difference from the table's
+    mean, said signed, in points, with its interval, and what a seat plays for is named (it
+    was said as a bare share, "ends with 11% against the table's mean of what a seat plays
+    for", which reads as a level and names nothing), in each language."""
+    base = Ruleset.objects.filter(game="amnesia").order_by("pk").first()
+    assert base is not None
+    top = study_start.start(
+        designer,
+        "amnesia",
+        [base],
+        players=[3],
+        games=6,
+        bots=["sensible"],
+        question=study_start.SKILL,
+        params={"budget": 2},
+    )
+    view = played(top)
+    expected = {
+        "en": ("a seat plays for its share of the tokens the players hold", " points from"),
+        "pt-br": ("sua fração das fichas que os jogadores têm", " pontos percentuais em"),
+        "ja": ("プレイヤーが持つトークンのうちの自分の取り分", "ポイントで終わります"),
+    }
+    for language, (measure, unit) in expected.items():
+        with translation.override(language):
+            said = study_answer.answer(view)
+        assert len(said) == 2, said
+        for sentence in said:
+            assert measure in sentence and unit in sentence, (language, sentence)
+            assert re.search(r"[+−]\d", sentence), sentence  # signed: a difference
+            assert "%" not in sentence, sentence  # not a level
+
+
 def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, designer):
     """The contest's form lists its restrictable choices and the question of skill in
     Japanese without a code name; a restricted study of it starts from the form, plays,
