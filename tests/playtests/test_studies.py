@@ -17,6 +17,7 @@ from games.playtests import (
     lab_chunks,
     lab_start,
     study_answer,
+    study_charts,
     study_reading,
     study_start,
 )
@@ -155,6 +156,17 @@ def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, 
     assert "at 4 players" in answer
     # The run page of a study sends the reader to the study.
     assert client.get(reverse("playtests:run_detail", args=[top.pk])).url == url
+    # The histograms' axis is the share of the games in a bar, in the reader's words (it read
+    # "Compartilhar" and "共有": the verb to share); Portuguese says VP as PV.
+    view = study_reading.view_of(top)
+    for language, words, not_these in (
+        ("pt-br", ["Proporção", "PV finais de cada lugar"], ["Compartilhar", "VP"]),
+        ("ja", ["割合", "各席の最終VP"], ["共有"]),
+    ):
+        with translation.override(language):
+            drawn = "".join(h["title"] + h["svg"] for h in study_charts.histograms(view))
+        assert all(w in drawn for w in words), (language, words)
+        assert not any(w in drawn for w in not_these), (language, not_these)
 
 
 def test_a_run_and_a_sweep_open_as_studies(client, designer):
