@@ -137,6 +137,13 @@ def test_the_answer_names_the_direction_in_words(designer):
     )
     assert " lower (" in bard[0] and "−" not in bard[0] and "-" not in bard[0].split(":")[1]
     assert "points" in bard[0]
+    # In Portuguese the direction agrees with any figure's name, feminine or plural ("A fração
+    # dos pontos do bardo fica 4,5 pontos percentuais mais alto" did not): no adjective.
+    with translation.override("pt-br"):
+        said = study_answer.answer(study_reading.view_of(top))
+    bard = [s for s in said if "fração dos pontos do bardo" in s]
+    assert bard and " a menos (de " in bard[0], said
+    assert not any(re.search(r"mais (alto|baixo)|quase igual", s) for s in said), said
 
 
 def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, designer):
