@@ -37,3 +37,10 @@ def groups(language: str | None = None) -> str:
     has no semicolon of its own."""
     language = (language or get_language() or "").lower()
     return "。" if language.startswith("ja") else "; "
+
+
+def sentences(*texts: str, language: str | None = None) -> str:
+    """Sentences one after another: a space between them, none in Japanese, whose full stop
+    (。) is wide enough."""
+    language = (language or get_language() or "").lower()
+    return ("" if language.startswith("ja") else " ").join(t for t in texts if t)

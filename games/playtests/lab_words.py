@@ -45,7 +45,7 @@ def run_ruleset(run: Any) -> str:
 
 # -- options and bot parameters ---------------------------------------------------------------
 def bots_words(bots: list[str]) -> str:
-    return ", ".join(F.bot_label(b) for b in bots)
+    return lists.listing(F.bot_label(b) for b in bots)
 
 
 def _kit(game: str) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from amnesia_site import lists
 from games.playtests import figures as names
 from games.playtests import lab_bounds, lab_words
 from games.playtests.study_reading import View, cells_of, pooled, where_words
@@ -110,7 +111,7 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                     "worse": _("Playing well does worse here."),
                     "none": _("No sign that playing well pays: skill hardly counts here."),
                 }[verdict]
-                out.append((f"{text % words} {then}", None))
+                out.append((lists.sentences(text % words, then), None))
     return out
 
 
@@ -213,7 +214,7 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
                 if edge["value"] < 0
                 else _("A seat does %(size)s better without it.")
             ) % {"size": size}
-        out.append((f"{text % words} {then}", hole))
+        out.append((lists.sentences(text % words, then), hole))
     return out
 
 

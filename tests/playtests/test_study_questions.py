@@ -230,6 +230,10 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
         page = client.get(response.url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     answer = page.split('data-testid="study-answer"', 1)[1].split("</div>", 1)[0]
     assert "プレッツェル" in answer, answer
+    # Japanese sentences follow one another with no space after 。, and lists take 、.
+    assert "。 " not in answer, answer
+    with translation.override("ja"):
+        assert lab_words.bots_words(["search", "sensible"]) == "探索、堅実"
     main = page.split("<main", 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
     assert not code_names(text), code_names(text)
