@@ -234,6 +234,13 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
     assert "。 " not in answer, answer
     with translation.override("ja"):
         assert lab_words.bots_words(["search", "sensible"]) == "探索、堅実"
+    # In Portuguese a figure's value is not joined by a verb that must agree with its name
+    # ("Vitórias do lugar 1 é 35%" did not).
+    with translation.override("pt-br"):
+        said = study_answer.answer(study_reading.view_of(top))
+    assert any("Vitórias do lugar 1 — " in s for s in said), said
+    verb = re.compile(r"(Vitórias do lugar \d|Duração em jogadas) é ")
+    assert not any(verb.search(s) for s in said), said
     main = page.split("<main", 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
     assert not code_names(text), code_names(text)
