@@ -68,6 +68,17 @@ def test_a_study_is_a_set_of_runs_with_paired_seeds_on_the_long_queue(designer):
         assert [r["index"] for r in lab_chunks.records_of(cell)] == list(range(6))
 
 
+def test_the_lab_lists_a_study_with_its_games_of_every_cell(client, designer):
+    """The lab's list of runs said a study's games as "80/0" (done of the values of a sweep
+    it does not have); it says them of its cells, 12/12."""
+    top = study(designer, games=3)
+    lab_chunks.run_everything(top)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:lab", args=[GAME])).content.decode()
+    row = page.split(f">#{top.pk}</a>", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num">12/12</td>' in row, row
+
+
 def test_paired_seeds_deal_the_same_games_to_the_same_rules(designer):
     """Two rulesets with the same options play the very same games, cell by cell: every
     paired difference is zero, and the answer says they are about the same."""
