@@ -44,3 +44,9 @@ def sentences(*texts: str, language: str | None = None) -> str:
     (。) is wide enough."""
     language = (language or get_language() or "").lower()
     return ("" if language.startswith("ja") else " ").join(t for t in texts if t)
+
+
+def span(low: str, high: str, language: str | None = None) -> str:
+    """From ``low`` to ``high``, an interval's ends: "31%–55%", or "31%〜55%" in Japanese."""
+    language = (language or get_language() or "").lower()
+    return f"{low}〜{high}" if language.startswith("ja") else f"{low}–{high}"
