@@ -70,3 +70,37 @@ def test_a_studys_charts_keep_their_labels_apart_on_a_phone(browser, language) -
         assert page.evaluate(CLASHES) == []
     finally:
         context.close()
+
+
+def test_a_runs_figures_table_keeps_its_headers_whole_on_a_phone(
+    page, django_user_model, settings, live_server
+) -> None:
+    """At 390 px in Japanese the figures table's "Games" column broke its header in two
+    ("ゲー" / "ム"): a word's letters are kept together."""
+    from django.contrib.auth.models import Group
+
+    from games.models import Ruleset
+    from games.playtests import lab_chunks, lab_start
+    from games.playtests.models import DESIGNERS_GROUP
+
+    from .helpers import log_in
+
+    settings.LAB_CHUNK_GAMES = 3
+    settings.LAB_YIELD_SECONDS = 0
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    ruleset = Ruleset.objects.get(game="amnesia_stories", name="Amnesia Stories draft 4", version=1)
+    run = lab_start.start(
+        designer, "amnesia_stories", ruleset, players=3, games=3, bots=["sensible"]
+    )
+    lab_chunks.run_everything(run)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/playtests/runs/{run.pk}/")
+    header = page.get_by_test_id("run-figures").locator("thead th").last
+    assert header.inner_text() == "ゲーム"
+    lines = header.evaluate(
+        "(th) => { const r = document.createRange(); r.selectNodeContents(th);"
+        " return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; }"
+    )
+    assert lines == 1
