@@ -37,3 +37,16 @@ def groups(language: str | None = None) -> str:
     has no semicolon of its own."""
     language = (language or get_language() or "").lower()
     return "。" if language.startswith("ja") else "; "
+
+
+def sentences(*texts: str, language: str | None = None) -> str:
+    """Sentences one after another: a space between them, none in Japanese, whose full stop
+    (。) is wide enough."""
+    language = (language or get_language() or "").lower()
+    return ("" if language.startswith("ja") else " ").join(t for t in texts if t)
+
+
+def span(low: str, high: str, language: str | None = None) -> str:
+    """From ``low`` to ``high``, an interval's ends: "31%–55%", or "31%〜55%" in Japanese."""
+    language = (language or get_language() or "").lower()
+    return f"{low}〜{high}" if language.startswith("ja") else f"{low}–{high}"

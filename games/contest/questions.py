@@ -42,9 +42,11 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
             "share": share_text(first)
         }
         if all(known(p) for p in places):
-            answer += " " + _("Average place in the order of elimination: %(places)s.") % {
-                "places": _by_seat(places, mean_text)
-            }
+            answer = lists.sentences(
+                answer,
+                _("Average place in the order of elimination: %(places)s.")
+                % {"places": _by_seat(places, mean_text)},
+            )
         out.append(
             ask(
                 "eliminations",
@@ -75,9 +77,11 @@ def questions(figures: dict[str, Any], players: int) -> list[Question]:
             (lists.colon() + lists.separator().join(parts) + full_stop()) if parts else full_stop()
         )
         if all(known(c) for c in control):
-            answer += " " + _("Share of the game each seat controls the story: %(shares)s.") % {
-                "shares": _by_seat(control, share_text)
-            }
+            answer = lists.sentences(
+                answer,
+                _("Share of the game each seat controls the story: %(shares)s.")
+                % {"shares": _by_seat(control, share_text)},
+            )
         out.append(
             ask(
                 "control",

@@ -32,6 +32,28 @@ def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+def text_width(text: str, font: float = FONT) -> float:
+    """About how wide a label is drawn, in the chart's units: a CJK or full-width character an
+    em, any other about 0.62 of one (the site's sans serif's digits and lower case; a little
+    over, so that two labels estimated apart are apart)."""
+    return sum(font if ord(c) >= 0x2E80 else font * 0.62 for c in text)
+
+
+def _y_axis_label(text: str, top: float, bottom: float) -> str:
+    """The y axis's label, turned up along the axis; squeezed to the axis's height when it is
+    longer (a figure's long name in Portuguese ran off the chart's top and bottom)."""
+    room = bottom - top
+    fit = (
+        f' textLength="{room:.1f}" lengthAdjust="spacingAndGlyphs"'
+        if text_width(text) > room
+        else ""
+    )
+    return (
+        f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
+        f'text-anchor="middle"{fit}>{_e(text)}</text>'
+    )
+
+
 def _num(value: float) -> str:
     """A chart's number as the reader writes it (3,5 in Portuguese), up to two decimals."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -184,10 +206,7 @@ def line_chart(
             f'<text x="{(left + right) / 2}" y="{height - 6}" text-anchor="middle">{_e(x_label)}</text>'
         )
     if y_label:
-        out.append(
-            f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
-            f'text-anchor="middle">{_e(y_label)}</text>'
-        )
+        out.append(_y_axis_label(y_label, top, bottom))
     out.append("</g>")
     out.append(
         f'<line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}" stroke="currentColor" '
@@ -295,6 +314,15 @@ def bar_chart(
 
     group_w = (right - left) / len(labels)
     bar_w = min(44.0, group_w * 0.8 / max(len(names), 1))
+    shorts = [label if len(label) <= 16 else label[:15] + "…" for label in labels]
+    # Labels wider than their group are drawn one in `every` (each bar's title keeps its own):
+    # ten bins of a histogram ran into each other on a phone ("147–222223–298…").
+    every = max(1, math.ceil((max(map(text_width, shorts)) + 6) / group_w))
+    # A bar's value wider than the bar is turned up along it, over room made above the bars.
+    value_w = max(text_width(fmt(v), FONT - 2) for v in values)
+    turned = value_w > bar_w - 1
+    if turned:
+        top += value_w
     out = [head, legend, '<g class="chart__grid" stroke="currentColor" stroke-opacity="0.18">']
     for t in y_ticks:
         out.append(f'<line x1="{left}" x2="{right}" y1="{py(t):.1f}" y2="{py(t):.1f}"/>')
@@ -304,14 +332,12 @@ def bar_chart(
             f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(fmt(t))}</text>'
         )
     if y_label:
-        out.append(
-            f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
-            f'text-anchor="middle">{_e(y_label)}</text>'
-        )
-    for i, label in enumerate(labels):
+        out.append(_y_axis_label(y_label, top, bottom))
+    for i, short in enumerate(shorts):
+        if i % every:
+            continue
         cx = left + group_w * (i + 0.5)
-        short = label if len(label) <= 16 else label[:15] + "…"
-        out.append(f'<text x="{cx:.1f}" y="{bottom + 17}" text-anchor="middle">{_e(short)}</text>')
+        out.append(f'<text x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">{_e(short)}</text>')
     out.append("</g>")
     for s, name in enumerate(names):
         colour = PALETTE[s % len(PALETTE)]
@@ -336,6 +362,13 @@ def bar_chart(
                     f'h10M{mx - 5:.1f},{py(hi_):.1f}h10" stroke="currentColor" stroke-width="1.5"/>'
                 )
                 label_y = min(y0, py(hi_))
+            if turned:
+                mx, my = x0 + bar_w / 2 + (FONT - 2) * 0.35, label_y - 3
+                out.append(
+                    f'<text transform="translate({mx:.1f} {my:.1f}) rotate(-90)" '
+                    f'fill="currentColor" font-size="{FONT - 2}">{_e(fmt(value))}</text>'
+                )
+                continue
             out.append(
                 f'<text x="{x0 + bar_w / 2:.1f}" y="{label_y - 4:.1f}" text-anchor="middle" '
                 f'fill="currentColor" font-size="{FONT - 2}">{_e(fmt(value))}</text>'

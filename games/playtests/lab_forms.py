@@ -6,16 +6,18 @@ bounds, or as the text typed."""
 from __future__ import annotations
 
 import json
+import re
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from amnesia_site import numbers
+from amnesia_site import lists, numbers
 from amnesia_site.numbers import WholeNumberField
 from games import registry
 from games.messages import referee_message
 from games.models import Ruleset
+from games.playtests import figures as F
 from games.playtests import (
     lab_bounds,
     lab_words,
@@ -107,14 +109,23 @@ class RunForm(forms.Form):
         )
         self.fields["ruleset"].label_from_instance = lab_words.ruleset_words
         kit = registry.kit(game)
+        # Bots are typed by their names in the reader's words ("sensato", "堅実") or by their
+        # code names, which scripts and links use.
+        bots = list(kit.bots or {})
+        self.bot_names = {F.bot_label(b).casefold(): b for b in bots} | {b: b for b in bots}
+        if "sensible" in bots:
+            self.fields["bots"].initial = F.bot_label("sensible")
         self.fields["bots"].help_text = _("One a seat in turn, separated by commas: %(bots)s.") % {
-            "bots": ", ".join(kit.bots or {})
+            "bots": lists.listing(F.bot_label(b) for b in bots)
         }
-        if kit.bots and "search" in kit.bots:
-            self.fields["bots"].help_text += " " + _(
-                "search tries each of its moves in games played on from what its seat can "
-                "see, and makes the one that does best for it (budget: games tried a move)."
+        if "search" in bots:
+            budget = next(
+                (s["label"] for s in lab_words.sweepable(game) if s["name"] == "budget"), ""
             )
+            self.fields["bots"].help_text += " " + _(
+                "%(search)s tries each of its moves in games played on from what its seat can "
+                "see, and makes the one that does best for it (%(budget)s: games tried a move)."
+            ) % {"search": F.bot_label("search"), "budget": budget}
         self.settings = lab_words.sweepable(game)
         options = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "option"]
         params = [(s["name"], s["label"]) for s in self.settings if s["kind"] == "param"]
@@ -176,7 +187,9 @@ class RunForm(forms.Form):
             raise forms.ValidationError(exc.messages) from None
         data["params_dict"] = params
         data["changed_dict"] = changed
-        data["bot_list"] = [b.strip() for b in data.get("bots", "").split(",") if b.strip()]
+        typed = re.split(r"[,、，]", data.get("bots", ""))
+        data["bot_list"] = [self.bot_names.get(b.strip().casefold(), b.strip()) for b in typed]
+        data["bot_list"] = [b for b in data["bot_list"] if b]
         name = (data.get("sweep_name") or "").strip()
         data["sweep"] = None
         if name:

@@ -205,6 +205,8 @@ def _detail_context(request, run: SimulationRun) -> dict:
 
 
 def _asked(run: SimulationRun) -> int:
+    if run.sweep and run.sweep.get("kind") == "study":  # its cells', not a sweep's values
+        return run.games_asked * max(1, run.children.count())
     return run.games_asked * (len(run.sweep.get("values", [])) if run.sweep else 1)
 
 

@@ -45,7 +45,7 @@ def run_ruleset(run: Any) -> str:
 
 # -- options and bot parameters ---------------------------------------------------------------
 def bots_words(bots: list[str]) -> str:
-    return ", ".join(F.bot_label(b) for b in bots)
+    return lists.listing(F.bot_label(b) for b in bots)
 
 
 def _kit(game: str) -> Any:
@@ -253,6 +253,19 @@ RESTRICTABLE: dict[str, tuple[tuple[str, Any, Any], ...]] = {
         ),
     ),
 }
+
+
+# What a seat plays for in a game nobody wins (its kit's ``bot_value``), named in the sentences
+# that say a bot's edge in it; a game not listed here is said to be played for "what the game
+# counts for a seat".
+PLAYS_FOR: dict[str, Any] = {
+    "amnesia": gettext_lazy("its share of the tokens the players hold"),
+}
+
+
+def plays_for(game: str) -> str:
+    """What a seat plays for in a game nobody wins, in the reader's words."""
+    return str(PLAYS_FOR.get(game) or _("what the game counts for a seat"))
 
 
 def restrictions(game: str) -> list[dict[str, Any]]:

@@ -47,14 +47,15 @@ def share_text(fig: dict[str, Any]) -> str:
     """'42% (31%–55%)', or '42%' without an interval."""
     if "low" not in fig:
         return pct(fig["value"])
-    return f"{pct(fig['value'])} ({pct(fig['low'])}–{pct(fig['high'])})"
+    return pct(fig["value"]) + lists.bracketed(lists.span(pct(fig["low"]), pct(fig["high"])))
 
 
 def mean_text(fig: dict[str, Any]) -> str:
     """'12.3 (11.9–12.8)', or '12.3' without an interval."""
     if "low" not in fig:
         return P.number(fig["value"])
-    return f"{P.number(fig['value'])} ({P.number(fig['low'])}–{P.number(fig['high'])})"
+    ends = lists.span(P.number(fig["low"]), P.number(fig["high"]))
+    return P.number(fig["value"]) + lists.bracketed(ends)
 
 
 def proportion(k: int, n: int, plays: int, places: int = 2) -> dict[str, Any]:
@@ -144,7 +145,9 @@ def _wins(figures: dict[str, Any], players: int) -> list[Question]:
         verdict = _("The first player is at a disadvantage (%(edge)s from a fair share).") % words
     else:
         verdict = _("The first player has no measurable advantage.")
-    answer = _("Wins by seat: %(by_seat)s; a fair share is %(fair)s.") % words + " " + verdict
+    answer = lists.sentences(
+        _("Wins by seat: %(by_seat)s; a fair share is %(fair)s.") % words, verdict
+    )
     names = [f"seat{i}.wins" for i in range(1, players + 1)]
     return [ask("wins", _("Who wins, and does the first player have an advantage?"), answer, names)]
 
@@ -178,9 +181,10 @@ def _lead(figures: dict[str, Any]) -> list[Question]:
     answer = _("The lead changes hands %(changes)s times a game.") % {"changes": mean_text(changes)}
     if known(behind):
         assert behind is not None
-        answer += " " + (
+        answer = lists.sentences(
+            answer,
             _("A player behind at half-time wins %(share)s of games.")
-            % {"share": share_text(behind)}
+            % {"share": share_text(behind)},
         )
     return [
         ask(
@@ -200,16 +204,23 @@ def _length(figures: dict[str, Any], speed: dict[str, Any] | None) -> list[Quest
     answer = _("A game lasts %(moves)s moves.") % {"moves": mean_text(moves)}
     length = minutes(moves, speed)
     if length is None:
-        answer += " " + _(
-            "How many minutes that is is unknown: no real table of this game has been played "
-            "to the end with its duration."
+        answer = lists.sentences(
+            answer,
+            _(
+                "How many minutes that is is unknown: no real table of this game has been "
+                "played to the end with its duration."
+            ),
         )
     else:
         assert speed is not None
-        answer += " " + _(
-            "At the pace of the real tables (%(pace)s minutes a move, %(n)s tables) that is "
-            "%(minutes)s minutes."
-        ) % {"pace": mean_text(speed), "n": speed["n"], "minutes": mean_text(length)}
+        answer = lists.sentences(
+            answer,
+            _(
+                "At the pace of the real tables (%(pace)s minutes a move, %(n)s tables) that is "
+                "%(minutes)s minutes."
+            )
+            % {"pace": mean_text(speed), "n": speed["n"], "minutes": mean_text(length)},
+        )
     return [ask("length", _("How long is a game?"), answer, ["moves"])]
 
 

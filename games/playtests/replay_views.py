@@ -21,7 +21,7 @@ from amnesia_site.htmx import AuthenticatedHttpRequest
 from amnesia_site.numbers import whole_number
 from games import registry
 from games.forms import game_choices
-from games.playtests import figures, lab_bounds, replay, service
+from games.playtests import figures, lab_bounds, lab_words, replay, service
 from games.playtests.models import SimulationRun
 
 HOLES = {
@@ -96,6 +96,7 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         "run": run,
         "game": game,
         "game_label": dict(game_choices()).get(run.game, run.game),
+        "ruleset_words": lab_words.run_ruleset(run),
         "step": step,
         "last": last,
         "previous": max(0, step - 1),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.playtests import charts
 from games.playtests.study_reading import Cell, View, axis_label, figure, value_words
@@ -167,7 +168,14 @@ def histograms(view: View) -> list[dict[str, Any]]:
         out.append(
             {
                 "title": title,
-                "svg": charts.bar_chart(title, labels, series, percent=True, y_label=_("Share")),
+                "svg": charts.bar_chart(
+                    title,
+                    labels,
+                    series,
+                    percent=True,
+                    # The share of the games (or seats) in a bar, not the verb to share.
+                    y_label=pgettext("a histogram's axis", "Share"),
+                ),
             }
         )
     return out

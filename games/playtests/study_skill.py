@@ -8,8 +8,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from amnesia_site import lists
 from games.playtests import figures as names
-from games.playtests import lab_bounds
+from games.playtests import lab_bounds, lab_words
 from games.playtests.study_reading import View, cells_of, pooled, where_words
 from games.simulate import figures as F
 from games.simulate import holes, skill
@@ -19,7 +20,9 @@ from games.simulate.engine import derive
 # -- skill and restricted play (issue 49) -----------------------------------------------------
 def _edge(records: list[dict[str, Any]], bot: str, seed: int, where: str) -> dict[str, Any]:
     """The bot's edge over the table in these games, with its interval: its share of the wins
-    less its share of the seats, or, in a game nobody wins, of what a seat plays for."""
+    less its share of the seats, or, in a game nobody wins, of what a seat plays for.
+    ``where`` seeds the bootstrap: the cell's numbers, never its words, so that a study's
+    intervals are the same in every reader's language."""
     for name in (f"bot.{bot}.win_edge", f"bot.{bot}.value_edge"):
         values = [v for v in (F._value(r, name) for r in records) if v is not None]
         if values:
@@ -36,10 +39,14 @@ def _fair(records: list[dict[str, Any]], bot: str) -> float:
 def _edge_words(game: str, bot: str, fair: float, edge: dict[str, Any]) -> dict[str, str]:
     """The edge as the sentences say it: a win share (its fair share added back) or what a seat
     plays for, against the table, each with its interval."""
-    if edge["figure"].endswith("win_edge"):
-        shift, key = fair, "finished"  # a share: shown as a percentage
-    else:
-        shift, key = 0.0, edge["figure"]
+    if not edge["figure"].endswith("win_edge"):
+        # Not a level but a difference from the table's mean, signed, in points, with its
+        # interval; and what a seat plays for, named.
+        return {
+            "difference": names.show_difference(game, edge["figure"], edge),
+            "measure": lab_words.plays_for(game),
+        }
+    shift, key = fair, "finished"  # a share: shown as a percentage
     words = {
         "value": names.show(game, key, edge["value"] + shift),
         "fair": names.show(game, key, fair),
@@ -65,7 +72,7 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                 if not records:
                     continue
                 where = where_words(view, players, None)
-                edge = _edge(records, strong, view.top.seed, f"{r}/{where}/{strong}")
+                edge = _edge(records, strong, view.top.seed, f"{r}/{players}/{strong}")
                 words = {
                     "ruleset": ruleset,
                     "where": where,
@@ -96,16 +103,15 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                     )
                 else:
                     text = _(
-                        "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots ends "
-                        "with %(value)s against the table's mean of what a seat plays for "
-                        "(%(low)s to %(high)s)."
+                        "%(ruleset)s, %(where)s: a seat plays for %(measure)s; one %(strong)s "
+                        "bot among %(weak)s bots ends %(difference)s from the table's mean."
                     )
                 then = {
                     "skill": _("Playing well pays."),
                     "worse": _("Playing well does worse here."),
                     "none": _("No sign that playing well pays: skill hardly counts here."),
                 }[verdict]
-                out.append((f"{text % words} {then}", None))
+                out.append((lists.sentences(text % words, then), None))
     return out
 
 
@@ -136,7 +142,7 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
             if not records:
                 continue
             where = where_words(view, players, None)
-            edge = _edge(records, bot, view.top.seed, f"{r}/{where}")
+            edge = _edge(records, bot, view.top.seed, f"{r}/{players}")
             single = [x for x in records if len(x["winner_bots"]) == 1]
             found.append(
                 {
@@ -183,9 +189,8 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
             )
         else:
             text = _(
-                "%(ruleset)s, %(where)s: a seat that %(choice)s ends with %(value)s against "
-                "the table's mean of what a seat plays for (%(low)s to %(high)s), among %(bot)s "
-                "bots free to choose."
+                "%(ruleset)s, %(where)s: a seat plays for %(measure)s; a seat that %(choice)s "
+                "ends %(difference)s from the table's mean, among %(bot)s bots free to choose."
             )
         hole = None
         if skill.verdict(edge) == "none":
@@ -209,7 +214,7 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
                 if edge["value"] < 0
                 else _("A seat does %(size)s better without it.")
             ) % {"size": size}
-        out.append((f"{text % words} {then}", hole))
+        out.append((lists.sentences(text % words, then), hole))
     return out
 
 

@@ -3,6 +3,8 @@ sentence saying what it does, and played like any other bot by the lab's chunks.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -42,3 +44,23 @@ def test_the_run_form_offers_the_search_bot_and_the_lab_plays_it(designer, clien
     assert run.status == "done" and run.games_done == 6
     assert run.params == {"budget": 2}
     assert run.figures["bot.search.win_edge"]["n"] >= 1
+
+
+def test_the_run_form_names_the_bots_in_the_readers_words_and_takes_them(designer, client):
+    """In Portuguese the run form listed the bots by their code names ("random, sensible,
+    search. search experimenta … (budget: …)"); it names them in words, and the bots typed
+    in words (or by code name, as scripts do) start the run with those bots."""
+    client.force_login(designer)
+    url = reverse("playtests:lab", args=[GAME])
+    client.cookies["django_language"] = "pt-br"
+    page = client.get(url).content.decode()
+    field = page.split('name="bots"', 1)[1]
+    hint = field.split('class="helptext">', 1)[1].split("</p>", 1)[0]
+    assert "aleatório, sensato, busca." in hint and "Orçamento da busca:" in hint, hint
+    assert not re.search(r"\b(random|sensible|search|budget)\b", hint), hint
+    assert 'value="sensato"' in page
+    ruleset = builtin(GAME, "Amnesia Stories draft 4").pk
+    form = {"ruleset": ruleset, "players": 3, "games": 3, "seed": 1}
+    response = client.post(url, {**form, "bots": "Sensato, aleatório"})
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert SimulationRun.objects.get(parent__isnull=True).bots == ["sensible", "random"]

@@ -49,3 +49,17 @@ def test_a_share_is_a_percentage_and_a_number_has_the_readers_decimal_mark():
 def test_headline_figures_come_first():
     keys = ["moves", "seat1.vp", "bard_share", "draw", "steps_none_matched"]
     assert F.ordered("amnesia_stories", keys)[:3] == ["bard_share", "steps_none_matched", "moves"]
+
+
+def test_a_figures_name_in_japanese_is_a_noun():
+    """A study's answer says "<figure>は29%": a name ending as a verb or an adjective does not
+    take は ("部屋の記憶が語られたは100%", seen on a phone); every game's, in Japanese."""
+    with translation.override("ja"):
+        verbs = [
+            (kit.slug, str(f.label))
+            for kit in registry.kits()
+            if kit.bots
+            for f in F.declared(kit.slug)
+            if str(f.label).endswith(("た", "る", "い", "す", "だ"))
+        ]
+    assert verbs == []

@@ -71,6 +71,24 @@ def test_each_game_gets_the_questions_that_apply_to_it():
     assert "Control is taken" in control and "Share of the game each seat controls" in control
 
 
+def test_the_answers_in_japanese_are_written_as_japanese_is():
+    """Walked on a phone in Japanese, the run page's answers read "席1：60% (30%–90%)、…。
+    公平な割合は33%です。 スタートプレイヤーに…": intervals in ASCII brackets with a dash, and a
+    space after 。. They take full-width brackets and 〜, and sentences follow with no space;
+    every game's questions, the contest's own with two sentences included."""
+    from django.utils import translation
+
+    for game in ("amnesia_stories", "contest"):
+        figures = simulated(game, 3, 6)
+        with translation.override("ja"):
+            said = "\n".join(a["answer"] for a in questions.answers(game, figures, 3))
+        assert "（" in said and "〜" in said, said
+        assert " (" not in said and "。 " not in said and "–" not in said, said
+    with translation.override("en"):  # English keeps its own
+        said = " ".join(a["answer"] for a in questions.answers(game, figures, 3))
+    assert " (" in said and "–" in said and ". " in said, said
+
+
 def real(moves: int, minutes: int, finished: bool = True) -> dict:
     return {"kind": "table", "finished": finished, "moves": moves, "duration_seconds": minutes * 60}
 

@@ -108,6 +108,9 @@ def test_the_game_page_in_japanese_says_it_in_the_readers_words(run, designer, c
     # The view too is in words: nothing is left as the program holds it.
     assert "<pre" not in page and "局面" in page  # "Phase", in Japanese
     assert code_names(" ".join(visible(page)), allowed=["P1", "P2", "P3"]) == []
+    # The ruleset as the rulesets page names it, not its stored label ("…draft 4@1").
+    shown = " ".join(visible(page))
+    assert "Amnesia Stories 草案4、バージョン1" in shown and "@" not in shown, shown
 
 
 def test_a_studys_cells_open_their_games(designer, client, settings):

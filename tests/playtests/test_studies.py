@@ -17,6 +17,7 @@ from games.playtests import (
     lab_chunks,
     lab_start,
     study_answer,
+    study_charts,
     study_reading,
     study_start,
 )
@@ -65,6 +66,17 @@ def test_a_study_is_a_set_of_runs_with_paired_seeds_on_the_long_queue(designer):
     assert top.status == "done" and top.games_done == 48
     for cell in cells:
         assert [r["index"] for r in lab_chunks.records_of(cell)] == list(range(6))
+
+
+def test_the_lab_lists_a_study_with_its_games_of_every_cell(client, designer):
+    """The lab's list of runs said a study's games as "80/0" (done of the values of a sweep
+    it does not have); it says them of its cells, 12/12."""
+    top = study(designer, games=3)
+    lab_chunks.run_everything(top)
+    client.force_login(designer)
+    page = client.get(reverse("playtests:lab", args=[GAME])).content.decode()
+    row = page.split(f">#{top.pk}</a>", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num">12/12</td>' in row, row
 
 
 def test_paired_seeds_deal_the_same_games_to_the_same_rules(designer):
@@ -136,6 +148,13 @@ def test_the_answer_names_the_direction_in_words(designer):
     )
     assert " lower (" in bard[0] and "−" not in bard[0] and "-" not in bard[0].split(":")[1]
     assert "points" in bard[0]
+    # In Portuguese the direction agrees with any figure's name, feminine or plural ("A fração
+    # dos pontos do bardo fica 4,5 pontos percentuais mais alto" did not): no adjective.
+    with translation.override("pt-br"):
+        said = study_answer.answer(study_reading.view_of(top))
+    bard = [s for s in said if "fração dos pontos do bardo" in s]
+    assert bard and " a menos (de " in bard[0], said
+    assert not any(re.search(r"mais (alto|baixo)|quase igual", s) for s in said), said
 
 
 def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, designer):
@@ -155,6 +174,17 @@ def test_the_study_page_answers_in_sentences_with_charts_and_histograms(client, 
     assert "at 4 players" in answer
     # The run page of a study sends the reader to the study.
     assert client.get(reverse("playtests:run_detail", args=[top.pk])).url == url
+    # The histograms' axis is the share of the games in a bar, in the reader's words (it read
+    # "Compartilhar" and "共有": the verb to share); Portuguese says VP as PV.
+    view = study_reading.view_of(top)
+    for language, words, not_these in (
+        ("pt-br", ["Proporção", "PV finais de cada lugar"], ["Compartilhar", "VP"]),
+        ("ja", ["割合", "各席の最終VP"], ["共有"]),
+    ):
+        with translation.override(language):
+            drawn = "".join(h["title"] + h["svg"] for h in study_charts.histograms(view))
+        assert all(w in drawn for w in words), (language, words)
+        assert not any(w in drawn for w in not_these), (language, not_these)
 
 
 def test_a_run_and_a_sweep_open_as_studies(client, designer):

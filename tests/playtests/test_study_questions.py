@@ -63,6 +63,11 @@ def rulesets(designer, *loaded: bool) -> list[Ruleset]:
     ]
 
 
+def numbers_in(text: str) -> list[str]:
+    """The percentages of a sentence, whatever its language writes for a decimal point."""
+    return [n.replace(",", ".") for n in re.findall(r"(\d+(?:[.,]\d+)?) ?%", text)]
+
+
 def played(top: SimulationRun) -> study_reading.View:
     lab_chunks.run_everything(top)
     top.refresh_from_db()
@@ -149,6 +154,46 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
     assert "sensible bot among random bots" in said[1]
     assert all("No sign that playing well pays" in s for s in said), said
     assert all(re.search(r"\(\d+% to \d+%\)", s) for s in said), said
+    # The same study read in another language has the same figures and intervals: the
+    # bootstrap is seeded by the cell, not by the words that name it.
+    view = study_reading.view_of(top)
+    for language in ("pt-br", "ja"):
+        with translation.override(language):
+            again = study_answer.answer(view)
+        assert [numbers_in(s) for s in again] == [numbers_in(s) for s in said], (language, again)
+
+
+def test_in_a_game_nobody_wins_the_edge_is_said_in_points_of_what_a_seat_plays_for(designer):
+    """Amnesia, where nobody wins: the strong seat's edge is a difference from the table's
+    mean, said signed, in points, with its interval, and what a seat plays for is named (it
+    was said as a bare share, "ends with 11% against the table's mean of what a seat plays
+    for", which reads as a level and names nothing), in each language."""
+    base = Ruleset.objects.filter(game="amnesia").order_by("pk").first()
+    assert base is not None
+    top = study_start.start(
+        designer,
+        "amnesia",
+        [base],
+        players=[3],
+        games=6,
+        bots=["sensible"],
+        question=study_start.SKILL,
+        params={"budget": 2},
+    )
+    view = played(top)
+    expected = {
+        "en": ("a seat plays for its share of the tokens the players hold", " points from"),
+        "pt-br": ("sua fração das fichas que os jogadores têm", " pontos percentuais em"),
+        "ja": ("プレイヤーが持つトークンのうちの自分の取り分", "ポイントで終わります"),
+    }
+    for language, (measure, unit) in expected.items():
+        with translation.override(language):
+            said = study_answer.answer(view)
+        assert len(said) == 2, said
+        for sentence in said:
+            assert measure in sentence and unit in sentence, (language, sentence)
+            assert re.search(r"[+−]\d", sentence), sentence  # signed: a difference
+            assert "%" not in sentence, sentence  # not a level
 
 
 def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, designer):
@@ -185,6 +230,17 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
         page = client.get(response.url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     answer = page.split('data-testid="study-answer"', 1)[1].split("</div>", 1)[0]
     assert "プレッツェル" in answer, answer
+    # Japanese sentences follow one another with no space after 。, and lists take 、.
+    assert "。 " not in answer, answer
+    with translation.override("ja"):
+        assert lab_words.bots_words(["search", "sensible"]) == "探索、堅実"
+    # In Portuguese a figure's value is not joined by a verb that must agree with its name
+    # ("Vitórias do lugar 1 é 35%" did not).
+    with translation.override("pt-br"):
+        said = study_answer.answer(study_reading.view_of(top))
+    assert any("Vitórias do lugar 1 — " in s for s in said), said
+    verb = re.compile(r"(Vitórias do lugar \d|Duração em jogadas) é ")
+    assert not any(verb.search(s) for s in said), said
     main = page.split("<main", 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
     assert not code_names(text), code_names(text)
