@@ -48,30 +48,34 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
 TARGET_PER_MINUTE = 2_000
 
 
-def spec_for(kit, players: int, games: int, keep: int):
+def spec_for(kit, players: int, games: int, keep: int, values: bool = True):
+    """The bench's run; without ``values``, no seat's value is kept (what ``--baseline``
+    measures: a checkout from before issue 49 has no ``bot_value``, and the records of both
+    sides must be alike to be compared)."""
     from games.simulate.engine import Spec
 
     options = {k: o.default for k, o in kit.referee.options.items()}
+    more = {"value": kit.bot_value} if values else {}
     return Spec(
         referee=kit.referee,
         classes=dict(kit.bots),
         figures=kit.bot_figures,
         trace=kit.bot_trace,
-        value=kit.bot_value,
         options=options,
         players=players,
         bots=["sensible"],
         seed=2026,
         games=games,
         keep_scripts=keep,
+        **more,
     )
 
 
-def games_for(kit, players: int, seconds: float) -> int:
+def games_for(kit, players: int, seconds: float, values: bool = True) -> int:
     """How many games fill about ``seconds`` on one process (from a short trial)."""
     from games.simulate.engine import run
 
-    trial = run(spec_for(kit, players, 2, 0))
+    trial = run(spec_for(kit, players, 2, 0, values))
     per_game = max(trial.seconds / 2, 1e-4)
     return max(4, int(seconds / per_game))
 
@@ -185,7 +189,10 @@ def main() -> None:
 
 def measure_child(args) -> None:
     """One measure for ``--baseline``: each game's one-process games per minute of CPU time
-    over about ``--seconds``, and a digest of its records, as one JSON line."""
+    over about ``--seconds``, and a digest of its games, as one JSON line. The digest is of
+    what makes a game (its script: set-up and every move; its end and its winners' bots),
+    not of its figures: a figure added since the baseline (a new count in the record) is
+    not a different game. Both sides keep every game's script, so both pay its copy."""
     import hashlib
     import json
 
@@ -199,11 +206,15 @@ def measure_child(args) -> None:
     out = {}
     for slug in args.games:
         kit = registry.kit(slug)
-        n = counts.get(slug) or games_for(kit, args.players, args.seconds)
+        n = counts.get(slug) or games_for(kit, args.players, args.seconds, values=False)
         cpu = time.process_time()
-        result = run(spec_for(kit, args.players, n, 0), processes=1)
+        result = run(spec_for(kit, args.players, n, n, values=False), processes=1)
         cpu = time.process_time() - cpu
-        text = json.dumps(result.records, sort_keys=True, default=str)
+        games = [
+            [r["script"], r["finished"], r["moves"], r["winner_bots"], r["seat_bots"]]
+            for r in result.records
+        ]
+        text = json.dumps(games, sort_keys=True, default=str)
         out[slug] = {
             "games": n,
             "rate": len(result.records) / cpu * 60,
