@@ -19,10 +19,15 @@ skill figures (search against sensible, sensible against random) at the default 
 With ``--baseline DIR``: the one-process rate of this checkout against the one in DIR (a
 copy of main, e.g. ``git archive main | tar -x -C /tmp/main``), measured in turn in fresh
 processes, ``--rounds`` times each: the games per minute of each one's own CPU time, their
-ratio (median of the rounds), and whether both played the very same games (a digest of the
-records): a speed-up must not change a game.
+ratio (median of the rounds), and whether both played the very same games (a digest of each
+game's script, end and winners): a speed-up must not change a game. Target (issue 49): the
+contest's own path, sensible bots at 4 players, twice the games a minute of b435ff2 (main before
+issue 49's work) on one process. Measured 2026-12-06 (load ~1 to 2, medians of 3 rounds, 200+
+games a side): b435ff2 about 6,300 cpu games a minute, this checkout about 6,900 (1.09x): the
+target is not met (see docs/development.md for where a move's time goes).
 
-    .venv/bin/python bench/simulate.py --baseline /tmp/main [--games contest] [--rounds 3]
+    git archive b435ff2 | tar -x -C /tmp/b435
+    .venv/bin/python bench/simulate.py --baseline /tmp/b435 [--games contest] [--rounds 3]
 
 The first line gives the load average: on this shared 2-core machine the wall-clock figures
 fall with the other work, so the one-process run's rate per second of its own CPU time is
@@ -46,6 +51,8 @@ else:
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "amnesia_site.settings")
 
 TARGET_PER_MINUTE = 2_000
+# Issue 49: the contest's games a minute against b435ff2's (``--baseline``), on one process.
+TARGET_RATIO = 2.0
 
 
 def spec_for(kit, players: int, games: int, keep: int, values: bool = True):
@@ -263,6 +270,15 @@ def baseline_bench(args) -> None:
         b = statistics.median(rates[slug]["this"])
         same = "yes" if len(digests[slug]) == 1 else "NO"
         print(f"{slug:<18}{count[slug]:>7}{a:>16.0f}{b:>16.0f}{b / a:>7.2f}x  {same}")
+    if "contest" in games:
+        ratio = statistics.median(rates["contest"]["this"]) / statistics.median(
+            rates["contest"]["base"]
+        )
+        verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
+        print(
+            f"target (issue 49, against b435ff2): the contest at {TARGET_RATIO:.0f}x -> "
+            f"{ratio:.2f}x {verdict}"
+        )
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"(medians of {args.rounds} rounds each, in turn; load at the end {load})")
 
