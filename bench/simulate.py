@@ -22,9 +22,9 @@ processes, ``--rounds`` times each: the games per minute of each one's own CPU t
 ratio (median of the rounds), and whether both played the very same games (a digest of each
 game's script, end and winners): a speed-up must not change a game. Target (issue 49): the
 contest's own path, sensible bots at 4 players, twice the games a minute of b435ff2 (main before
-issue 49's work) on one process. Measured 2026-12-06 (load ~1 to 2, medians of 3 rounds, 200+
-games a side): b435ff2 about 6,300 cpu games a minute, this checkout about 6,900 (1.09x): the
-target is not met (see docs/development.md for where a move's time goes).
+issue 49's work) on one process. Measured 2026-12-06 (load 2 to 3.6, medians of 3 rounds,
+1,683 games a side): b435ff2 6,281 cpu games a minute, this checkout 6,817 (1.09x), the same
+games: the target is not met (docs/development.md says where a move's time goes).
 
     git archive b435ff2 | tar -x -C /tmp/b435
     .venv/bin/python bench/simulate.py --baseline /tmp/b435 [--games contest] [--rounds 3]
