@@ -116,6 +116,12 @@ def _votes_three(bot: Bot, others: list[str]) -> dict:
     return out
 
 
+# The attributes in their order, each with its suit; the sums ``_best_attribute`` keeps: one
+# per attribute's suit, and None's (a card of no suit).
+_ATTRIBUTE_SUITS = tuple((a, ATTR_SUIT[a]) for a in ATTRIBUTES)
+_SUMS = (*ATTR_SUIT.values(), None)
+
+
 class SensibleBot(Bot):
     """A reasonable player:
 
@@ -231,17 +237,18 @@ class SensibleBot(Bot):
         """The attribute whose value plus the mean value of the hand's cards of its suit is
         highest (the first in ATTRIBUTES' order on a tie)."""
         hand = me["hand"] or []
-        by_suit = dict.fromkeys(ATTR_SUIT.values(), 0)
+        # Each card's value added to its suit's sum; a card of no suit (a joker, a major
+        # arcanum: worth 0) to a sum no attribute reads (no question per card).
+        by_suit = dict.fromkeys(_SUMS, 0)
         facts = FACTS
         for c in hand:
             suit, value, _face = facts[c]
-            if suit in by_suit:
-                by_suit[suit] += value
+            by_suit[suit] += value
         n = max(1, len(hand))
         attrs = me["attributes"]
         best, top = ATTRIBUTES[0], None
-        for a in ATTRIBUTES:  # a strictly higher one only: the first wins a tie
-            worth = attrs[a] + by_suit[ATTR_SUIT[a]] / n
+        for a, suit in _ATTRIBUTE_SUITS:  # a strictly higher one only: the first wins a tie
+            worth = attrs[a] + by_suit[suit] / n
             if top is None or worth > top:
                 best, top = a, worth
         return best
