@@ -72,33 +72,11 @@ SNAPSHOT_KEYS = tuple(key for key, _copy in _SNAPSHOT)
 
 
 def snapshot(contest: dict[str, Any]) -> dict[str, Any]:
-    # A contest has every key by the time its result is announced (``announce``, before
-    # every snapshot): the snapshot written out, in ``_SNAPSHOT``'s order and copies, one
-    # dict built at once instead of a step per key (a snapshot at every contest's result).
-    try:
-        rounds = contest["rounds"]
-        return {
-            "challenger": contest["challenger"],
-            "defender": contest["defender"],
-            "kind": contest["kind"],
-            "attributes": dict(contest["attributes"]),
-            "cards": _lists(contest["cards"]),
-            "draws": _lists(contest["draws"]),
-            "totals": dict(contest["totals"]),
-            "rounds": copy_plain(rounds) if rounds else [],
-            "extended": contest["extended"],
-            "teams": _lists(contest["teams"]),
-            "winner": contest["winner"],
-            "loser": contest["loser"],
-            "how": contest["how"],
-            "penalties": _lists(contest["penalties"]),
-        }
-    except KeyError:  # a contest without one of them: the keys it has
-        return {
-            key: contest[key] if copy is None else copy(contest[key])
-            for key, copy in _SNAPSHOT
-            if key in contest
-        }
+    return {
+        key: contest[key] if copy is None else copy(contest[key])
+        for key, copy in _SNAPSHOT
+        if key in contest
+    }
 
 
 # -- playing a card -------------------------------------------------------------------------
