@@ -432,3 +432,35 @@ def test_a_long_run_works_out_its_figures_now_and_then_and_all_at_the_end(design
 
     expected = F.summarize(engine_run(lab_chunks.spec_of(whole)).records, 4)
     assert whole.status == "done" and whole.figures == expected
+
+
+def test_a_bots_edge_on_the_run_page_reads_as_a_difference(designer, client):
+    """A bot's edge is a difference (its share of the wins less its share of the seats): the
+    run page said it as a level with an ASCII minus ("6.7%（-23%〜37%）" in Japanese); it says
+    it signed, in percentage points, with the reader's minus, as the study pages say a
+    difference ("+10.5 (+3.5 to +16.0) points"), in each language."""
+    import re
+
+    from django.utils import translation
+
+    run = start(designer, games=8)
+    lab_chunks.run_everything(run)
+    run.refresh_from_db()
+    edges = sorted(k for k in run.figures if k.endswith("_edge"))
+    assert edges, sorted(run.figures)
+    client.force_login(designer)
+    unit = {"en": " points", "pt-br": " pontos percentuais", "ja": "ポイント"}
+    for language, points in unit.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:run_detail", args=[run.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        for key in edges:
+            row = page.split(f'data-figure="{key}"', 1)[1].split("</tr>", 1)[0]
+            shown = row.split('<td class="num">', 1)[1].split("</td>", 1)[0]
+            assert shown.endswith(points), (language, key, shown)
+            assert "%" not in shown and "-" not in shown, (language, key, shown)
+            # Each number signed (0 has no sign), the minus the reader's (U+2212).
+            numbers = re.findall(r"[+−]?\d+(?:[.,]\d+)?", shown)
+            assert len(numbers) == 3, (language, key, shown)
+            assert all(n[0] in "+−" or float(n.replace(",", ".")) == 0 for n in numbers), shown
