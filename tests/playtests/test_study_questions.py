@@ -244,3 +244,44 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
     main = page.split("<main", 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
     assert not code_names(text), code_names(text)
+
+
+def _text(page: str, testid: str) -> str:
+    """The words of the element marked ``testid`` (its tags dropped)."""
+    part = page.split(f'data-testid="{testid}"', 1)[1].split(">", 1)[1]
+    return re.sub(r"<[^>]+>", "", part.split("</li>", 1)[0].split("</strong>", 1)[0])
+
+
+def test_a_studys_status_agrees_with_a_study_in_portuguese(chance, designer, client):
+    """In Portuguese a run is a "simulação" and a study an "estudo": a finished study said
+    "Concluída" (the run's word) on its page and in the lab's list; it is "Concluído", a run
+    still "Concluída"; English and Japanese as they were."""
+    study = study_start.start(
+        designer,
+        "chance",
+        rulesets(designer, False),
+        players=[2],
+        games=4,
+        bots=["sensible"],
+        restriction="high",
+    )
+    played(study)
+    client.force_login(designer)
+    expected = {"pt-br": "Concluído", "en": "Done", "ja": "完了"}
+    for language, done in expected.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+            lab = client.get(
+                reverse("playtests:lab", args=["chance"]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        assert _text(page, "study-status") == done, (language, _text(page, "study-status"))
+        row = lab.split(f'href="{reverse("playtests:run_detail", args=[study.pk])}"', 1)[1]
+        assert f"<td>{done}</td>" in row.split("</tr>", 1)[0], (language, row[:400])
+    # A run is still a "simulação", its status feminine.
+    with translation.override("pt-br"):
+        assert SimulationRun(status="done", sweep={}).shown_status == "Concluída"
+        assert SimulationRun(status="cancelled", sweep={"kind": "study"}).shown_status == (
+            "Cancelado"
+        )
