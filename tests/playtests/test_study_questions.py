@@ -285,3 +285,50 @@ def test_a_studys_status_agrees_with_a_study_in_portuguese(chance, designer, cli
         assert SimulationRun(status="cancelled", sweep={"kind": "study"}).shown_status == (
             "Cancelado"
         )
+
+
+def test_a_skill_studys_header_says_what_its_cells_play(chance, designer, client):
+    """A study of skill plays a different table in each cell; its header's bots said only the
+    first cell's ("search, sensible"); it says what the cells play, in words, in each
+    language; a restricted study says its one seat forbidden a choice among its bots."""
+    fair = rulesets(designer, False)
+    study = study_start.start(
+        designer,
+        "chance",
+        fair,
+        players=[2],
+        games=4,
+        bots=["sensible"],
+        question=study_start.SKILL,
+        params={"budget": 2},
+    )
+    played(study)
+    client.force_login(designer)
+    expected = {
+        "en": "Bots: one search bot among sensible bots, one sensible bot among random bots",
+        "pt-br": "Bots: um bot “busca” entre bots “sensato”, um bot “sensato” entre bots "
+        "“aleatório”",
+        "ja": "ボット：堅実ボットの中の探索ボット1体、ランダムボットの中の堅実ボット1体",
+    }
+    for language, said in expected.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        bots = _text(page, "study-bots").split(" · ", 1)[0].strip()
+        assert bots == said, (language, bots)
+    restricted = study_start.start(
+        designer,
+        "chance",
+        rulesets(designer, True),
+        players=[2],
+        games=4,
+        bots=["sensible", "random"],
+        restriction="high",
+    )
+    with translation.override("en"):
+        page = client.get(reverse("playtests:study", args=[restricted.pk])).content.decode()
+    bots = _text(page, "study-bots").split(" · ", 1)[0].strip()
+    assert bots == (
+        "Bots: one sensible bot that never calls high, among sensible bots free to choose"
+    ), bots
