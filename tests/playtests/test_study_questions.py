@@ -332,3 +332,42 @@ def test_a_skill_studys_header_says_what_its_cells_play(chance, designer, client
     assert bots == (
         "Bots: one sensible bot that never calls high, among sensible bots free to choose"
     ), bots
+
+
+def test_what_a_restricted_choice_is_worth_is_said_with_its_interval(designer):
+    """A restricted seat's win share had its interval but the size after it had none ("Um
+    lugar se sai 14,2 pontos percentuais melhor sem ela"): the size takes the interval of the
+    edge it is (the cell's bootstrap, seeded by its numbers), the same in every language. The
+    contest's seat that never refuses does better: 65% (50% to 80%) of the wins where its
+    fair share is 33%, so 31.7 points better (16.7 points to 46.7 points)."""
+    base = Ruleset.objects.filter(game="contest").order_by("pk").first()
+    assert base is not None
+    top = study_start.start(
+        designer, "contest", [base], players=[3], games=40, bots=["sensible"], restriction="refuse"
+    )
+    played(top)
+    expected = {
+        "en": r"A seat does ([\d.]+) points better without it \(([\d.]+) points to ([\d.]+) points\)\.",
+        "pt-br": r"Um lugar se sai ([\d,]+) pontos percentuais melhor sem ela \(de ([\d,]+) "
+        r"pontos percentuais a ([\d,]+) pontos percentuais\)\.",
+        "ja": r"それなしのほうが、席の成績は([\d.]+)ポイント良くなります（([\d.]+)ポイント〜([\d.]+)ポイント）。",
+    }
+    sizes = set()
+    for language, pattern in expected.items():
+        with translation.override(language):  # a view says its sentences once: one each
+            said = study_answer.answer(study_reading.view_of(top))[0]
+        found = re.search(pattern, said)
+        assert found, (language, said)
+        size, low, high = (float(n.replace(",", ".")) for n in found.groups())
+        assert low < size < high, said
+        # The size and its bounds are the win share's less the fair share.
+        share, share_low, share_high = (float(n) for n in numbers_in(said)[:3])
+        fair = 100 / 3
+        for shown, exact in (
+            (size, share - fair),
+            (low, share_low - fair),
+            (high, share_high - fair),
+        ):
+            assert abs(shown - exact) < 1, (said, shown, exact)
+        sizes.add((size, low, high))
+    assert len(sizes) == 1, sizes
