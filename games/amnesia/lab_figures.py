@@ -70,12 +70,14 @@ FIGURES = (
         _("Challenge edge of the %(bot)s bot"),
         _("Challenges it won less its fair share of them."),
         SHARE,
+        difference=True,
     ),
     Figure(
         "bot.{bot}.tokens_edge",
         _("Token edge of the %(bot)s bot"),
         _("Its share of the tokens at the end less its share of the seats."),
         SHARE,
+        difference=True,
     ),
 )
 

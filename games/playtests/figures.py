@@ -12,10 +12,13 @@ Stable API (the studies build on it; add, do not rename):
 - ``Figure(key, label, meaning, unit, headline=False)``: ``key`` is the figure's name in the
   records, or a pattern with ``{seat}`` (a seat number) or ``{bot}`` (a bot's name), e.g.
   ``"seat{seat}.wins"``; ``label`` and ``meaning`` lazy translations that may use
-  ``%(seat)s`` / ``%(bot)s``; ``unit`` one of :data:`UNITS`.
+  ``%(seat)s`` / ``%(bot)s``; ``unit`` one of :data:`UNITS`; ``difference=True`` for a figure
+  that is itself a difference (a bot's edge: its share less its fair share), shown signed,
+  a share's in percentage points, as ``show_difference`` says one.
 - ``declared(game) -> list[Figure]``, ``find(game, key) -> Named | None`` (the declaration
   and the label and meaning filled in), ``undeclared(game, keys) -> [key]``.
-- ``label(game, key)``, ``meaning(game, key)``, ``unit(game, key)``, ``headline(game, key)``.
+- ``label(game, key)``, ``meaning(game, key)``, ``unit(game, key)``, ``headline(game, key)``,
+  ``is_difference(game, key)``.
 - ``show(game, key, value)``: one value in its unit and the reader's number form ("29%",
   "5,32 PV"); ``show_figure(game, key, fig)``: a figure with its interval; ``show_difference
   (game, key, diff)``: a difference, signed ("+2.3 points" for a share); ``number(x)``.
@@ -57,6 +60,7 @@ class Figure:
     meaning: Any
     unit: str
     headline: bool = False
+    difference: bool = False
 
     def pattern(self) -> re.Pattern[str]:
         text = re.escape(self.key)
@@ -97,6 +101,7 @@ COMMON: tuple[Figure, ...] = (
         gettext_lazy("Edge of the %(bot)s bot"),
         gettext_lazy("Its share of the wins less its share of the seats."),
         SHARE,
+        difference=True,
     ),
     Figure(
         "bot.{bot}.value_edge",
@@ -106,6 +111,7 @@ COMMON: tuple[Figure, ...] = (
             "the table's mean."
         ),
         SHARE,
+        difference=True,
     ),
     Figure(
         "minutes",
@@ -176,6 +182,12 @@ def headline(game: str, key: str) -> bool:
     return bool(named and named.headline)
 
 
+def is_difference(game: str, key: str) -> bool:
+    """Whether the figure is itself a difference (a bot's edge), shown as one."""
+    named = find(game, key)
+    return bool(named and named.figure.difference)
+
+
 # -- numbers in the reader's form ------------------------------------------------------------
 def number(x: float, places: int | None = None) -> str:
     """A number with the reader's decimal mark (5.32; 5,32), as many places as it needs."""
@@ -207,9 +219,12 @@ def _with_unit(unit_: str, text: str) -> str:
 
 
 def show(game: str, key: str, value: Any) -> str:
-    """One value of the figure in its unit ("29%", "41.5 moves"; "–" for none)."""
+    """One value of the figure in its unit ("29%", "41.5 moves"; "–" for none); a figure that
+    is a difference, signed ("+6.7 points")."""
     if value is None:
         return "–"
+    if is_difference(game, key):
+        return show_difference(game, key, {"value": value})
     u = unit(game, key)
     return _with_unit(u, _bare(u, float(value)))
 
@@ -221,9 +236,13 @@ def show_share(x: float) -> str:
 
 def show_figure(game: str, key: str, fig: dict[str, Any] | None, units: bool = True) -> str:
     """A figure with its 95% interval when it has one: "29% (27% to 31%)"; without its unit's
-    word where the sentence says it ("A game lasts %(moves)s moves")."""
+    word where the sentence says it ("A game lasts %(moves)s moves"). A figure that is a
+    difference (a bot's edge) is said as one: "+6.7 (−23.0 to +37.0) points", not "6.7%
+    (-23% to 37%)", which reads as a level."""
     if not fig or fig.get("value") is None:
         return "–"
+    if is_difference(game, key):
+        return show_difference(game, key, fig)
     u = unit(game, key)
     text = _bare(u, fig["value"])
     if "low" in fig and _bare(u, fig["low"]) != _bare(u, fig["high"]):

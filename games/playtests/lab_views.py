@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -165,7 +166,7 @@ def _detail_context(request, run: SimulationRun) -> dict:
         "children": list(run.children.order_by("pk")),
         "others": [
             {"run": other, "words": lab_words.run_words(other)}
-            for other in lab_bounds.visible_runs(request.user)
+            for other in _comparable(request.user)
             .filter(game=run.game)
             .exclude(pk=run.pk)
             .select_related("ruleset")[:50]
@@ -202,6 +203,19 @@ def _detail_context(request, run: SimulationRun) -> dict:
                 for p in lab_reading.sweep_points(run, figure)
             ]
     return context
+
+
+def _is_study(run: SimulationRun) -> bool:
+    return run.sweep.get("kind") == "study"
+
+
+def _comparable(user):
+    """The runs a run may be compared with: the visible runs and sweeps, not the studies. A
+    study's cells differ in ruleset, player count and (a study of skill) bots, so a run
+    compared with each of them, paired by seed, says nothing; and a study compares its own
+    rulesets on its page (``study_answer``)."""
+    # has_key first: a run without a sweep has no "kind", whose comparison is NULL (not kept).
+    return lab_bounds.visible_runs(user).exclude(Q(sweep__has_key="kind") & Q(sweep__kind="study"))
 
 
 def _asked(run: SimulationRun) -> int:
@@ -302,8 +316,8 @@ def run_compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     other_pk = whole_number(request.GET.get("other"), low=1)
     other = None
-    if other_pk is not None:
-        other = lab_bounds.visible_runs(request.user).filter(pk=other_pk, game=run.game).first()
+    if other_pk is not None and not _is_study(run):
+        other = _comparable(request.user).filter(pk=other_pk, game=run.game).first()
     if other is None:
         raise Http404("No such run to compare.")
     # The other run is read against this one: the differences are the other's less this one's,

@@ -14,6 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Ruleset, Seat, Table
 
@@ -282,12 +283,32 @@ class SimulationRun(models.Model):
         return f"{self.ruleset_label or self.game} × {self.games_asked} (#{self.pk})"
 
     @property
+    def shown_status(self) -> str:
+        """The status in words, agreeing with what the row is: a study's its own (in
+        Portuguese a run is a "simulação" and a study an "estudo": "Concluída", "Concluído")."""
+        if self.sweep.get("kind") == "study":
+            return str(STUDY_STATUS.get(self.status, self.get_status_display()))
+        return str(self.get_status_display())
+
+    @property
     def chunk_count(self) -> int:
         return -(-self.games_asked // self.chunk_games) if not self.sweep else 0
 
     @property
     def active(self) -> bool:
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+# A study's status, said of a study (the statuses above are said of a run): each language's
+# words agree with its own noun for a study.
+STUDY_STATUS: dict[str, object] = {
+    SimulationRun.Status.QUEUED: pgettext_lazy("a study's status", "Queued"),
+    SimulationRun.Status.RUNNING: pgettext_lazy("a study's status", "Running"),
+    SimulationRun.Status.DONE: pgettext_lazy("a study's status", "Done"),
+    SimulationRun.Status.PARTIAL: pgettext_lazy("a study's status", "Partial"),
+    SimulationRun.Status.CANCELLED: pgettext_lazy("a study's status", "Cancelled"),
+    SimulationRun.Status.FAILED: pgettext_lazy("a study's status", "Failed"),
+}
 
 
 class SimulationChunk(models.Model):

@@ -63,6 +63,7 @@ def context(user, run: SimulationRun | None) -> dict[str, Any]:
             "run": run,
             "rulesets": view.rulesets,
             "players": view.players,
+            "bots": study_reading.bots_words(view)[1],  # what its cells play
             "axes": [
                 {
                     "label": study_reading.axis_label(game, a),

@@ -13,12 +13,14 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from amnesia_site import lists
 from games.models import Ruleset
 from games.playtests import figures as names
 from games.playtests import lab_chunks, lab_words
 from games.playtests.lab_words import ruleset_words
 from games.playtests.models import SimulationRun
-from games.playtests.study_start import COMPARE, STUDY, sweepable
+from games.playtests.study_start import COMPARE, SKILL, STUDY, sweepable
+from games.simulate import skill
 
 
 # -- the figures' words -----------------------------------------------------------------------
@@ -187,3 +189,27 @@ def where_words(view: View, players: int, values: tuple | None) -> str:
             }
         )
     return _(", ").join(parts)
+
+
+def bots_words(view: View) -> tuple[str, str]:
+    """What the study's cells play, as its header says it: a label and the bots in words. A
+    study of skill plays a different table in each cell (one strong seat among weak bots), a
+    restricted study one seat forbidden a choice among its bot free to choose; any other plays
+    the study's bots, one a seat in turn. Read from the cells, not from the study's row (which
+    keeps the first cell's bots of a study of skill)."""
+    if view.question == SKILL:
+        pairs = dict.fromkeys(
+            (c.run.bots[0], c.run.bots[1]) for c in view.cells if len(c.run.bots) > 1
+        )
+        return _("Bots"), lists.listing(
+            _("one %(strong)s bot among %(weak)s bots")
+            % {"strong": names.bot_label(strong), "weak": names.bot_label(weak)}
+            for strong, weak in pairs
+        )
+    rule = view.restriction
+    if rule:
+        return _("Bots"), _(
+            "one %(bot)s bot that %(choice)s, among %(bot)s bots free to choose"
+        ) % {"bot": names.bot_label(rule.get("bot", "")), "choice": view.restriction_words()}
+    played = [b for b in view.top.bots if b != skill.RESTRICTED]
+    return _("Bots, one a seat in turn"), lab_words.bots_words(played)

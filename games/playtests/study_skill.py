@@ -206,14 +206,20 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
                 "%(number)s replays it)."
             ) % {"number": hole["number"]}
         else:
-            size = names.size_of_difference(game, "finished", abs(edge["value"]))
-            if edge["figure"].endswith("value_edge"):
-                size = names.size_of_difference(game, edge["figure"], abs(edge["value"]))
+            # The size with its interval (the edge's own, seeded by the cell's numbers), the
+            # bounds nearer zero first, as the study's comparisons say one (study_answer).
+            key = edge["figure"] if edge["figure"].endswith("value_edge") else "finished"
+            bounds = sorted((abs(edge["low"]), abs(edge["high"])))
+            sizes = {
+                "size": names.size_of_difference(game, key, abs(edge["value"])),
+                "low": names.size_of_difference(game, key, bounds[0]),
+                "high": names.size_of_difference(game, key, bounds[1]),
+            }
             then = (
-                _("The choice is worth %(size)s to a seat.")
+                _("The choice is worth %(size)s to a seat (%(low)s to %(high)s).")
                 if edge["value"] < 0
-                else _("A seat does %(size)s better without it.")
-            ) % {"size": size}
+                else _("A seat does %(size)s better without it (%(low)s to %(high)s).")
+            ) % sizes
         out.append((lists.sentences(text % words, then), hole))
     return out
 

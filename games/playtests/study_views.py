@@ -221,7 +221,7 @@ def study_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "in_line": lab_chunks.place_in_line(run)
         if run.status == SimulationRun.Status.QUEUED
         else None,
-        "bots_words": lab_words.bots_words(list(run.bots)),
+        "bots": study_reading.bots_words(view),
         "restriction": view.restriction_words(),
         "skill": view.question == study_start.SKILL,
         "axes": [

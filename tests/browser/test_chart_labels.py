@@ -104,3 +104,39 @@ def test_a_runs_figures_table_keeps_its_headers_whole_on_a_phone(
         " return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; }"
     )
     assert lines == 1
+
+
+def test_a_bots_edge_keeps_its_unit_whole_on_a_phone(
+    page, django_user_model, settings, live_server
+) -> None:
+    """A bot's edge is said in points ("−50.0（−56.7〜−43.3）ポイント"): at 390 px in Japanese
+    the figures table broke the unit in two ("ポイン" / "ト"); a number cell breaks only
+    between its parts."""
+    from django.contrib.auth.models import Group
+
+    from games.models import Ruleset
+    from games.playtests import lab_chunks, lab_start
+    from games.playtests.models import DESIGNERS_GROUP
+
+    from .helpers import log_in
+
+    settings.LAB_CHUNK_GAMES = 10
+    settings.LAB_YIELD_SECONDS = 0
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    ruleset = Ruleset.objects.filter(game="contest").order_by("pk").first()
+    run = lab_start.start(
+        designer, "contest", ruleset, players=3, games=20, bots=["sensible", "random"]
+    )
+    lab_chunks.run_everything(run)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/playtests/runs/{run.pk}/")
+    cell = page.locator('tr[data-figure="bot.random.win_edge"] td').first
+    assert cell.inner_text().replace("\n", "").endswith("ポイント"), cell.inner_text()
+    lines = cell.evaluate(
+        "(td) => { const t = td.firstChild, r = document.createRange();"
+        " r.setStart(t, t.length - 4); r.setEnd(t, t.length);"
+        " return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; }"
+    )
+    assert lines == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -432,3 +433,75 @@ def test_a_long_run_works_out_its_figures_now_and_then_and_all_at_the_end(design
 
     expected = F.summarize(engine_run(lab_chunks.spec_of(whole)).records, 4)
     assert whole.status == "done" and whole.figures == expected
+
+
+def test_a_bots_edge_on_the_run_page_reads_as_a_difference(designer, client):
+    """A bot's edge is a difference (its share of the wins less its share of the seats): the
+    run page said it as a level with an ASCII minus ("6.7%（-23%〜37%）" in Japanese); it says
+    it signed, in percentage points, with the reader's minus, as the study pages say a
+    difference ("+10.5 (+3.5 to +16.0) points"), in each language."""
+    from django.utils import translation
+
+    run = start(designer, games=8)
+    lab_chunks.run_everything(run)
+    run.refresh_from_db()
+    edges = sorted(k for k in run.figures if k.endswith("_edge"))
+    assert edges, sorted(run.figures)
+    client.force_login(designer)
+    unit = {"en": " points", "pt-br": " pontos percentuais", "ja": "ポイント"}
+    for language, points in unit.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:run_detail", args=[run.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        for key in edges:
+            row = page.split(f'data-figure="{key}"', 1)[1].split("</tr>", 1)[0]
+            shown = row.split('<td class="num">', 1)[1].split("</td>", 1)[0]
+            assert shown.endswith(points), (language, key, shown)
+            assert "%" not in shown and "-" not in shown, (language, key, shown)
+            # Each number signed (0 has no sign), the minus the reader's (U+2212).
+            numbers = re.findall(r"[+−]?\d+(?:[.,]\d+)?", shown)
+            assert len(numbers) == 3, (language, key, shown)
+            assert all(n[0] in "+−" or float(n.replace(",", ".")) == 0 for n in numbers), shown
+
+
+def test_a_study_is_left_out_of_a_runs_compare_list(designer, client):
+    """A study appeared in a run page's "compare with" list as "what-if:" with nothing after
+    (in Japanese "もしも："): its cells differ in ruleset and players, so a run compared with
+    each of them says nothing, and the study compares its rulesets on its own page. It is
+    left out of the list, and a comparison with it (either way) is no page; runs and sweeps
+    stay in, named in words in every language."""
+    from django.utils import translation
+
+    from games.playtests import study_start
+
+    run = start(designer, games=3)
+    lab_chunks.run_everything(run)
+    sweep = start(
+        designer, games=3, sweep={"kind": "option", "name": "bard_points", "values": [2, 3]}
+    )
+    lab_chunks.run_everything(sweep)
+    study = study_start.start(
+        designer,
+        GAME,
+        [builtin(GAME, "Amnesia Stories draft 4"), builtin(GAME, "Amnesia Stories draft 3")],
+        players=[4],
+        games=3,
+        bots=["sensible"],
+    )
+    client.force_login(designer)
+    labels = {"en": "what-if:", "pt-br": "e se:", "ja": "もしも："}
+    for language, what_if in labels.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:run_detail", args=[run.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        listed = page.split('data-testid="compare-with"', 1)[1].split("</select>", 1)[0]
+        offered = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', listed))
+        assert set(offered) == {str(sweep.pk)}, (language, offered)
+        assert not any(re.search(re.escape(what_if) + r"\s*(\(|·|$)", t) for t in offered.values())
+    compare = reverse("playtests:run_compare", args=[run.pk])
+    assert client.get(compare, {"other": sweep.pk}).status_code == 200
+    assert client.get(compare, {"other": study.pk}).status_code == 404
+    back = reverse("playtests:run_compare", args=[study.pk])
+    assert client.get(back, {"other": run.pk}).status_code == 404

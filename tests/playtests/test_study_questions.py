@@ -244,3 +244,130 @@ def test_the_form_offers_the_choices_and_the_page_says_them_in_japanese(client, 
     main = page.split("<main", 1)[1].split("</main>")[0]
     text = re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])
     assert not code_names(text), code_names(text)
+
+
+def _text(page: str, testid: str) -> str:
+    """The words of the element marked ``testid`` (its tags dropped)."""
+    part = page.split(f'data-testid="{testid}"', 1)[1].split(">", 1)[1]
+    return re.sub(r"<[^>]+>", "", part.split("</li>", 1)[0].split("</strong>", 1)[0])
+
+
+def test_a_studys_status_agrees_with_a_study_in_portuguese(chance, designer, client):
+    """In Portuguese a run is a "simulação" and a study an "estudo": a finished study said
+    "Concluída" (the run's word) on its page and in the lab's list; it is "Concluído", a run
+    still "Concluída"; English and Japanese as they were."""
+    study = study_start.start(
+        designer,
+        "chance",
+        rulesets(designer, False),
+        players=[2],
+        games=4,
+        bots=["sensible"],
+        restriction="high",
+    )
+    played(study)
+    client.force_login(designer)
+    expected = {"pt-br": "Concluído", "en": "Done", "ja": "完了"}
+    for language, done in expected.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+            lab = client.get(
+                reverse("playtests:lab", args=["chance"]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        assert _text(page, "study-status") == done, (language, _text(page, "study-status"))
+        row = lab.split(f'href="{reverse("playtests:run_detail", args=[study.pk])}"', 1)[1]
+        assert f"<td>{done}</td>" in row.split("</tr>", 1)[0], (language, row[:400])
+    # A run is still a "simulação", its status feminine.
+    with translation.override("pt-br"):
+        assert SimulationRun(status="done", sweep={}).shown_status == "Concluída"
+        assert SimulationRun(status="cancelled", sweep={"kind": "study"}).shown_status == (
+            "Cancelado"
+        )
+
+
+def test_a_skill_studys_header_says_what_its_cells_play(chance, designer, client):
+    """A study of skill plays a different table in each cell; its header's bots said only the
+    first cell's ("search, sensible"); it says what the cells play, in words, in each
+    language; a restricted study says its one seat forbidden a choice among its bots."""
+    fair = rulesets(designer, False)
+    study = study_start.start(
+        designer,
+        "chance",
+        fair,
+        players=[2],
+        games=4,
+        bots=["sensible"],
+        question=study_start.SKILL,
+        params={"budget": 2},
+    )
+    played(study)
+    client.force_login(designer)
+    expected = {
+        "en": "Bots: one search bot among sensible bots, one sensible bot among random bots",
+        "pt-br": "Bots: um bot “busca” entre bots “sensato”, um bot “sensato” entre bots "
+        "“aleatório”",
+        "ja": "ボット：堅実ボットの中の探索ボット1体、ランダムボットの中の堅実ボット1体",
+    }
+    for language, said in expected.items():
+        with translation.override(language):
+            page = client.get(
+                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        bots = _text(page, "study-bots").split(" · ", 1)[0].strip()
+        assert bots == said, (language, bots)
+    restricted = study_start.start(
+        designer,
+        "chance",
+        rulesets(designer, True),
+        players=[2],
+        games=4,
+        bots=["sensible", "random"],
+        restriction="high",
+    )
+    with translation.override("en"):
+        page = client.get(reverse("playtests:study", args=[restricted.pk])).content.decode()
+    bots = _text(page, "study-bots").split(" · ", 1)[0].strip()
+    assert bots == (
+        "Bots: one sensible bot that never calls high, among sensible bots free to choose"
+    ), bots
+
+
+def test_what_a_restricted_choice_is_worth_is_said_with_its_interval(designer):
+    """A restricted seat's win share had its interval but the size after it had none ("Um
+    lugar se sai 14,2 pontos percentuais melhor sem ela"): the size takes the interval of the
+    edge it is (the cell's bootstrap, seeded by its numbers), the same in every language. The
+    contest's seat that never refuses does better: 65% (50% to 80%) of the wins where its
+    fair share is 33%, so 31.7 points better (16.7 points to 46.7 points)."""
+    base = Ruleset.objects.filter(game="contest").order_by("pk").first()
+    assert base is not None
+    top = study_start.start(
+        designer, "contest", [base], players=[3], games=40, bots=["sensible"], restriction="refuse"
+    )
+    played(top)
+    expected = {
+        "en": r"A seat does ([\d.]+) points better without it \(([\d.]+) points to ([\d.]+) points\)\.",
+        "pt-br": r"Um lugar se sai ([\d,]+) pontos percentuais melhor sem ela \(de ([\d,]+) "
+        r"pontos percentuais a ([\d,]+) pontos percentuais\)\.",
+        "ja": r"それなしのほうが、席の成績は([\d.]+)ポイント良くなります（([\d.]+)ポイント〜([\d.]+)ポイント）。",
+    }
+    sizes = set()
+    for language, pattern in expected.items():
+        with translation.override(language):  # a view says its sentences once: one each
+            said = study_answer.answer(study_reading.view_of(top))[0]
+        found = re.search(pattern, said)
+        assert found, (language, said)
+        size, low, high = (float(n.replace(",", ".")) for n in found.groups())
+        assert low < size < high, said
+        # The size and its bounds are the win share's less the fair share.
+        share, share_low, share_high = (float(n) for n in numbers_in(said)[:3])
+        fair = 100 / 3
+        for shown, exact in (
+            (size, share - fair),
+            (low, share_low - fair),
+            (high, share_high - fair),
+        ):
+            assert abs(shown - exact) < 1, (said, shown, exact)
+        sizes.add((size, low, high))
+    assert len(sizes) == 1, sizes
