@@ -305,43 +305,48 @@ def main() -> None:
 
             def master_loop(table_pk: int, phone: Phone, offset: float) -> None:
                 kept = state[table_pk]
-                time.sleep(offset + args.every + 1.0)  # every phone following first
-                while time.monotonic() < deadline - 1.0:
-                    tick = time.monotonic()
-                    sent = {"expected_seq": kept["seq"], "client_id": uuid.uuid4().hex}
-                    if kept["forward"]:
-                        sent["move"] = moves[kept["played"]]
-                        answer = phone.post_json(f"/tables/{table_pk}/move/", sent)
-                        ok = answer[0] == 200
-                        kept["played"] += ok
-                        version = json.loads(answer[2]).get("version") if ok else None
-                    else:
-                        sent["csrfmiddlewaretoken"] = phone.cookies.get("csrftoken", "")
-                        answer = phone.post_form(f"/tables/{table_pk}/undo/", sent)
-                        ok = answer[0] == 302
-                        kept["played"] -= ok
-                        version = None
-                    arrived = time.monotonic()
-                    if ok:
-                        kept["seq"] += 1
-                        if version is None:
-                            # read after the answer: ``arrived`` stays the answer's time
-                            version = (
-                                Table.objects.filter(pk=table_pk)
-                                .values_list("version", flat=True)
-                                .get()
-                            )
-                    with lock:
-                        times["move or undo"].append(arrived - tick)
-                        if not ok:
-                            errors[f"move {answer[0]}"] += 1
+                try:
+                    time.sleep(offset + args.every + 1.0)  # every phone following first
+                    while time.monotonic() < deadline - 1.0:
+                        tick = time.monotonic()
+                        sent = {"expected_seq": kept["seq"], "client_id": uuid.uuid4().hex}
+                        if kept["forward"]:
+                            sent["move"] = moves[kept["played"]]
+                            answer = phone.post_json(f"/tables/{table_pk}/move/", sent)
+                            ok = answer[0] == 200
+                            kept["played"] += ok
+                            version = json.loads(answer[2]).get("version") if ok else None
                         else:
-                            committed[(table_pk, version)] = arrived
-                    if kept["played"] == len(moves):
-                        kept["forward"] = False
-                    elif kept["played"] == 0:
-                        kept["forward"] = True
-                    time.sleep(max(0.0, 1 / args.moves - (time.monotonic() - tick)))
+                            sent["csrfmiddlewaretoken"] = phone.cookies.get("csrftoken", "")
+                            answer = phone.post_form(f"/tables/{table_pk}/undo/", sent)
+                            ok = answer[0] == 302
+                            kept["played"] -= ok
+                            version = None
+                        arrived = time.monotonic()
+                        if ok:
+                            kept["seq"] += 1
+                            if version is None:
+                                # read after the answer: ``arrived`` stays the answer's time
+                                version = (
+                                    Table.objects.filter(pk=table_pk)
+                                    .values_list("version", flat=True)
+                                    .get()
+                                )
+                        with lock:
+                            times["move or undo"].append(arrived - tick)
+                            if not ok:
+                                errors[f"move {answer[0]}"] += 1
+                            else:
+                                committed[(table_pk, version)] = arrived
+                        if kept["played"] == len(moves):
+                            kept["forward"] = False
+                        elif kept["played"] == 0:
+                            kept["forward"] = True
+                        time.sleep(max(0.0, 1 / args.moves - (time.monotonic() - tick)))
+                finally:
+                    # the version read above took a connection for this thread: given back,
+                    # or the phases' threads together pass PostgreSQL's max_connections
+                    connections.close_all()
 
             follow = polling if phase == "polls" else pushed
             threads = []
