@@ -15,7 +15,9 @@ socket and its fetches stay on its server, as a balancer keeps a connection), so
 one server reaches half its phones through Redis, and each process serves half the panels.
 
 Each table is a contest (the demo's script); its game master posts ``--moves`` moves a second
-(undoing at the end of the script). Two phases, one after the other, on the same tables:
+(undoing at the end of the script). Two phases, one after the other, each on tables of its own
+made alike, so both play the same moves from the same start (on the same tables the second
+phase would play the script's later moves and its undos, which cost more than its first moves):
 
 1. **polls**: each of the ``--phones`` phones per table polls every ``--every`` seconds (the
    pages' default) and, told the table moved, fetches its seat panel;
@@ -119,7 +121,7 @@ def summary(values: list[float]) -> str:
     if not values:
         return "none"
     return (
-        f"{len(values):6} mean {statistics.mean(values) * 1e3:7.0f}  p95 "
+        f"{len(values):6} mean {statistics.mean(values) * 1e3:7.1f}  p95 "
         f"{percentile(values, 0.95) * 1e3:7.0f}  p99 {percentile(values, 0.99) * 1e3:7.0f}  "
         f"max {max(values) * 1e3:7.0f} ms"
     )
@@ -156,10 +158,15 @@ def main() -> None:
             (n, s) for n, s in registry.kit("contest").demos(timezone.now()) if len(s["moves"]) > 20
         )
         moves = [{k: v for k, v in m.items() if k != "at"} for m in script["moves"]]
-        tables = [
-            new_tables.import_script({**script, "moves": []}, gm, name=f"{name} {i}")
-            for i in range(args.tables)
-        ]
+        phases = ("polls", "push")
+        tables_of = {
+            phase: [
+                new_tables.import_script({**script, "moves": []}, gm, name=f"{name} {phase} {i}")
+                for i in range(args.tables)
+            ]
+            for phase in phases
+        }
+        tables = [table for phase in phases for table in tables_of[phase]]
         tokens = {t.pk: [s.token for s in t.seats.all()] for t in tables}
         connections.close_all()
 
@@ -193,10 +200,16 @@ def main() -> None:
                 idle.append(time.monotonic() - started)
         floor = percentile(idle, 0.99)
         print(f"idle floor: seat panel {summary(idle)}", flush=True)
-        masters = {t.pk: Phone(ports[i % len(ports)]) for i, t in enumerate(tables)}
+        masters = {
+            t.pk: Phone(ports[i % len(ports)])
+            for phase in phases
+            for i, t in enumerate(tables_of[phase])
+        }
         for master in masters.values():
             master.log_in("bench-gm", password)
         state = {t.pk: {"seq": 0, "played": 0, "forward": True} for t in tables}
+
+        moves_of: dict[str, list[float]] = {}
 
         def run_phase(phase: str) -> None:
             committed: dict[tuple[int, int], float] = {}  # (table, version) -> move answered
@@ -292,47 +305,52 @@ def main() -> None:
 
             def master_loop(table_pk: int, phone: Phone, offset: float) -> None:
                 kept = state[table_pk]
-                time.sleep(offset + args.every + 1.0)  # every phone following first
-                while time.monotonic() < deadline - 1.0:
-                    tick = time.monotonic()
-                    sent = {"expected_seq": kept["seq"], "client_id": uuid.uuid4().hex}
-                    if kept["forward"]:
-                        sent["move"] = moves[kept["played"]]
-                        answer = phone.post_json(f"/tables/{table_pk}/move/", sent)
-                        ok = answer[0] == 200
-                        kept["played"] += ok
-                        version = json.loads(answer[2]).get("version") if ok else None
-                    else:
-                        sent["csrfmiddlewaretoken"] = phone.cookies.get("csrftoken", "")
-                        answer = phone.post_form(f"/tables/{table_pk}/undo/", sent)
-                        ok = answer[0] == 302
-                        kept["played"] -= ok
-                        version = None
-                    arrived = time.monotonic()
-                    if ok:
-                        kept["seq"] += 1
-                        if version is None:
-                            # read after the answer: ``arrived`` stays the answer's time
-                            version = (
-                                Table.objects.filter(pk=table_pk)
-                                .values_list("version", flat=True)
-                                .get()
-                            )
-                    with lock:
-                        times["move or undo"].append(arrived - tick)
-                        if not ok:
-                            errors[f"move {answer[0]}"] += 1
+                try:
+                    time.sleep(offset + args.every + 1.0)  # every phone following first
+                    while time.monotonic() < deadline - 1.0:
+                        tick = time.monotonic()
+                        sent = {"expected_seq": kept["seq"], "client_id": uuid.uuid4().hex}
+                        if kept["forward"]:
+                            sent["move"] = moves[kept["played"]]
+                            answer = phone.post_json(f"/tables/{table_pk}/move/", sent)
+                            ok = answer[0] == 200
+                            kept["played"] += ok
+                            version = json.loads(answer[2]).get("version") if ok else None
                         else:
-                            committed[(table_pk, version)] = arrived
-                    if kept["played"] == len(moves):
-                        kept["forward"] = False
-                    elif kept["played"] == 0:
-                        kept["forward"] = True
-                    time.sleep(max(0.0, 1 / args.moves - (time.monotonic() - tick)))
+                            sent["csrfmiddlewaretoken"] = phone.cookies.get("csrftoken", "")
+                            answer = phone.post_form(f"/tables/{table_pk}/undo/", sent)
+                            ok = answer[0] == 302
+                            kept["played"] -= ok
+                            version = None
+                        arrived = time.monotonic()
+                        if ok:
+                            kept["seq"] += 1
+                            if version is None:
+                                # read after the answer: ``arrived`` stays the answer's time
+                                version = (
+                                    Table.objects.filter(pk=table_pk)
+                                    .values_list("version", flat=True)
+                                    .get()
+                                )
+                        with lock:
+                            times["move or undo"].append(arrived - tick)
+                            if not ok:
+                                errors[f"move {answer[0]}"] += 1
+                            else:
+                                committed[(table_pk, version)] = arrived
+                        if kept["played"] == len(moves):
+                            kept["forward"] = False
+                        elif kept["played"] == 0:
+                            kept["forward"] = True
+                        time.sleep(max(0.0, 1 / args.moves - (time.monotonic() - tick)))
+                finally:
+                    # the version read above took a connection for this thread: given back,
+                    # or the phases' threads together pass PostgreSQL's max_connections
+                    connections.close_all()
 
             follow = polling if phase == "polls" else pushed
             threads = []
-            for i, table in enumerate(tables):
+            for i, table in enumerate(tables_of[phase]):
                 threads.append(
                     threading.Thread(
                         target=master_loop,
@@ -393,9 +411,17 @@ def main() -> None:
                 f" = {panel_p99 / floor:.1f}×"
             )
             print(f"  errors: {sum(errors.values())} {dict(errors) or ''}", flush=True)
+            moves_of[phase] = times["move or undo"]
 
-        for phase in ("polls", "push"):
+        for phase in phases:
             run_phase(phase)
+        if all(moves_of.values()):
+            before, after = (statistics.mean(moves_of[phase]) for phase in phases)
+            print(
+                f"moves under the push / under polls: mean {after * 1e3:.1f} / "
+                f"{before * 1e3:.1f} ms = {after / before:.2f}× (target ≤ 1.5×)",
+                flush=True,
+            )
         print(f"load after: {os.getloadavg()[0]:.2f}", flush=True)
     finally:
         for server in servers:
