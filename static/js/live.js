@@ -20,6 +20,11 @@
 // under the same rules (mayRefresh). While the connection is open the polls slow down to one
 // every PUSHED_EVERY (never stop: a push lost on the way is caught up); when it cannot be made
 // or drops, the page says nothing and polls as before, and tries the connection again later.
+// Every screen of a table hears a move's version in the same millisecond; each waits a moment
+// drawn at random below PUSH_SPREAD before it fetches, so the table's five or six panels reach
+// the server one after another instead of all at once, where they queued behind each other and
+// the moves and pages of other tables behind them (docs/serving.md, "Spread"). bench/push.py
+// reads PUSH_SPREAD from here, so its phones wait as the pages do.
 (function () {
   "use strict";
 
@@ -36,6 +41,8 @@
   var backoff = 1000;
   var fetching = 0; // when a refresh this script asked for went out (0: none in flight)
   var FETCH_GIVES_UP = 10000; // a refresh that never said it ended counts as ended after this
+  var PUSH_SPREAD = 100; // milliseconds: a pushed version is fetched within this (above)
+  var spread = null; // the wait before a pushed version is fetched
 
   function watched() {
     return document.querySelector("[data-poll][data-version]");
@@ -81,6 +88,8 @@
     latest = 0; // another table's versions, or none yet
     if (retry) window.clearTimeout(retry);
     retry = null;
+    if (spread) window.clearTimeout(spread);
+    spread = null;
     if (!url) return;
     var ws;
     try {
@@ -103,7 +112,14 @@
       } catch (e) {
         return;
       }
-      heard(data && data.version);
+      var version = data && data.version;
+      if (typeof version !== "number") return;
+      latest = Math.max(latest, version);
+      if (spread) return; // the wait already running covers this version too
+      spread = window.setTimeout(function () {
+        spread = null;
+        if (socket === ws) heard(latest);
+      }, Math.random() * PUSH_SPREAD);
     };
     ws.onerror = function () { /* onclose follows: polls alone, said nowhere */ };
     ws.onclose = function () {

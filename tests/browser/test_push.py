@@ -8,10 +8,12 @@ them: tests/serving.py), on the test database, one server for the module."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
@@ -208,5 +210,62 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
         )
         assert wait_for_version(bruno, table.version, within=1.0) < 1.0
         assert flight["fetches"] == fetched + 1
+    finally:
+        phone.close()
+
+
+# Times on the page's own clock: each push frame heard, each fetch of the panel sent.
+STOPWATCH = """
+window.__heard = []; window.__sent = [];
+const Socket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const ws = new Socket(url, protocols);
+  ws.addEventListener("message", () => window.__heard.push(performance.now()));
+  return ws;
+};
+window.WebSocket.prototype = Socket.prototype;
+const send = XMLHttpRequest.prototype.send;
+XMLHttpRequest.prototype.send = function (body) {
+  window.__sent.push(performance.now());
+  return send.call(this, body);
+};
+"""
+
+
+def page_spread() -> float:
+    """live.js's PUSH_SPREAD, in milliseconds (bench/push.py's phones read it the same way)."""
+    script = (settings.BASE_DIR / "static" / "js" / "live.js").read_text()
+    found = re.search(r"var PUSH_SPREAD = (\d+);", script)
+    assert found, "static/js/live.js says no PUSH_SPREAD"
+    return float(found.group(1))
+
+
+def test_a_pushed_version_is_fetched_within_the_spread(laptop, gm, browser, push_server) -> None:
+    """The screens of a table hear a move at once, and each fetches its panel after a wait drawn
+    below PUSH_SPREAD, so they do not reach the server in one burst: with the draw at its top
+    the fetch waits most of the spread, at its bottom it goes at once."""
+    spread = page_spread()
+    assert 20 <= spread <= 250  # long enough to spread a table's panels, short beside 300 ms
+    _page, sender = laptop
+    table = table_for(gm, "amnesia")
+    seat = table.seats.get(name="Caio")
+    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
+    try:
+        caio = phone.new_page()
+        caio.add_init_script(STOPWATCH)
+        sockets, frames = listening(caio)
+        caio.goto(f"/seat/{seat.token}/amnesia/")
+        caio.evaluate(NO_POLLS)
+        first_frame(caio, sockets, frames)
+        waits = []
+        for draw in (0.999, 0.0):
+            caio.evaluate(f"() => {{ Math.random = () => {draw}; window.__sent = []; }}")
+            send_move(sender, table)
+            table.refresh_from_db()
+            wait_for_version(caio, table.version, within=1.0)
+            waits.append(caio.evaluate("() => window.__sent[0] - window.__heard.at(-1)"))
+        top, bottom = waits
+        assert spread * 0.9 <= top <= spread + 200, waits
+        assert bottom < spread * 0.5, waits
     finally:
         phone.close()
