@@ -294,6 +294,17 @@
 
   document.addEventListener("htmx:beforeSwap", function (ev) {
     if (!fromPoll(ev)) return;
+    // The panel came back after someone began something on the page (a pick, a ticked box)
+    // while it was on its way: it waits, as a refresh asked for then would have (mayRefresh),
+    // and the next poll asks again (the server says "changed" until the page draws it).
+    var asker = (ev.detail.requestConfig && ev.detail.requestConfig.elt) || ev.detail.elt;
+    if (ev.detail.shouldSwap && !mayRefresh(asker)) {
+      ev.detail.shouldSwap = false;
+      fetching = 0;
+      pending = true;
+      schedule();
+      return;
+    }
     var root = panelOf(ev.detail.target || document.body);
     var drafts = [];
     root.querySelectorAll("textarea[data-draft-key]").forEach(function (box) {
