@@ -257,9 +257,9 @@ def test_a_pushed_version_is_fetched_within_the_spread(laptop, gm, browser, push
         caio.goto(f"/seat/{seat.token}/amnesia/")
         caio.evaluate(NO_POLLS)
         first_frame(caio, sockets, frames)
-        # timing: the wait drawn for the version heard at connect runs out first (a version
-        # heard during a wait is covered by it, and would be fetched when it ends).
-        caio.wait_for_timeout(spread + 50)
+        # The wait drawn for the version heard at connect runs out first (a version heard
+        # during a wait is covered by it, and would be fetched when it ends).
+        caio.wait_for_timeout(spread + 50)  # timing: the spread drawn at connect, run out
         waits = []
         for draw in (0.999, 0.0):
             caio.evaluate(f"() => {{ Math.random = () => {draw}; window.__sent = []; }}")
