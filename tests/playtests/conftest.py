@@ -81,6 +81,15 @@ def designer(db, django_user_model):
     return user
 
 
+def page_in(client, url: str, language: str) -> str:
+    """``url``'s page as a reader of ``language`` gets it (their browser's language, and the
+    translations of ``language`` active while the test reads it)."""
+    from django.utils import translation
+
+    with translation.override(language):
+        return client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
 @pytest.fixture
 def designer_client(designer, client):
     client.force_login(designer)

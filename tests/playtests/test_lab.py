@@ -24,7 +24,7 @@ from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationR
 from games.services import new_tables, writing
 from games.simulate import figures as F
 from tests.codenames import code_names
-from tests.playtests.conftest import builtin
+from tests.playtests.conftest import builtin, page_in
 
 GAME = "amnesia_stories"
 
@@ -440,7 +440,6 @@ def test_a_bots_edge_on_the_run_page_reads_as_a_difference(designer, client):
     run page said it as a level with an ASCII minus ("6.7%（-23%〜37%）" in Japanese); it says
     it signed, in percentage points, with the reader's minus, as the study pages say a
     difference ("+10.5 (+3.5 to +16.0) points"), in each language."""
-    from django.utils import translation
 
     run = start(designer, games=8)
     lab_chunks.run_everything(run)
@@ -450,10 +449,7 @@ def test_a_bots_edge_on_the_run_page_reads_as_a_difference(designer, client):
     client.force_login(designer)
     unit = {"en": " points", "pt-br": " pontos percentuais", "ja": "ポイント"}
     for language, points in unit.items():
-        with translation.override(language):
-            page = client.get(
-                reverse("playtests:run_detail", args=[run.pk]), HTTP_ACCEPT_LANGUAGE=language
-            ).content.decode()
+        page = page_in(client, reverse("playtests:run_detail", args=[run.pk]), language)
         for key in edges:
             row = page.split(f'data-figure="{key}"', 1)[1].split("</tr>", 1)[0]
             shown = row.split('<td class="num">', 1)[1].split("</td>", 1)[0]
@@ -471,7 +467,6 @@ def test_a_study_is_left_out_of_a_runs_compare_list(designer, client):
     each of them says nothing, and the study compares its rulesets on its own page. It is
     left out of the list, and a comparison with it (either way) is no page; runs and sweeps
     stay in, named in words in every language."""
-    from django.utils import translation
 
     from games.playtests import study_start
 
@@ -492,10 +487,7 @@ def test_a_study_is_left_out_of_a_runs_compare_list(designer, client):
     client.force_login(designer)
     labels = {"en": "what-if:", "pt-br": "e se:", "ja": "もしも："}
     for language, what_if in labels.items():
-        with translation.override(language):
-            page = client.get(
-                reverse("playtests:run_detail", args=[run.pk]), HTTP_ACCEPT_LANGUAGE=language
-            ).content.decode()
+        page = page_in(client, reverse("playtests:run_detail", args=[run.pk]), language)
         listed = page.split('data-testid="compare-with"', 1)[1].split("</select>", 1)[0]
         offered = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', listed))
         assert set(offered) == {str(sweep.pk)}, (language, offered)

@@ -29,6 +29,7 @@ from games.playtests import (
 )
 from games.playtests.models import SimulationRun
 from tests.codenames import code_names
+from tests.playtests.conftest import page_in
 from tests.simulate.conftest import chance_game  # noqa: F401 (a fixture)
 
 
@@ -269,13 +270,8 @@ def test_a_studys_status_agrees_with_a_study_in_portuguese(chance, designer, cli
     client.force_login(designer)
     expected = {"pt-br": "Concluído", "en": "Done", "ja": "完了"}
     for language, done in expected.items():
-        with translation.override(language):
-            page = client.get(
-                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
-            ).content.decode()
-            lab = client.get(
-                reverse("playtests:lab", args=["chance"]), HTTP_ACCEPT_LANGUAGE=language
-            ).content.decode()
+        page = page_in(client, reverse("playtests:study", args=[study.pk]), language)
+        lab = page_in(client, reverse("playtests:lab", args=["chance"]), language)
         assert _text(page, "study-status") == done, (language, _text(page, "study-status"))
         row = lab.split(f'href="{reverse("playtests:run_detail", args=[study.pk])}"', 1)[1]
         assert f"<td>{done}</td>" in row.split("</tr>", 1)[0], (language, row[:400])
@@ -311,10 +307,7 @@ def test_a_skill_studys_header_says_what_its_cells_play(chance, designer, client
         "ja": "ボット：堅実ボットの中の探索ボット1体、ランダムボットの中の堅実ボット1体",
     }
     for language, said in expected.items():
-        with translation.override(language):
-            page = client.get(
-                reverse("playtests:study", args=[study.pk]), HTTP_ACCEPT_LANGUAGE=language
-            ).content.decode()
+        page = page_in(client, reverse("playtests:study", args=[study.pk]), language)
         bots = _text(page, "study-bots").split(" · ", 1)[0].strip()
         assert bots == said, (language, bots)
     restricted = study_start.start(
