@@ -11,6 +11,7 @@ import json
 import re
 import time
 import uuid
+from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
@@ -147,17 +148,30 @@ def first_frame(page, sockets: list, frames: list) -> None:
     assert frames, "the push never spoke"
 
 
+@contextmanager
+def seat_phone(browser, push_server, seat, script: str | None = None):
+    """A phone on ``seat``'s page (an Amnesia table's), its polls off and its push heard once
+    (open, the current version heard): (page, the frames it hears from now on). ``script``
+    runs in the page before its own."""
+    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
+    try:
+        page = phone.new_page()
+        if script:
+            page.add_init_script(script)
+        sockets, frames = listening(page)
+        page.goto(f"/seat/{seat.token}/amnesia/")
+        page.evaluate(NO_POLLS)
+        first_frame(page, sockets, frames)
+        yield page, frames
+    finally:
+        phone.close()
+
+
 def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_server) -> None:
     page, sender = laptop
     table = table_for(gm, "amnesia")
     seat = table.seats.get(name="Bruno")
-    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
-    try:
-        bruno = phone.new_page()
-        sockets, frames = listening(bruno)
-        bruno.goto(f"/seat/{seat.token}/amnesia/")
-        bruno.evaluate(NO_POLLS)
-        first_frame(bruno, sockets, frames)  # open, the current version heard
+    with seat_phone(browser, push_server, seat) as (bruno, frames):
         send_move(sender, table)
         table.refresh_from_db()
         wait_for_version(bruno, table.version, within=1.0)
@@ -210,8 +224,6 @@ def test_a_seat_connection_hears_the_version_alone(laptop, gm, browser, push_ser
         )
         assert wait_for_version(bruno, table.version, within=1.0) < 1.0
         assert flight["fetches"] == fetched + 1
-    finally:
-        phone.close()
 
 
 # Times on the page's own clock: each push frame heard, each fetch of the panel sent.
@@ -249,14 +261,7 @@ def test_a_pushed_version_is_fetched_within_the_spread(laptop, gm, browser, push
     _page, sender = laptop
     table = table_for(gm, "amnesia")
     seat = table.seats.get(name="Caio")
-    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
-    try:
-        caio = phone.new_page()
-        caio.add_init_script(STOPWATCH)
-        sockets, frames = listening(caio)
-        caio.goto(f"/seat/{seat.token}/amnesia/")
-        caio.evaluate(NO_POLLS)
-        first_frame(caio, sockets, frames)
+    with seat_phone(browser, push_server, seat, STOPWATCH) as (caio, _frames):
         # The wait drawn for the version heard at connect runs out first (a version heard
         # during a wait is covered by it, and would be fetched when it ends).
         caio.wait_for_timeout(spread + 50)  # timing: the spread drawn at connect, run out
@@ -267,8 +272,6 @@ def test_a_pushed_version_is_fetched_within_the_spread(laptop, gm, browser, push
             table.refresh_from_db()
             wait_for_version(caio, table.version, within=1.0)
             waits.append(caio.evaluate("() => window.__sent[0] - window.__heard.at(-1)"))
-        top, bottom = waits
-        assert spread * 0.9 <= top <= spread + 200, waits
-        assert bottom < spread * 0.5, waits
-    finally:
-        phone.close()
+    top, bottom = waits
+    assert spread * 0.9 <= top <= spread + 200, waits
+    assert bottom < spread * 0.5, waits
