@@ -219,7 +219,7 @@ def _comparable(user):
 
 
 def _asked(run: SimulationRun) -> int:
-    if run.sweep and run.sweep.get("kind") == "study":  # its cells', not a sweep's values
+    if _is_study(run):  # its cells', not a sweep's values
         return run.games_asked * max(1, run.children.count())
     return run.games_asked * (len(run.sweep.get("values", [])) if run.sweep else 1)
 
