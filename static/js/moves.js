@@ -100,10 +100,22 @@
     );
     for (var i = 0; i < controls.length; i++) {
       var el = controls[i];
-      if (el.disabled || el.closest("header, [hidden]") || !shown(el)) continue;
+      if (el.disabled || el.closest("header, [hidden]") || !shown(el) || holds(el)) continue;
       return el;
     }
     return null;
+  }
+
+  function holds(el) {
+    // A field that would hold every later refresh back while it has the keyboard (live.js):
+    // a select, a line to type in. The narration box does not (live.js carries it across).
+    // Given one, the laptop stopped following a challenge played on the phones after the
+    // game master stated one side's stakes on it (the first move there is the "Side" select):
+    // the keyboard goes to the first button or link instead.
+    if (el.tagName === "SELECT") return true;
+    if (el.tagName === "TEXTAREA") return !el.dataset.draftKey;
+    if (el.tagName !== "INPUT") return false;
+    return !/^(submit|button|reset|image|checkbox|radio)$/.test(el.type);
   }
 
   // Kept on each request (a poll may run while a move is on its way).

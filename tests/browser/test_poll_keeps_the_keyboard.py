@@ -90,3 +90,34 @@ def test_a_refresh_that_comes_back_after_a_pick_waits(
         expect(page.locator("#table-panel .pot")).to_contain_text("Caio")
     finally:
         context.close()
+
+
+def test_the_laptop_follows_the_phones_after_a_move_played_on_it(
+    browser, transactional_db, live_server, django_user_model
+) -> None:
+    """A move played by hand on the laptop gives the keyboard to the next panel's first move:
+    never to a field that would hold every later refresh back (live.js). In an Amnesia
+    challenge the first move is the stakes' "Side" select: after the game master stated one
+    side's stakes on the laptop, it stopped following the rest of the challenge played on the
+    phones (walked with phones over the push, issue 50)."""
+    context, page, gm = laptop(browser, live_server, django_user_model, "en")
+    try:
+        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
+        moves = [{"by": "Ana", "do": "continue"}, {"by": "Bruno", "do": "insist"}]
+        writing.play_many(table, moves, 0, gm)
+        writing.play_many(table, [{"by": "Ana", "do": "refuse"}], table.last_seq, gm)
+        page.goto(f"/tables/{table.pk}/")
+        stake = page.locator("#table-panel form:has(button[value=stake])")
+        stake.locator("input[name=text]").fill("The driver wants cash.")
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            stake.locator("button[value=stake]").click()  # Ana's side, stated on the laptop
+        caught_up(page, table)
+        assert page.evaluate("() => document.activeElement.tagName") not in ("SELECT", "INPUT")
+
+        # Caio joins from his phone: the laptop follows.
+        table.refresh_from_db()
+        writing.play_many(table, [{"by": "Caio", "do": "join"}], table.last_seq, gm)
+        caught_up(page, table)
+        expect(page.locator("#table-panel .pot")).to_contain_text("Caio")
+    finally:
+        context.close()
