@@ -42,6 +42,16 @@ def test_the_laptop_follows_a_challenge_played_on_the_phones(
         context.close()
 
 
+def challenge_on_the_laptop(page, gm):
+    """An Amnesia table in a challenge (Bruno insisted, Ana refused), open on the laptop."""
+    table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
+    moves = [{"by": "Ana", "do": "continue"}, {"by": "Bruno", "do": "insist"}]
+    writing.play_many(table, moves, 0, gm)
+    writing.play_many(table, [{"by": "Ana", "do": "refuse"}], table.last_seq, gm)
+    page.goto(f"/tables/{table.pk}/")
+    return table
+
+
 def test_a_refresh_that_comes_back_after_a_pick_waits(
     browser, transactional_db, live_server, django_user_model
 ) -> None:
@@ -51,11 +61,7 @@ def test_a_refresh_that_comes_back_after_a_pick_waits(
     a bard's first footprint, clicked while the panel was on its way, was lost.)"""
     context, page, gm = laptop(browser, live_server, django_user_model, "en")
     try:
-        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
-        moves = [{"by": "Ana", "do": "continue"}, {"by": "Bruno", "do": "insist"}]
-        writing.play_many(table, moves, 0, gm)
-        writing.play_many(table, [{"by": "Ana", "do": "refuse"}], table.last_seq, gm)
-        page.goto(f"/tables/{table.pk}/")
+        table = challenge_on_the_laptop(page, gm)
         expect(page.locator("#table-panel .actions h2")).to_have_text(
             "Challenge: Ana against Bruno"
         )
@@ -102,11 +108,7 @@ def test_the_laptop_follows_the_phones_after_a_move_played_on_it(
     phones (walked with phones over the push, issue 50)."""
     context, page, gm = laptop(browser, live_server, django_user_model, "en")
     try:
-        table = new_tables.create_table(gm, "amnesia", ["Ana", "Bruno", "Caio"], seed=3)
-        moves = [{"by": "Ana", "do": "continue"}, {"by": "Bruno", "do": "insist"}]
-        writing.play_many(table, moves, 0, gm)
-        writing.play_many(table, [{"by": "Ana", "do": "refuse"}], table.last_seq, gm)
-        page.goto(f"/tables/{table.pk}/")
+        table = challenge_on_the_laptop(page, gm)
         stake = page.locator("#table-panel form:has(button[value=stake])")
         stake.locator("input[name=text]").fill("The driver wants cash.")
         with page.expect_response(lambda r: r.request.method == "POST"):
