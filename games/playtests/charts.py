@@ -63,6 +63,13 @@ def _num(value: float) -> str:
     return formats.number_format(round(value, places), places)
 
 
+def _signed(value: float) -> str:
+    """A chart's value that is a difference, signed as ``figures.show_difference`` signs one
+    ("+6,7", "−23"); zero unsigned."""
+    sign = "+" if round(value, 2) > 0 else "−" if round(value, 2) < 0 else ""
+    return sign + _num(abs(value))
+
+
 def nice_ticks(lo: float, hi: float, target: int = 5, whole: bool = False) -> list[float]:
     """Round tick values covering ``lo..hi`` (1, 2 or 5 times a power of ten apart); with
     ``whole``, never less than 1 apart (turns, tokens and moves come whole)."""
@@ -149,11 +156,14 @@ def line_chart(
     height: int = 280,
     bands: dict[str, tuple[list[float | None], list[float | None]]] | None = None,
     bars: dict[str, tuple[list[float | None], list[float | None]]] | None = None,
+    signed: bool = False,
 ) -> SafeString:
     """One line per series over a shared x axis (``x`` defaults to 0, 1, 2, ...); a series
     may have a band (its low and high values at each x, e.g. a 95% interval), drawn shaded
     under its line and said in the text alternative, and interval bars (``bars``: a
-    vertical bar with caps from low to high at each x, where few points make a band thin)."""
+    vertical bar with caps from low to high at each x, where few points make a band thin).
+    ``signed``: the values are differences, said signed ("+6,7") in the text alternative."""
+    show = _signed if signed else _num
     bands = bands or {}
     bars = bars or {}
     names = list(series)
@@ -165,7 +175,8 @@ def line_chart(
     desc = f"{title}{lists.colon()}" + lists.groups().join(
         f"{name} "
         + " · ".join(
-            (_num(v) if v is not None else "-") + _band_text(bands.get(name) or bars.get(name), j)
+            (show(v) if v is not None else "-")
+            + _band_text(bands.get(name) or bars.get(name), j, show)
             for j, v in enumerate(vals)
         )
         for name, vals in series.items()
@@ -268,13 +279,13 @@ def line_chart(
     return mark_safe("".join(out))
 
 
-def _band_text(band, j: int) -> str:
+def _band_text(band, j: int, show=_num) -> str:
     if not band or j >= len(band[0]) or j >= len(band[1]):
         return ""
     lo, hi = band[0][j], band[1][j]
     if lo is None or hi is None:
         return ""
-    return lists.bracketed(f"{_num(lo)}–{_num(hi)}")
+    return lists.bracketed(f"{show(lo)}–{show(hi)}")
 
 
 def bar_chart(
@@ -287,14 +298,18 @@ def bar_chart(
     percent: bool = False,
     ranges: dict[str, list[tuple[float, float] | None]] | None = None,
     height: int = 260,
+    signed: bool = False,
 ) -> SafeString:
     """Grouped bars: one group per label, one bar per series; ``ranges`` adds whiskers
-    (say, the quartiles around a median)."""
+    (say, the quartiles around a median); ``signed``: the values are differences, each bar's
+    value said signed ("+6,7")."""
     names = list(series)
     values = [v for vals in series.values() for v in vals if v is not None]
     for rs in (ranges or {}).values():
         values.extend(v for r in rs if r is not None for v in r)
     fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    if signed:
+        fmt = lambda v: _signed(round(v, 1))  # noqa: E731
     desc = _grouped_description(title, labels, series, fmt)
     head, _uid = _open(title, desc[:2000], height)
     if not values or not labels:

@@ -18,7 +18,8 @@ Stable API (the studies build on it; add, do not rename):
 - ``declared(game) -> list[Figure]``, ``find(game, key) -> Named | None`` (the declaration
   and the label and meaning filled in), ``undeclared(game, keys) -> [key]``.
 - ``label(game, key)``, ``meaning(game, key)``, ``unit(game, key)``, ``headline(game, key)``,
-  ``is_difference(game, key)``.
+  ``is_difference(game, key)``, ``axis_label(game, key)`` (a chart's axis: the label and
+  its unit, "(%)" or, for a difference, "(points)").
 - ``show(game, key, value)``: one value in its unit and the reader's number form ("29%",
   "5,32 PV"); ``show_figure(game, key, fig)``: a figure with its interval; ``show_difference
   (game, key, diff)``: a difference, signed ("+2.3 points" for a share); ``number(x)``.
@@ -278,6 +279,17 @@ def show_difference(game: str, key: str, diff: dict[str, Any] | None) -> str:
     if u == SHARE:
         return _("%(n)s points") % {"n": text}
     return _with_unit(u, text)
+
+
+def axis_label(game: str, key: str) -> str:
+    """The figure's name on a chart's axis with its unit: a share's "(%)"; a share that is a
+    difference (a bot's edge) "(points)", as ``show_difference`` says one, not "(%)"."""
+    text = label(game, key)
+    if unit(game, key) != SHARE:
+        return text
+    if is_difference(game, key):
+        return _("%(figure)s (points)") % {"figure": text}
+    return _("%(figure)s (%%)") % {"figure": text}
 
 
 def size_of_difference(game: str, key: str, x: float) -> str:

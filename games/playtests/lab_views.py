@@ -237,7 +237,6 @@ def sweep_chart(run: SimulationRun, figure: str) -> dict:
     label = F.label(run.game, figure)
     what = lab_words.sweep_words(run.game, run.sweep)
     title = _("%(figure)s as %(name)s changes") % {"figure": label, "name": what}
-    y_label = _("%(figure)s (%%)") % {"figure": label} if scale == 100.0 else label
     svg = charts.line_chart(
         title,
         {label: mean},
@@ -245,7 +244,8 @@ def sweep_chart(run: SimulationRun, figure: str) -> dict:
         bars={label: (low, high)},
         x=xs,
         x_label=what,
-        y_label=y_label,
+        y_label=F.axis_label(run.game, figure),
+        signed=F.is_difference(run.game, figure),
     )
     return {"title": title, "svg": svg}
 

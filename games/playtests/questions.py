@@ -44,15 +44,16 @@ def pct(x: float) -> str:
 
 
 def share_text(fig: dict[str, Any]) -> str:
-    """'42% (31%–55%)', or '42%' without an interval."""
-    if "low" not in fig:
+    """'42% (31%–55%)', or '42%' without an interval or where its ends print alike ('100%',
+    not '100% (100%–100%)', as ``figures.show_figure`` leaves it out)."""
+    if "low" not in fig or pct(fig["low"]) == pct(fig["high"]):
         return pct(fig["value"])
     return pct(fig["value"]) + lists.bracketed(lists.span(pct(fig["low"]), pct(fig["high"])))
 
 
 def mean_text(fig: dict[str, Any]) -> str:
-    """'12.3 (11.9–12.8)', or '12.3' without an interval."""
-    if "low" not in fig:
+    """'12.3 (11.9–12.8)', or '12.3' without an interval or where its ends print alike."""
+    if "low" not in fig or P.number(fig["low"]) == P.number(fig["high"]):
         return P.number(fig["value"])
     ends = lists.span(P.number(fig["low"]), P.number(fig["high"]))
     return P.number(fig["value"]) + lists.bracketed(ends)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.playtests import charts
+from games.playtests import figures as names
 from games.playtests.study_reading import Cell, View, axis_label, figure, value_words
 
 HISTOGRAM_BINS = 10
@@ -33,8 +34,9 @@ def _point(cells: list[Cell], game: str, name: str) -> tuple:
 
 
 def _y_label(game: str, name: str) -> str:
-    info = figure(game, name)
-    return _("%(figure)s (%%)") % {"figure": info["label"]} if info["share"] else info["label"]
+    """The figure's name with its unit: a share's "(%)", a share's difference (a bot's edge)
+    "(points)", as ``figures.show_difference`` says one."""
+    return names.axis_label(game, name)
 
 
 def _numeric(values: list[Any]) -> bool:
@@ -106,6 +108,7 @@ def _line_or_bars(title, xs, series, bands, x_label, game, name, axis) -> dict[s
             x=[float(x) for x in xs],
             x_label=x_label,
             y_label=_y_label(game, name),
+            signed=names.is_difference(game, name),
         )
     else:
         labels = [value_words(game, axis, x) if axis else str(x) for x in xs]
@@ -116,7 +119,14 @@ def _line_or_bars(title, xs, series, bands, x_label, game, name, axis) -> dict[s
             ]
             for key in series
         }
-        svg = charts.bar_chart(title, labels, series, ranges=ranges, y_label=_y_label(game, name))
+        svg = charts.bar_chart(
+            title,
+            labels,
+            series,
+            ranges=ranges,
+            y_label=_y_label(game, name),
+            signed=names.is_difference(game, name),
+        )
     return {"title": title, "svg": svg}
 
 

@@ -38,7 +38,8 @@ def _fair(records: list[dict[str, Any]], bot: str) -> float:
 
 def _edge_words(game: str, bot: str, fair: float, edge: dict[str, Any]) -> dict[str, str]:
     """The edge as the sentences say it: a win share (its fair share added back) or what a seat
-    plays for, against the table, each with its interval."""
+    plays for, against the table, each with its interval, left out where its two ends print
+    alike ("100%", not "100% (100% to 100%)"), as ``figures.show_figure`` leaves it out."""
     if not edge["figure"].endswith("win_edge"):
         # Not a level but a difference from the table's mean, signed, in points, with its
         # interval; and what a seat plays for, named.
@@ -51,9 +52,9 @@ def _edge_words(game: str, bot: str, fair: float, edge: dict[str, Any]) -> dict[
         "value": names.show(game, key, edge["value"] + shift),
         "fair": names.show(game, key, fair),
     }
-    if "low" in edge:
-        words["low"] = names.show(game, key, edge["low"] + shift)
-        words["high"] = names.show(game, key, edge["high"] + shift)
+    low, high = (names.show(game, key, edge[end] + shift) for end in ("low", "high"))
+    if low != high:
+        words.update(low=low, high=high)
     return words
 
 
@@ -95,11 +96,16 @@ def skill_answer(view: View) -> list[tuple[str, None]]:
                 fair = _fair(records, strong)
                 words.update(_edge_words(game, strong, fair, edge))
                 verdict = skill.verdict(edge)
-                if edge["figure"].endswith("win_edge"):
+                if edge["figure"].endswith("win_edge") and "low" in words:
                     text = _(
                         "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots wins "
                         "%(value)s of the games (%(low)s to %(high)s), where a seat's fair share "
                         "is %(fair)s."
+                    )
+                elif edge["figure"].endswith("win_edge"):
+                    text = _(
+                        "%(ruleset)s, %(where)s: one %(strong)s bot among %(weak)s bots wins "
+                        "%(value)s of the games, where a seat's fair share is %(fair)s."
                     )
                 else:
                     text = _(
@@ -181,11 +187,16 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
             continue
         fair = _fair(records, bot)
         words.update(_edge_words(game, bot, fair, edge))
-        if edge["figure"].endswith("win_edge"):
+        if edge["figure"].endswith("win_edge") and "low" in words:
             text = _(
                 "%(ruleset)s, %(where)s: a seat that %(choice)s wins %(value)s of the games "
                 "(%(low)s to %(high)s) against %(bot)s bots free to choose, where a seat's fair "
                 "share is %(fair)s."
+            )
+        elif edge["figure"].endswith("win_edge"):
+            text = _(
+                "%(ruleset)s, %(where)s: a seat that %(choice)s wins %(value)s of the games "
+                "against %(bot)s bots free to choose, where a seat's fair share is %(fair)s."
             )
         else:
             text = _(
@@ -215,11 +226,18 @@ def _restricted_answer(view: View, rule: dict[str, Any]) -> list[tuple[str, dict
                 "low": names.size_of_difference(game, key, bounds[0]),
                 "high": names.size_of_difference(game, key, bounds[1]),
             }
-            then = (
-                _("The choice is worth %(size)s to a seat (%(low)s to %(high)s).")
-                if edge["value"] < 0
-                else _("A seat does %(size)s better without it (%(low)s to %(high)s).")
-            ) % sizes
+            if sizes["low"] == sizes["high"]:  # an interval whose ends print alike: left out
+                then = (
+                    _("The choice is worth %(size)s to a seat.")
+                    if edge["value"] < 0
+                    else _("A seat does %(size)s better without it.")
+                ) % sizes
+            else:
+                then = (
+                    _("The choice is worth %(size)s to a seat (%(low)s to %(high)s).")
+                    if edge["value"] < 0
+                    else _("A seat does %(size)s better without it (%(low)s to %(high)s).")
+                ) % sizes
         out.append((lists.sentences(text % words, then), hole))
     return out
 

@@ -204,6 +204,42 @@ def test_an_option_sweep_and_its_ruleset(designer, client):
     assert form.status_code == 200 and "Three points" in form.content.decode()
 
 
+def test_a_sweeps_chart_of_a_bots_edge_says_signed_points(designer, client):
+    """A bot's edge over a sweep is a difference: its chart's axis says points (it said "(%)",
+    a level) and its values, in the chart's text alternative, are signed."""
+    client.force_login(designer)
+    response = client.post(
+        reverse("playtests:lab", args=[GAME]),
+        {
+            "ruleset": builtin(GAME, "Amnesia Stories draft 4").pk,
+            "players": 4,
+            "games": 5,
+            "bots": "sensible,random",
+            "seed": 3,
+            "sweep_name": "bard_points",
+            "sweep_values": "1,2",
+        },
+    )
+    assert response.status_code == 302
+    run = SimulationRun.objects.get(parent__isnull=True)
+    lab_chunks.run_everything(run)
+    child = run.children.order_by("pk").first()
+    assert child is not None
+    edges = sorted(k for k in child.figures if k.startswith("bot.") and "_edge" in k)
+    assert edges, child.figures
+    url = reverse("playtests:run_detail", args=[run.pk]) + f"?figure={edges[0]}"
+    for language, points in (
+        ("en", "(points)"),
+        ("pt-br", "(pontos percentuais)"),
+        ("ja", "（ポイント）"),
+    ):
+        client.cookies["django_language"] = language
+        body = client.get(url).content.decode()
+        svg = body.split("<svg", 1)[1].split("</svg>", 1)[0]
+        assert points in svg and "(%)" not in svg and "（%）" not in svg, (language, svg)
+        assert "+" in svg or "−" in svg, (language, svg)
+
+
 def test_compare_and_export(designer, client):
     client.force_login(designer)
     a = start(designer, games=6, seed=2)

@@ -282,3 +282,33 @@ def test_cancelling_a_study_takes_its_cells_chunks_off_the_queue(client, designe
     top.refresh_from_db()
     assert top.status == "partial" and top.games_done == 5
     assert not DBTaskResult.objects.filter(queue_name="long", status="READY").exists()
+
+
+@pytest.mark.parametrize("players", [(3, 4), (4,)])
+def test_a_bots_edge_is_charted_in_signed_points_not_percent(designer, players):
+    """A bot's edge is a difference (its share less its fair share): its chart's axis says
+    points, as its sentences do, and its values are signed; it read "(%)", a level. Across
+    two player counts a line, at one a bar each ruleset."""
+    top = study(designer, games=10, players=players, bots=["sensible", "random"])
+    lab_chunks.run_everything(top)
+    top.refresh_from_db()
+    view = study_reading.view_of(top)
+    edges = sorted(
+        {k for c in view.cells for k in c.run.figures if k.startswith("bot.") and "_edge" in k}
+    )
+    assert edges, [c.run.figures for c in view.cells]
+    for language, points in (
+        ("en", "(points)"),
+        ("pt-br", "(pontos percentuais)"),
+        ("ja", "（ポイント）"),
+    ):
+        with translation.override(language):
+            drawn = "".join(
+                c["svg"] for name in edges for c in study_charts.figure_charts(view, name)
+            )
+            level = "".join(c["svg"] for c in study_charts.figure_charts(view, "finished"))
+        assert drawn.count(points) >= len(edges), (language, drawn)
+        assert "(%)" not in drawn and "（%）" not in drawn, (language, drawn)
+        assert "+" in drawn or "−" in drawn, (language, drawn)
+        # A share that is a level still says percent.
+        assert points not in level and ("(%)" in level or "（%）" in level), (language, level)

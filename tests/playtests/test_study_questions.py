@@ -21,6 +21,7 @@ from games.playtests import (
     lab_bounds,
     lab_chunks,
     lab_words,
+    questions,
     replay,
     study_answer,
     study_reading,
@@ -364,3 +365,42 @@ def test_what_a_restricted_choice_is_worth_is_said_with_its_interval(designer):
             assert abs(shown - exact) < 1, (said, shown, exact)
         sizes.add((size, low, high))
     assert len(sizes) == 1, sizes
+
+
+def test_an_interval_whose_ends_print_alike_is_left_out(chance, designer):
+    """Loaded and long (20 rolls each), a seat that calls high always wins: a sensible bot
+    among random bots wins every game, a seat that never calls high none. Its interval's ends
+    print as its value, and the sentence leaves it out, as ``show_figure`` does: it read
+    "100% of the games (100% to 100%)"."""
+    loaded = Ruleset.objects.create(
+        game="chance",
+        name="Chance long",
+        version=1,
+        options={"rounds": 20, "loaded": True},
+        owner=designer,
+    )
+    asked: tuple[dict[str, Any], ...] = (
+        {"question": study_start.SKILL, "params": {"budget": 2}},
+        {"restriction": "high"},
+    )
+    said: dict[str, list[str]] = {}
+    for each in asked:
+        top = study_start.start(
+            designer, "chance", [loaded], players=[2], games=20, bots=["sensible"], **each
+        )
+        view = played(top)
+        for language in ("en", "pt-br", "ja"):
+            with translation.override(language):
+                said.setdefault(language, []).extend(study_answer.answer(view))
+    sure = [s for s in said["en"] if re.search(r"wins (100|0)% of the games", s)]
+    assert len(sure) >= 2, said["en"]  # the sensible bot among random ones; the restricted seat
+    for language, texts in said.items():
+        for text in texts:
+            ends = re.findall(r"(\d+(?:[.,]\d+)?) ?% ?(?:to|a|〜) ?(\d+(?:[.,]\d+)?) ?%", text)
+            assert all(low != high for low, high in ends), (language, text)
+    # A level's interval in the questions' words is left out the same way; one that says
+    # something is kept.
+    assert questions.share_text({"value": 1.0, "low": 0.999, "high": 1.0}) == "100%"
+    assert questions.share_text({"value": 0.5, "low": 0.4, "high": 0.6}) == "50% (40%–60%)"
+    assert questions.mean_text({"value": 12.0, "low": 11.999, "high": 12.001}) == "12"
+    assert questions.mean_text({"value": 12.3, "low": 11.9, "high": 12.8}) == "12.3 (11.9–12.8)"
