@@ -208,20 +208,9 @@ def test_a_sweeps_chart_of_a_bots_edge_says_signed_points(designer, client):
     """A bot's edge over a sweep is a difference: its chart's axis says points (it said "(%)",
     a level) and its values, in the chart's text alternative, are signed."""
     client.force_login(designer)
-    response = client.post(
-        reverse("playtests:lab", args=[GAME]),
-        {
-            "ruleset": builtin(GAME, "Amnesia Stories draft 4").pk,
-            "players": 4,
-            "games": 5,
-            "bots": "sensible,random",
-            "seed": 3,
-            "sweep_name": "bard_points",
-            "sweep_values": "1,2",
-        },
+    run = start(
+        designer, games=5, seed=3, sweep={"kind": "option", "name": "bard_points", "values": [1, 2]}
     )
-    assert response.status_code == 302
-    run = SimulationRun.objects.get(parent__isnull=True)
     lab_chunks.run_everything(run)
     child = run.children.order_by("pk").first()
     assert child is not None
