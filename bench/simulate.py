@@ -222,12 +222,41 @@ def measure_child(args) -> None:
             for r in result.records
         ]
         text = json.dumps(games, sort_keys=True, default=str)
+        moves = sum(r["moves"] for r in result.records)
+        handle, floor = referee_floor(kit, result.records)
         out[slug] = {
             "games": n,
             "rate": len(result.records) / cpu * 60,
             "digest": hashlib.blake2b(text.encode(), digest_size=8).hexdigest(),
+            "sim_us": cpu / moves * 1e6,
+            "handle_us": handle / moves * 1e6,
+            "floor_us": floor / moves * 1e6,
         }
     print(json.dumps(out))
+
+
+def referee_floor(kit, records) -> tuple[float, float]:
+    """The CPU seconds the referee alone takes over the games' moves (best of three): its
+    ``handle`` on one state in place (the simulation's own path for a verb the mover was
+    offered), and that plus the mover's own ``legal_moves`` before each move (a move is
+    made only by a seat offered it: the least any table does). What is left of a move's
+    time is the bots', the other seats asked, the table's and the figures'."""
+    from games.rules.script import parse_script
+
+    referee = kit.referee
+    games = [parse_script(r["script"]) for r in records]
+
+    def replay(offer: bool) -> float:
+        began = time.process_time()
+        for setup, moves in games:
+            state = referee.copy_state(referee.initial_state(setup))
+            for move in moves:
+                if offer:
+                    referee.legal_moves(state, move["by"])
+                referee.handle(state, dict(move))
+        return time.process_time() - began
+
+    return min(replay(False) for _ in range(3)), min(replay(True) for _ in range(3))
 
 
 def baseline_bench(args) -> None:
@@ -253,6 +282,11 @@ def baseline_bench(args) -> None:
         return found
 
     rates: dict[str, dict[str, list[float]]] = {g: {"base": [], "this": []} for g in games}
+    # Microseconds a move, per side: the simulation's, the referee's handle, and its floor.
+    parts: dict[str, dict[str, dict[str, list[float]]]] = {
+        g: {side: {"sim_us": [], "handle_us": [], "floor_us": []} for side in ("base", "this")}
+        for g in games
+    }
     digests: dict[str, set[str]] = {g: set() for g in games}
     count: dict[str, int] = {}
     for _ in range(args.rounds):
@@ -261,6 +295,8 @@ def baseline_bench(args) -> None:
             for slug, figure in found.items():
                 count.setdefault(slug, figure["games"])
                 rates[slug][side].append(figure["rate"])
+                for key, values in parts[slug][side].items():
+                    values.append(figure[key])
                 digests[slug].add(figure["digest"])
     print(
         f"{'game':<18}{'games':>7}{'base cpu g/min':>16}{'this cpu g/min':>16}{'ratio':>8}  same games"
@@ -278,6 +314,28 @@ def baseline_bench(args) -> None:
         print(
             f"target (issue 49, against b435ff2): the contest at {TARGET_RATIO:.0f}x -> "
             f"{ratio:.2f}x {verdict}"
+        )
+        mid = {
+            side: {k: statistics.median(v) for k, v in figures.items()}
+            for side, figures in parts["contest"].items()
+        }
+        budget = mid["base"]["sim_us"] / TARGET_RATIO
+        print("the contest's microseconds a move (CPU, medians):")
+        print(f"{'':<8}{'simulation':>12}{'handle':>9}{'floor':>8}{'the rest':>10}")
+        for side in ("base", "this"):
+            m = mid[side]
+            rest = m["sim_us"] - m["floor_us"]
+            print(
+                f"{side:<8}{m['sim_us']:>12.1f}{m['handle_us']:>9.1f}{m['floor_us']:>8.1f}"
+                f"{rest:>10.1f}"
+            )
+        left = budget - mid["this"]["floor_us"]
+        print(
+            f"{TARGET_RATIO:.0f}x the base asks {budget:.1f} us a move; the referee's floor here "
+            f"(handle and the mover's own legal moves) takes {mid['this']['floor_us']:.1f}, "
+            f"which leaves {left:.1f} us for what this checkout spends "
+            f"{mid['this']['sim_us'] - mid['this']['floor_us']:.1f} us on (the bots, the other "
+            "seats asked, the table, the figures)"
         )
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"(medians of {args.rounds} rounds each, in turn; load at the end {load})")
