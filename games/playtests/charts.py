@@ -54,13 +54,27 @@ def _y_axis_label(text: str, top: float, bottom: float) -> str:
     )
 
 
+def _minus(text: str) -> str:
+    """A number's text with the reader's minus ("−", as ``_signed`` and the figures' own text
+    write one), not the hyphen Python and Django print ("-10"); "-0" is 0."""
+    if not text.startswith("-"):
+        return text
+    return text[1:] if text.strip("-0.,%") == "" else "−" + text[1:]
+
+
 def _num(value: float) -> str:
-    """A chart's number as the reader writes it (3,5 in Portuguese), up to two decimals."""
+    """A chart's number as the reader writes it (3,5 in Portuguese, −2,5), up to two
+    decimals."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     if text == "-0":
         return "0"
     places = len(text.partition(".")[2])
-    return formats.number_format(round(value, places), places)
+    return _minus(formats.number_format(round(value, places), places))
+
+
+def _percent(value: float) -> str:
+    """A share of 0..1 as a whole percent ("36%"; below 0 "−5%")."""
+    return _minus(f"{value * 100:.0f}%")
 
 
 def _signed(value: float) -> str:
@@ -308,7 +322,7 @@ def bar_chart(
     values = [v for vals in series.values() for v in vals if v is not None]
     for rs in (ranges or {}).values():
         values.extend(v for r in rs if r is not None for v in r)
-    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    fmt = _percent if percent else (lambda v: _num(round(v, 1)))
     if signed:
         fmt = lambda v: _signed(round(v, 1))  # noqa: E731
     desc = _grouped_description(title, labels, series, fmt)
@@ -435,7 +449,7 @@ def hbar_chart(
     and the chart stays readable on a phone."""
     names = list(series)
     values = [v for vals in series.values() for v in vals if v is not None]
-    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    fmt = _percent if percent else (lambda v: _num(round(v, 1)))
     bar_h = 14
     label_h = 19
     group_h = label_h + bar_h * len(names) + 10

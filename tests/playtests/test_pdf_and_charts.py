@@ -129,3 +129,21 @@ def test_a_negative_bar_goes_down_from_zero(language):
     ticks = [t.text for t in svg.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
     assert "−10" in ticks and "−20" in ticks and "0" in ticks, ticks
     assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+
+
+@pytest.mark.parametrize(
+    ("language", "half", "tenth"),
+    [("en", "−1.5", "−12.5"), ("pt-br", "−1,5", "−12,5"), ("ja", "−1.5", "−12.5")],
+)
+def test_negative_ticks_say_the_readers_minus(language, half, tenth):
+    """The values' labels said "−2,5" and the axes beside them "-10": every chart's ticks
+    say the reader's minus too, in the reader's decimals."""
+    with translation.override(language):
+        lines = _svg(charts.line_chart("T", {"a": [-1.25, 1.25], "b": [0.5, None]}, x=[-4, 4]))
+        bars = _svg(charts.bar_chart("T", ["a", "b"], {"x": [-12.5, 3]}))
+        shares = _svg(charts.bar_chart("T", ["a", "b"], {"x": [-0.05, 0.5]}, percent=True))
+    assert half in _texts(lines) and "−4" in _texts(lines), _texts(lines)
+    assert tenth in _texts(bars) and "−15" in _texts(bars), _texts(bars)
+    assert "−5%" in _texts(shares) and "−20%" in _texts(shares), _texts(shares)
+    for svg in (lines, bars, shares):
+        assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
