@@ -54,13 +54,27 @@ def _y_axis_label(text: str, top: float, bottom: float) -> str:
     )
 
 
+def _minus(text: str) -> str:
+    """A number's text with the reader's minus ("−", as ``_signed`` and the figures' own text
+    write one), not the hyphen Python and Django print ("-10"); "-0" is 0."""
+    if not text.startswith("-"):
+        return text
+    return text[1:] if text.strip("-0.,%") == "" else "−" + text[1:]
+
+
 def _num(value: float) -> str:
-    """A chart's number as the reader writes it (3,5 in Portuguese), up to two decimals."""
+    """A chart's number as the reader writes it (3,5 in Portuguese, −2,5), up to two
+    decimals."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     if text == "-0":
         return "0"
     places = len(text.partition(".")[2])
-    return formats.number_format(round(value, places), places)
+    return _minus(formats.number_format(round(value, places), places))
+
+
+def _percent(value: float) -> str:
+    """A share of 0..1 as a whole percent ("36%"; below 0 "−5%")."""
+    return _minus(f"{value * 100:.0f}%")
 
 
 def _signed(value: float) -> str:
@@ -302,12 +316,13 @@ def bar_chart(
 ) -> SafeString:
     """Grouped bars: one group per label, one bar per series; ``ranges`` adds whiskers
     (say, the quartiles around a median); ``signed``: the values are differences, each bar's
-    value said signed ("+6,7")."""
+    value said signed ("+6,7"). A negative value's bar goes down from the zero line, its
+    value under it."""
     names = list(series)
     values = [v for vals in series.values() for v in vals if v is not None]
     for rs in (ranges or {}).values():
         values.extend(v for r in rs if r is not None for v in r)
-    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    fmt = _percent if percent else (lambda v: _num(round(v, 1)))
     if signed:
         fmt = lambda v: _signed(round(v, 1))  # noqa: E731
     desc = _grouped_description(title, labels, series, fmt)
@@ -315,17 +330,22 @@ def bar_chart(
     if not values or not labels:
         return _empty(head, height)
     legend, legend_h = _legend(names, 14, 56, WIDTH - 10, bars=True) if len(names) > 1 else ("", 0)
+    bottom: float  # raised below for negative bars' values
     left, right, top, bottom = 56, WIDTH - 12, 14 + legend_h + 8, height - 44
-    hi = y_max if y_max is not None else max(values)
-    y_ticks = nice_ticks(0, hi if hi > 0 else 1, whole=not percent and _whole(values))
+    # The axis covers 0 and every value and whisker, below 0 too: a bot's edge is negative
+    # where it loses, and its bar goes down from 0 (it was clipped to nothing at 0).
+    lo = min(0.0, min(values))
+    hi = y_max if y_max is not None else max(0.0, max(values))
+    y_ticks = nice_ticks(lo, hi if hi > lo else lo + 1, whole=not percent and _whole(values))
     if y_max is not None:
-        y_ticks = [t for t in y_ticks if t <= y_max] or [0, y_max]
+        y_ticks = [t for t in y_ticks if t <= y_max] or [lo, y_max]
         if y_ticks[-1] < y_max:
             y_ticks.append(y_max)
-    y_hi = y_ticks[-1] or 1
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+    span = (y_hi - y_lo) or 1
 
     def py(v: float) -> float:
-        return bottom - max(0.0, min(v, y_hi)) / y_hi * (bottom - top)
+        return bottom - (max(y_lo, min(v, y_hi)) - y_lo) / span * (bottom - top)
 
     group_w = (right - left) / len(labels)
     bar_w = min(44.0, group_w * 0.8 / max(len(names), 1))
@@ -333,11 +353,28 @@ def bar_chart(
     # Labels wider than their group are drawn one in `every` (each bar's title keeps its own):
     # ten bins of a histogram ran into each other on a phone ("147–222223–298…").
     every = max(1, math.ceil((max(map(text_width, shorts)) + 6) / group_w))
-    # A bar's value wider than the bar is turned up along it, over room made above the bars.
+    # A bar's value wider than the bar is turned up along it, over room made above the bars
+    # (below them for a negative bar, whose value is under its end).
     value_w = max(text_width(fmt(v), FONT - 2) for v in values)
     turned = value_w > bar_w - 1
-    if turned:
+    labels_y = bottom + 20
+    if turned and any(v >= 0 for vals in series.values() for v in vals if v is not None):
         top += value_w
+    # A negative bar's value is under its end (or its whisker's): the bars are raised by as
+    # much as the lowest such value needs over the room below it (a share ``f`` of the axis).
+    need = value_w + 4 if turned else FONT + 2
+    raise_by = 0.0
+    for name, vals in series.items():
+        whiskers = (ranges or {}).get(name) or []
+        for i, value in enumerate(vals):
+            if value is None or value >= 0:
+                continue
+            whisker = whiskers[i] if i < len(whiskers) else None
+            end = min(value, whisker[0]) if whisker is not None else value
+            f = (max(end, y_lo) - y_lo) / span
+            raise_by = max(raise_by, (need - f * (bottom - top)) / (1 - f))
+    bottom -= raise_by
+    zero = py(0)
     out = [head, legend, '<g class="chart__grid" stroke="currentColor" stroke-opacity="0.18">']
     for t in y_ticks:
         out.append(f'<line x1="{left}" x2="{right}" y1="{py(t):.1f}" y2="{py(t):.1f}"/>')
@@ -352,7 +389,7 @@ def bar_chart(
         if i % every:
             continue
         cx = left + group_w * (i + 0.5)
-        out.append(f'<text x="{cx:.1f}" y="{bottom + 20}" text-anchor="middle">{_e(short)}</text>')
+        out.append(f'<text x="{cx:.1f}" y="{labels_y}" text-anchor="middle">{_e(short)}</text>')
     out.append("</g>")
     for s, name in enumerate(names):
         colour = PALETTE[s % len(PALETTE)]
@@ -361,36 +398,41 @@ def bar_chart(
                 continue
             cx = left + group_w * (i + 0.5)
             x0 = cx - bar_w * len(names) / 2 + bar_w * s
-            y0 = py(value)
+            end = py(value)
+            down = value < 0
+            y0, y1 = (zero, end) if down else (end, zero)
             out.append(
                 f'<rect class="chart__bar" x="{x0 + 1:.1f}" y="{y0:.1f}" width="{bar_w - 2:.1f}" '
-                f'height="{bottom - y0:.1f}" fill="{colour}"><title>{_e(label_of(labels, i))} · '
+                f'height="{y1 - y0:.1f}" fill="{colour}"><title>{_e(label_of(labels, i))} · '
                 f"{_e(name)}{lists.colon()}{_e(fmt(value))}</title></rect>"
             )
-            label_y = y0
+            label_y = end
             rng = (ranges or {}).get(name)
             if rng and i < len(rng) and rng[i] is not None:
-                lo, hi_ = rng[i]
+                lo_, hi_ = rng[i]
                 mx = x0 + bar_w / 2
                 out.append(
-                    f'<path d="M{mx:.1f},{py(lo):.1f}V{py(hi_):.1f}M{mx - 5:.1f},{py(lo):.1f}'
+                    f'<path d="M{mx:.1f},{py(lo_):.1f}V{py(hi_):.1f}M{mx - 5:.1f},{py(lo_):.1f}'
                     f'h10M{mx - 5:.1f},{py(hi_):.1f}h10" stroke="currentColor" stroke-width="1.5"/>'
                 )
-                label_y = min(y0, py(hi_))
+                label_y = max(end, py(lo_)) if down else min(end, py(hi_))
             if turned:
-                mx, my = x0 + bar_w / 2 + (FONT - 2) * 0.35, label_y - 3
+                # Read upwards: above the bar from its end, under a negative bar up to its end.
+                mx, my = x0 + bar_w / 2 + (FONT - 2) * 0.35, label_y + 3 if down else label_y - 3
+                anchor = ' text-anchor="end"' if down else ""
                 out.append(
-                    f'<text transform="translate({mx:.1f} {my:.1f}) rotate(-90)" '
+                    f'<text transform="translate({mx:.1f} {my:.1f}) rotate(-90)"{anchor} '
                     f'fill="currentColor" font-size="{FONT - 2}">{_e(fmt(value))}</text>'
                 )
                 continue
+            text_y = label_y + FONT if down else label_y - 4
             out.append(
-                f'<text x="{x0 + bar_w / 2:.1f}" y="{label_y - 4:.1f}" text-anchor="middle" '
+                f'<text x="{x0 + bar_w / 2:.1f}" y="{text_y:.1f}" text-anchor="middle" '
                 f'fill="currentColor" font-size="{FONT - 2}">{_e(fmt(value))}</text>'
             )
     out.append(
-        f'<line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}" stroke="currentColor" '
-        'stroke-opacity="0.6"/></svg>'
+        f'<line x1="{left}" x2="{right}" y1="{round(zero, 1):g}" '
+        f'y2="{round(zero, 1):g}" stroke="currentColor" stroke-opacity="0.6"/></svg>'
     )
     return mark_safe("".join(out))
 
@@ -407,7 +449,7 @@ def hbar_chart(
     and the chart stays readable on a phone."""
     names = list(series)
     values = [v for vals in series.values() for v in vals if v is not None]
-    fmt = (lambda v: f"{v * 100:.0f}%") if percent else (lambda v: _num(round(v, 1)))
+    fmt = _percent if percent else (lambda v: _num(round(v, 1)))
     bar_h = 14
     label_h = 19
     group_h = label_h + bar_h * len(names) + 10

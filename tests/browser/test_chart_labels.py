@@ -49,6 +49,24 @@ def test_a_studys_charts_keep_their_labels_apart_on_a_phone(browser, language) -
                 percent=True,
                 y_label="割合" if language == "ja" else "Proporção",
             ),
+            # A bot's edge at one player count, in signed points: a bar going down from 0
+            # has its value under its whisker, over the player count's label.
+            charts.bar_chart(
+                "",
+                ["3"],
+                {DRAFTS[0]: [-12.5], DRAFTS[1]: [4.2]},
+                ranges={DRAFTS[0]: [(-20.3, -4.7)], DRAFTS[1]: [(-2.5, 10.9)]},
+                y_label="ボットの優位（ポイント）" if language == "ja" else "Vantagem (pontos)",
+                signed=True,
+            ),
+            # Bars too narrow for their values, which are turned along them, below 0 too.
+            charts.bar_chart(
+                "",
+                BINS[:6],
+                {d: [-45.5, -30.25, 12.5, -1.5, -60.75, 8.25] for d in DRAFTS},
+                y_label="Proporção",
+                signed=True,
+            ),
             charts.line_chart(
                 "",
                 {d: [45.0, 66.0] for d in DRAFTS},

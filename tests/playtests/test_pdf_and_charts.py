@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from xml.etree import ElementTree
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.playtests import charts
 from tests import pdfs
@@ -70,3 +72,78 @@ def test_nice_ticks():
     assert charts.nice_ticks(0, 10) == [0, 2, 4, 6, 8, 10]
     assert charts.nice_ticks(0, 1) == [0, 0.2, 0.4, 0.6, 0.8, 1]
     assert charts.nice_ticks(-3, 7)[0] <= -3 and charts.nice_ticks(-3, 7)[-1] >= 7
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+# An ASCII hyphen before a digit: a negative number printed as Python prints it ("-10"), not
+# with the reader's minus ("−10") the values' own labels use.
+HYPHEN_MINUS = re.compile(r"-\d")
+
+
+def _svg(drawn) -> ElementTree.Element:
+    return ElementTree.fromstring(str(drawn))
+
+
+def _texts(svg: ElementTree.Element) -> list[str]:
+    return [t for t in svg.itertext() if t.strip()]
+
+
+# The reader's decimals: "12,5" in Portuguese, "12.5" in English and Japanese.
+DECIMALS = {"en": "12.5", "pt-br": "12,5", "ja": "12.5"}
+
+
+@pytest.mark.parametrize("language", ["en", "pt-br", "ja"])
+def test_a_negative_bar_goes_down_from_zero(language):
+    """A bot's edge at one player count is a bar a ruleset, negative where the bot loses: the
+    axis went from 0 up and the bar was clipped to nothing at 0, its label on the baseline.
+    It goes down from a zero line, its value under its whisker, the ticks below 0 signed."""
+    edge = "−" + DECIMALS[language]
+    with translation.override(language):
+        svg = _svg(
+            charts.bar_chart(
+                "Edge",
+                ["3"],
+                {"draft 3": [-12.5], "draft 4": [4.2]},
+                ranges={"draft 3": [(-20.3, -4.7)], "draft 4": [(-2.5, 10.9)]},
+                y_label="points",
+                signed=True,
+            )
+        )
+    (zero,) = [
+        float(line.get("y1"))
+        for line in svg.iter(f"{SVG}line")
+        if line.get("stroke-opacity") == "0.6"
+    ]
+    down, up = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "chart__bar"]
+    assert edge in down.findtext(f"{SVG}title")
+    top, height = float(down.get("y")), float(down.get("height"))
+    assert top == pytest.approx(zero, abs=0.1) and height > 30
+    assert float(up.get("y")) + float(up.get("height")) == pytest.approx(zero, abs=0.1)
+    assert float(up.get("height")) > 10
+    # The whisker of the negative bar reaches below its end, its value's label under both.
+    whisker = next(svg.iter(f"{SVG}path")).get("d")
+    lowest = max(float(y) for y in re.findall(r"[MV][\d.]+,?([\d.]+)", whisker))
+    assert lowest > top + height
+    (label,) = [t for t in svg.iter(f"{SVG}text") if t.text == edge]
+    assert float(label.get("y")) - 10 > lowest
+    ticks = [t.text for t in svg.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert "−10" in ticks and "−20" in ticks and "0" in ticks, ticks
+    assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+
+
+@pytest.mark.parametrize(
+    ("language", "half", "tenth"),
+    [("en", "−1.5", "−12.5"), ("pt-br", "−1,5", "−12,5"), ("ja", "−1.5", "−12.5")],
+)
+def test_negative_ticks_say_the_readers_minus(language, half, tenth):
+    """The values' labels said "−2,5" and the axes beside them "-10": every chart's ticks
+    say the reader's minus too, in the reader's decimals."""
+    with translation.override(language):
+        lines = _svg(charts.line_chart("T", {"a": [-1.25, 1.25], "b": [0.5, None]}, x=[-4, 4]))
+        bars = _svg(charts.bar_chart("T", ["a", "b"], {"x": [-12.5, 3]}))
+        shares = _svg(charts.bar_chart("T", ["a", "b"], {"x": [-0.05, 0.5]}, percent=True))
+    assert half in _texts(lines) and "−4" in _texts(lines), _texts(lines)
+    assert tenth in _texts(bars) and "−15" in _texts(bars), _texts(bars)
+    assert "−5%" in _texts(shares) and "−20%" in _texts(shares), _texts(shares)
+    for svg in (lines, bars, shares):
+        assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
