@@ -225,12 +225,12 @@ def beside_real(user, game: str, entries: list[dict[str, Any]]) -> dict[str, Any
                 if run.parent_id
                 else reverse("playtests:run_detail", args=[run.pk]),
                 "predicted": lab_beside_real.predicted(run, entries),
-                "minutes_text": questions.mean_text(length) if length else "",
+                "minutes_words": questions.minutes_words(length) if length else "",
             }
         )
     return {
         "groups": groups,
         "without": without,
         "pace": speed,
-        "pace_text": questions.mean_text(speed) if speed else "",
+        "pace_words": questions.pace_words(speed) if speed else "",
     }

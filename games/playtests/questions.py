@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from amnesia_site import lists
 from games import registry
@@ -57,6 +58,27 @@ def mean_text(fig: dict[str, Any]) -> str:
         return P.number(fig["value"])
     ends = lists.span(P.number(fig["low"]), P.number(fig["high"]))
     return P.number(fig["value"]) + lists.bracketed(ends)
+
+
+def _count(text: str) -> int:
+    """The count a figure's text is said with: one where it reads just "1" ("1 minute"),
+    more otherwise ("1.5 minutes", "1 (0.8–1.2) minutes")."""
+    return 1 if text == P.number(1) else 2
+
+
+def minutes_words(fig: dict[str, Any]) -> str:
+    """A measured length in minutes with its interval: '41 (35–48) minutes', '1 minute'."""
+    text = mean_text(fig)
+    return ngettext("%(minutes)s minute", "%(minutes)s minutes", _count(text)) % {"minutes": text}
+
+
+def pace_words(fig: dict[str, Any]) -> str:
+    """The real tables' pace with its interval: '1.2 (0.9–1.5) minutes a move', '1 minute a
+    move'."""
+    text = mean_text(fig)
+    return ngettext("%(pace)s minute a move", "%(pace)s minutes a move", _count(text)) % {
+        "pace": text
+    }
 
 
 def proportion(k: int, n: int, plays: int, places: int = 2) -> dict[str, Any]:
@@ -216,11 +238,12 @@ def _length(figures: dict[str, Any], speed: dict[str, Any] | None) -> list[Quest
         assert speed is not None
         answer = lists.sentences(
             answer,
-            _(
-                "At the pace of the real tables (%(pace)s minutes a move, %(n)s tables) that is "
-                "%(minutes)s minutes."
-            )
-            % {"pace": mean_text(speed), "n": speed["n"], "minutes": mean_text(length)},
+            _("At the pace of the real tables (%(pace)s, %(tables)s) that is %(minutes)s.")
+            % {
+                "pace": pace_words(speed),
+                "tables": ngettext("%(n)s table", "%(n)s tables", speed["n"]) % {"n": speed["n"]},
+                "minutes": minutes_words(length),
+            },
         )
     return [ask("length", _("How long is a game?"), answer, ["moves"])]
 

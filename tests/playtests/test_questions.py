@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games import registry
 from games.amnesia_stories.bots import lead_figures
@@ -104,8 +105,19 @@ def test_minutes_come_from_the_real_tables_pace_or_are_said_unknown():
     answer = questions.answers("amnesia_stories", figures, 3, entries)[0]["answer"]
     # Numbers as the reader writes them, as many places as they need; an interval whose ends
     # print alike left out ("1 (1–1)" said nothing more than "1").
-    assert "(1 minutes a move, 5 tables)" in answer and "1–1" not in answer
-    assert "that is 40 (36–44) minutes" in answer
+    # One minute, one table: said in the singular ("1 minutes a move" was).
+    assert "(1 minute a move, 5 tables)" in answer and "1–1" not in answer
+    assert "that is 40 (36–44) minutes." in answer
+    one = questions.answers("amnesia_stories", figures, 3, [real(30, 45)])[0]["answer"]
+    assert "(1.50 minutes a move, 1 table)" in one
+    with translation.override("pt-br"):
+        answer = questions.answers("amnesia_stories", figures, 3, entries)[0]["answer"]
+        assert "(1 minuto por jogada, 5 mesas), isso dá 40 (36–44) minutos." in answer
+        one = questions.answers("amnesia_stories", figures, 3, [real(30, 45)])[0]["answer"]
+        assert "(1,50 minutos por jogada, 1 mesa)" in one
+    with translation.override("ja"):
+        answer = questions.answers("amnesia_stories", figures, 3, entries)[0]["answer"]
+        assert "（1手あたり1分、5テーブル）では、40（36〜44）分です。" in answer
 
 
 def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
