@@ -24,7 +24,11 @@ game's script, end and winners): a speed-up must not change a game. Target (issu
 contest's own path, sensible bots at 4 players, twice the games a minute of b435ff2 (main before
 issue 49's work) on one process. Measured 2026-12-06 (load 2 to 3.6, medians of 3 rounds,
 1,683 games a side): b435ff2 6,281 cpu games a minute, this checkout 6,817 (1.09x), the same
-games: the target is not met (docs/development.md says where a move's time goes).
+games: the target is not met (docs/development.md says where a move's time goes). For the
+contest it then prints each side's microseconds a move: the simulation's, the referee's
+``handle`` alone and with the mover's own legal moves (its floor), and what twice the base's
+rate leaves for the rest (2026-12-06: 2.5 us a move, where the bots, the other seats asked, the
+table and the figures take 13.3).
 
     git archive b435ff2 | tar -x -C /tmp/b435
     .venv/bin/python bench/simulate.py --baseline /tmp/b435 [--games contest] [--rounds 3]
