@@ -176,7 +176,8 @@ def line_chart(
     may have a band (its low and high values at each x, e.g. a 95% interval), drawn shaded
     under its line and said in the text alternative, and interval bars (``bars``: a
     vertical bar with caps from low to high at each x, where few points make a band thin).
-    ``signed``: the values are differences, said signed ("+6,7") in the text alternative."""
+    ``signed``: the values are differences, said signed ("+6,7") in the text alternative and
+    on the y axis ("+10", as a signed bar chart's)."""
     show = _signed if signed else _num
     bands = bands or {}
     bars = bars or {}
@@ -219,7 +220,7 @@ def line_chart(
     out.append('<g class="chart__axis" fill="currentColor">')
     for t in y_ticks:
         out.append(
-            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(_num(t))}</text>'
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(show(t))}</text>'
         )
     for t in nice_ticks(x_lo, x_hi, 6, whole=_whole(xs)):
         if x_lo <= t <= x_hi:

@@ -147,3 +147,31 @@ def test_negative_ticks_say_the_readers_minus(language, half, tenth):
     assert "−5%" in _texts(shares) and "−20%" in _texts(shares), _texts(shares)
     for svg in (lines, bars, shares):
         assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+
+
+def _y_ticks(svg: ElementTree.Element) -> list[str]:
+    return [t.text for t in svg.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+
+
+@pytest.mark.parametrize(
+    ("language", "ticks"),
+    [
+        ("en", ["−1", "−0.5", "0", "+0.5", "+1", "+1.5"]),
+        ("pt-br", ["−1", "−0,5", "0", "+0,5", "+1", "+1,5"]),
+        ("ja", ["−1", "−0.5", "0", "+0.5", "+1", "+1.5"]),
+    ],
+)
+def test_a_signed_line_charts_ticks_are_signed(language, ticks):
+    """A bot's edge over the player counts (signed points): its values were said "+1,5" and
+    "−0,5" and its axis "1,5" beside them, where a signed bar chart's axis says "+10". Its
+    ticks are signed too, 0 unsigned; an unsigned chart's are not."""
+    with translation.override(language):
+        signed = _svg(charts.line_chart("T", {"a": [-1, 1.5]}, x=[3, 4], signed=True))
+        edge = _svg(charts.line_chart("T", {"a": [-5.0, 10.0]}, x=[3, 4], signed=True))
+        plain = _svg(charts.line_chart("T", {"a": [-1, 1.5]}, x=[3, 4]))
+    assert _y_ticks(signed) == ticks
+    assert _y_ticks(edge) == ["−5", "0", "+5", "+10"]
+    assert _y_ticks(plain) == [t.lstrip("+") for t in ticks]
+    assert "+1" not in " ".join(_texts(plain))
+    for svg in (signed, edge, plain):
+        assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
