@@ -176,7 +176,9 @@ def line_chart(
     may have a band (its low and high values at each x, e.g. a 95% interval), drawn shaded
     under its line and said in the text alternative, and interval bars (``bars``: a
     vertical bar with caps from low to high at each x, where few points make a band thin).
-    ``signed``: the values are differences, said signed ("+6,7") in the text alternative."""
+    ``signed``: the values are differences, said signed ("+6,7") in the text alternative and
+    on the y axis ("+10", as a signed bar chart's). Where a value is below 0 a zero line is
+    drawn across the plot: the axis covers 0 and every value, line, band and bar alike."""
     show = _signed if signed else _num
     bands = bands or {}
     bars = bars or {}
@@ -200,7 +202,7 @@ def line_chart(
         return _empty(head, height)
     legend, legend_h = _legend(names, 14, 56, WIDTH - 10)
     left, right, top, bottom = 56, WIDTH - 16, 14 + legend_h + 6, height - 40
-    y_ticks = nice_ticks(min(0, min(values)), max(values), whole=_whole(values))
+    y_ticks = nice_ticks(min(0, min(values)), max(0, max(values)), whole=_whole(values))
     y_lo, y_hi = y_ticks[0], y_ticks[-1]
     x_lo, x_hi = min(xs), max(xs)
     if x_hi == x_lo:
@@ -219,7 +221,7 @@ def line_chart(
     out.append('<g class="chart__axis" fill="currentColor">')
     for t in y_ticks:
         out.append(
-            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(_num(t))}</text>'
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{_e(show(t))}</text>'
         )
     for t in nice_ticks(x_lo, x_hi, 6, whole=_whole(xs)):
         if x_lo <= t <= x_hi:
@@ -237,6 +239,12 @@ def line_chart(
         f'<line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}" stroke="currentColor" '
         'stroke-opacity="0.6"/>'
     )
+    if y_lo < 0:
+        # Where even is: a bot's edge below 0 where it loses, above where it wins.
+        out.append(
+            f'<line class="chart__zero" x1="{left}" x2="{right}" y1="{py(0):.1f}" '
+            f'y2="{py(0):.1f}" stroke="currentColor" stroke-opacity="0.6"/>'
+        )
     for i, name in enumerate(names):
         if name not in bands:
             continue

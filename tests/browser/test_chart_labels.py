@@ -67,6 +67,17 @@ def test_a_studys_charts_keep_their_labels_apart_on_a_phone(browser, language) -
                 y_label="Proporção",
                 signed=True,
             ),
+            # A bot's edge over the player counts: signed ticks ("+40", "−60") beside the y
+            # axis's label, a zero line across.
+            charts.line_chart(
+                "",
+                {DRAFTS[0]: [-12.5, 4.0, 31.5], DRAFTS[1]: [-45.0, -8.25, 2.5]},
+                bands={DRAFTS[0]: ([-20.3, -2.5, 22.0], [-4.7, 10.5, 41.0])},
+                x=[3, 4, 5],
+                x_label="Jogadores",
+                y_label="ボットの優位（ポイント）" if language == "ja" else "Vantagem (pontos)",
+                signed=True,
+            ),
             charts.line_chart(
                 "",
                 {d: [45.0, 66.0] for d in DRAFTS},

@@ -147,3 +147,74 @@ def test_negative_ticks_say_the_readers_minus(language, half, tenth):
     assert "−5%" in _texts(shares) and "−20%" in _texts(shares), _texts(shares)
     for svg in (lines, bars, shares):
         assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+
+
+def _y_ticks(svg: ElementTree.Element) -> list[str]:
+    return [t.text for t in svg.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+
+
+@pytest.mark.parametrize(
+    ("language", "ticks"),
+    [
+        ("en", ["−1", "−0.5", "0", "+0.5", "+1", "+1.5"]),
+        ("pt-br", ["−1", "−0,5", "0", "+0,5", "+1", "+1,5"]),
+        ("ja", ["−1", "−0.5", "0", "+0.5", "+1", "+1.5"]),
+    ],
+)
+def test_a_signed_line_charts_ticks_are_signed(language, ticks):
+    """A bot's edge over the player counts (signed points): its values were said "+1,5" and
+    "−0,5" and its axis "1,5" beside them, where a signed bar chart's axis says "+10". Its
+    ticks are signed too, 0 unsigned; an unsigned chart's are not."""
+    with translation.override(language):
+        signed = _svg(charts.line_chart("T", {"a": [-1, 1.5]}, x=[3, 4], signed=True))
+        edge = _svg(charts.line_chart("T", {"a": [-5.0, 10.0]}, x=[3, 4], signed=True))
+        plain = _svg(charts.line_chart("T", {"a": [-1, 1.5]}, x=[3, 4]))
+    assert _y_ticks(signed) == ticks
+    assert _y_ticks(edge) == ["−5", "0", "+5", "+10"]
+    assert _y_ticks(plain) == [t.lstrip("+") for t in ticks]
+    assert "+1" not in " ".join(_texts(plain))
+    for svg in (signed, edge, plain):
+        assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+
+
+def _lines_at_0_6(svg: ElementTree.Element) -> list[ElementTree.Element]:
+    return [line for line in svg.iter(f"{SVG}line") if line.get("stroke-opacity") == "0.6"]
+
+
+@pytest.mark.parametrize("language", ["en", "pt-br", "ja"])
+@pytest.mark.parametrize(
+    ("series", "bands"),
+    [
+        ({"draft 3": [-12.5, 4.0, 20.0]}, None),  # losing at 3 players, winning at 5
+        ({"draft 3": [-22.5, -14.0, -30.0]}, None),  # losing at every count: 0 is the top
+        ({"draft 3": [2.5, 4.0, 6.0]}, ([-3.5, 1.0, 2.0], [8.5, 7.0, 10.0])),  # a band below 0
+    ],
+)
+def test_a_line_chart_below_zero_draws_where_even_is(language, series, bands):
+    """A line chart's values below 0 had only the grid's faint line at 0, as at every other
+    tick: a zero line is drawn across the plot, where its "0" tick is, under the lines (and
+    an all-negative chart's axis reaches 0, as a bar chart's does). A chart at or above 0
+    has none: its bottom is 0."""
+    with translation.override(language):
+        svg = _svg(
+            charts.line_chart(
+                "Edge",
+                series,
+                x=[3, 4, 5],
+                bands={"draft 3": bands} if bands else None,
+                signed=True,
+            )
+        )
+        positive = _svg(charts.line_chart("Edge", {"draft 3": [2.5, 4.0, 6.0]}, x=[3, 4, 5]))
+    (zero_tick,) = [t for t in svg.iter(f"{SVG}text") if t.text == "0"]
+    bottom, zero = _lines_at_0_6(svg)
+    assert float(zero.get("y1")) == float(zero.get("y2"))
+    assert float(zero.get("y1")) == pytest.approx(float(zero_tick.get("y")) - 4, abs=0.15)
+    assert float(zero.get("y1")) < float(bottom.get("y1")) - 30
+    assert (zero.get("x1"), zero.get("x2")) == (bottom.get("x1"), bottom.get("x2"))
+    drawn = list(svg.iter())
+    assert drawn.index(zero) < drawn.index(next(svg.iter(f"{SVG}polyline")))
+    assert not [t for t in _texts(svg) if HYPHEN_MINUS.search(t)], _texts(svg)
+    (bottom,) = _lines_at_0_6(positive)
+    (zero_tick,) = [t for t in positive.iter(f"{SVG}text") if t.text == "0"]
+    assert float(bottom.get("y1")) == pytest.approx(float(zero_tick.get("y")) - 4, abs=0.15)
