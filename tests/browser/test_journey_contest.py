@@ -227,6 +227,11 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         winner_phone = phones[winner][1]
         expect(winner_phone.locator(".winner-banner")).to_have_text(f"{who[winner]} wins the game!")
         expect(winner_phone.get_by_text("you control the story")).to_have_count(0)
+        # The phones of those who went out say who won too, not "Stay for the story!".
+        for name in PLAYERS:
+            seat = phones[name][1]
+            expect(seat.locator(".winner-banner")).to_have_text(f"{who[winner]} wins the game!")
+            expect(seat.get_by_text("Stay for the story")).to_have_count(0)
         sayings = {"Ana": "The pies.", "Bo": "Taking the story at once.", "Cy": "Two drinks!"}
         for name in PLAYERS:
             seat = phones[name][1]
