@@ -22,7 +22,10 @@ from games.contest.story import count_drinks, describe
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
-MARGIN = {"pretzel", "penalty", "out"}
+# Told in the margin: what befell a player outside a contest's box (an unnamed challenge says why
+# its narrator pays). A refused (or void) challenge has no box: the challenge is told with it,
+# so the penalties that follow read why.
+MARGIN = {"pretzel", "eat", "penalty", "out", "refusal", "void", "unnamed"}
 
 
 def _card(code: str) -> dict[str, Any]:
@@ -107,6 +110,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
     mode = drinks_as(texts.table) if texts.table is not None else "drinks"
     # A part with nothing written down is listed in the contents by how it began.
     began: dict[str, str] = {}
+    challenged: dict[str, Any] | None = None  # a challenge not answered yet
 
     def new_part(controller: str, summary: str, lead: int | None) -> Chapter:
         number = len([c for c in chapters if c.kind == "part"]) + 1
@@ -160,7 +164,19 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
                     part.incipit = incipit(passage.text)
         elif kind == "contest" and entry.get("contest"):
             part.data["items"].append(_contest_box(entry["contest"], names, mode))
+            challenged = None
+        elif kind == "challenge":
+            challenged = entry  # told by its contest's box, or with its refusal
         elif kind in MARGIN:
+            if kind in ("refusal", "void") and challenged is not None:
+                part.data["items"].append(
+                    {
+                        "type": "margin",
+                        "kind": "challenge",
+                        "summary": describe(challenged, names, mode),
+                    }
+                )
+                challenged = None
             part.data["items"].append(
                 {"type": "margin", "kind": kind, "summary": describe(entry, names, mode)}
             )

@@ -166,3 +166,26 @@ def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does
         page = _text(b"".join(response).decode() if response.streaming else response.text)
         assert "10♦" in page, name
         assert "throws a pretzel at" not in page and "loses 10♦" not in page, name
+
+
+def test_a_refused_challenge_and_an_eaten_pretzel_are_in_the_book(gm):
+    """The penalties of a refusal say why (the challenge, then the refusal), and a pretzel
+    eaten is told beside the one thrown, as on the table page."""
+    table, first, second = _evening(gm)
+    for move in (
+        {"by": first, "do": "throw_pretzel"},
+        {"by": second, "do": "eat_pretzels", "count": 1},
+    ):
+        writing.play_many(table, [move], None)
+    table.refresh_from_db()
+    _book_, html = _book(table)
+    body = _text(html.split('<div class="book-body">', 1)[1])
+    challenge = f"{shown(first)} challenges {shown(second)} to a race, with Moves."
+    refusal = f"{shown(second)} refuses the challenge and pays a drink + a card."
+    lost = f"{shown(second)} loses 9♦."
+    assert challenge in body and refusal in body and lost in body, body
+    assert body.index(challenge) < body.index(refusal) < body.index(lost)
+    thrown = f"{shown(first)} throws a pretzel at {shown(second)}."
+    eaten = f"{shown(second)} eats 1 pretzel."
+    assert thrown in body and eaten in body, body
+    assert body.index(thrown) < body.index(eaten)
