@@ -189,3 +189,25 @@ def test_a_refused_challenge_and_an_eaten_pretzel_are_in_the_book(gm):
     eaten = f"{shown(second)} eats 1 pretzel."
     assert thrown in body and eaten in body, body
     assert body.index(thrown) < body.index(eaten)
+
+
+def test_a_contests_result_reads_as_one_japanese_sentence(gm, gm_client):
+    """The board's result line in Japanese: 「…が合計で上回って…に勝ちました。」, no space
+    left from the English word order between how and whom."""
+    table = contest_in_play(gm, deck_mode="physical", seed=7)
+    first = table.state["controller"]
+    second = next(name for name, _character in CAST if name != first)
+    for move in (
+        {"by": first, "do": "challenge", "target": second, "contest": "a race",
+         "attribute": "moves"},
+        {"by": second, "do": "accept", "attribute": "moves"},
+        {"by": first, "do": "play", "card": "9D", "draws": ["2S"]},
+        {"by": second, "do": "play", "card": "3S"},
+    ):  # fmt: skip
+        writing.play_many(table, [move], None)
+    table.refresh_from_db()
+    gm_client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    page = _text(gm_client.get(table.get_absolute_url()).content.decode())
+    who = {name: f"{character}（{name}）" for name, character in CAST}
+    won = f"{who[first]}が合計で上回って{who[second]}に勝ちました。"
+    assert won in page, page
