@@ -2,9 +2,10 @@
 
 A person reads the site in the language they chose (the switcher; remembered on their profile
 when they are logged in, ``amnesia_site.accounts``). A *table* has a language of its own, set
-when it is made: the screens the whole table looks at (the projector, the seat pages, the
-pass-the-laptop screens) speak it, whoever's browser shows them, through
-:func:`use_table_language`.
+when it is made: the screens the whole table looks at (the projector, the pass-the-laptop
+screens) speak it, whoever's browser shows them, through :func:`use_table_language`. A seat's
+pages (one player's phone) speak it too, unless that browser's person chose another language
+with the switcher (:func:`use_seat_language`): the phone is theirs alone.
 """
 
 from __future__ import annotations
@@ -41,3 +42,16 @@ def use_table_language(request, table) -> str:
     translation.activate(language)
     request.LANGUAGE_CODE = language
     return language
+
+
+def use_seat_language(request, table) -> str:
+    """A seat's own pages (its page, rules and impressions: one player's phone): the table's
+    language, unless this browser chose another with the footer's switcher (Django's language
+    cookie, which only the switcher sets). The browser's own Accept-Language does not count: a
+    phone set to English at a Japanese table still reads the table in Japanese."""
+    chosen = normalise(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    if chosen is None:
+        return use_table_language(request, table)
+    translation.activate(chosen)
+    request.LANGUAGE_CODE = chosen
+    return chosen

@@ -27,7 +27,7 @@ from games import registry
 from games.answers import answer_move, seat_answer
 from games.facing import Facing
 from games.forms import posted_move
-from games.languages import use_table_language
+from games.languages import use_seat_language
 from games.models import Seat
 from games.prepared import Prepared
 from games.services import writing
@@ -90,7 +90,7 @@ def render_seat(request, seat: Seat, error: str = "", status: int = 200) -> Http
 @guards_secret(SEAT_LINKS, "token")
 def seat_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     seat = _seat(request, token)
-    use_table_language(request, seat.table)
+    use_seat_language(request, seat.table)
     # No 204 of its own: the page asks games.live's seat poll whether anything changed.
     return render_seat(request, seat)
 
@@ -107,7 +107,7 @@ def seat_move(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     seat = _seat(request, token)
     kit = registry.kit(seat.table.game)
-    use_table_language(request, seat.table)
+    use_seat_language(request, seat.table)
 
     def play():
         sent = kit.seat_move(request, seat) if kit.seat_move else posted_move(request, kit.referee)

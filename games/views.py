@@ -38,7 +38,7 @@ from games.components import (
 )
 from games.facing import Facing
 from games.forms import NewTableForm, game_choices, parse_expected_seq, posted_move
-from games.languages import use_table_language
+from games.languages import use_seat_language
 from games.messages import referee_message
 from games.models import Seat, Table, new_seed
 from games.prepared import Prepared
@@ -429,7 +429,7 @@ def seat_rules(request: HtmxHttpRequest, token: str) -> HttpResponse:
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     if not registry.is_game(seat.table.game):
         raise Http404("No such game.")
-    use_table_language(request, seat.table)
+    use_seat_language(request, seat.table)
     return _rules(request, seat.table.game, seat.table, seat)
 
 

@@ -110,6 +110,14 @@ def test_the_new_table_form_sets_the_tables_language(gm_client) -> None:
     assert table.language == "ja"
 
 
+def test_a_table_left_unnamed_is_named_in_its_makers_language(gm_client) -> None:
+    """The name the form gives a table is the game's name and the players in the language the
+    table was made in: a Japanese game master's contest is 「コンテスト：…」, not "Contest"."""
+    gm_client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    table = new_table(gm_client, players="さくら\nけんた", name="", language="ja")
+    assert table.name == "コンテスト：さくら、けんた"
+
+
 def test_a_table_made_without_a_choice_speaks_its_makers_language(gm_client) -> None:
     gm_client.post(reverse("set_language"), {"language": "pt-br", "next": "/"})
     assert new_table(gm_client).language == "pt-br"

@@ -125,7 +125,7 @@ def test_a_seat_link_opens_its_tables_rules(contest_table) -> None:
     html = response.content.decode()
     assert "Pretzels that put you out: 7" in html
     assert reverse("contest:seat", args=[seat.token]) in html  # the way back to the seat
-    assert '<meta name="referrer" content="no-referrer">' in html
+    assert '<meta name="referrer" content="origin">' in html  # the token in no Referer
 
 
 def test_a_wrong_seat_token_is_not_found(contest_table) -> None:

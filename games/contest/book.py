@@ -22,7 +22,10 @@ from games.contest.story import count_drinks, describe
 from stories.books import Chapter, MoveTexts, incipit
 
 TEMPLATE = "contest/chapters.html"
-MARGIN = {"pretzel", "penalty", "out"}
+# Told in the margin: what befell a player outside a contest's box (an unnamed challenge says why
+# its narrator pays). A refused (or void) challenge has no box: the challenge is told with it,
+# so the penalties that follow read why.
+MARGIN = {"pretzel", "eat", "penalty", "out", "refusal", "void", "unnamed"}
 
 
 def _card(code: str) -> dict[str, Any]:
@@ -107,6 +110,7 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
     mode = drinks_as(texts.table) if texts.table is not None else "drinks"
     # A part with nothing written down is listed in the contents by how it began.
     began: dict[str, str] = {}
+    challenged: dict[str, Any] | None = None  # a challenge not answered yet
 
     def new_part(controller: str, summary: str, lead: int | None) -> Chapter:
         number = len([c for c in chapters if c.kind == "part"]) + 1
@@ -122,8 +126,24 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
         chapters.append(chapter)
         return chapter
 
+    # The margin notes of a contest under way wait for its box: a penalty the box already lists
+    # is not told a second time, before the contest it was paid for.
+    held: list[tuple[dict[str, Any], dict[str, Any]]] | None = None
+
+    def release(paid: frozenset[str] = frozenset()) -> None:
+        nonlocal held
+        if held and part is not None:
+            part.data["items"].extend(
+                item
+                for held_entry, item in held
+                if not (held_entry.get("type") == "penalty" and held_entry.get("player") in paid)
+            )
+        held = None
+
     for entry in said_once(entries):
         kind, index = entry.get("type"), entry.get("index", 0)
+        if kind in ("control", "end"):
+            release()
         if kind == "control":
             how = describe(entry, names, mode)
             part = new_part(entry.get("controller", ""), how, index)
@@ -159,11 +179,33 @@ def build(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
                 if not part.incipit:
                     part.incipit = incipit(passage.text)
         elif kind == "contest" and entry.get("contest"):
-            part.data["items"].append(_contest_box(entry["contest"], names, mode))
-        elif kind in MARGIN:
-            part.data["items"].append(
-                {"type": "margin", "kind": kind, "summary": describe(entry, names, mode)}
+            record = entry["contest"]
+            part.data["items"].append(_contest_box(record, names, mode))
+            challenged = None
+            release(
+                frozenset(name for name, paid in (record.get("penalties") or {}).items() if paid)
             )
+        elif kind == "challenge":
+            challenged = entry  # told by its contest's box, or with its refusal
+            held = []
+        elif kind in MARGIN:
+            note = {"type": "margin", "kind": kind, "summary": describe(entry, names, mode)}
+            if kind in ("refusal", "void", "unnamed"):
+                release()  # no contest: what waited is told, then why the penalties come
+                if kind != "unnamed" and challenged is not None:
+                    part.data["items"].append(
+                        {
+                            "type": "margin",
+                            "kind": "challenge",
+                            "summary": describe(challenged, names, mode),
+                        }
+                    )
+                challenged = None
+            if held is not None:
+                held.append((entry, note))
+            else:
+                part.data["items"].append(note)
+    release()
     for chapter in chapters:
         if chapter.kind == "part" and not chapter.incipit:
             chapter.incipit = began.get(chapter.anchor, "")

@@ -25,7 +25,7 @@ def drink_words(mode: str) -> dict[str, Any]:
             "take": _("Penalty point"),
             "two": _("2 penalty points"),
             "one": _("a penalty point"),
-            "short": _("pts"),
+            "mode": mode,
         }
     if mode == "sips":
         return {
@@ -33,14 +33,14 @@ def drink_words(mode: str) -> dict[str, Any]:
             "take": _("Sip"),
             "two": _("2 sips"),
             "one": _("a sip"),
-            "short": _("sips"),
+            "mode": mode,
         }
     return {
         "title": _("Drinks"),
         "take": _("Drink"),
         "two": _("2 drinks"),
         "one": _("a drink"),
-        "short": _("drinks"),
+        "mode": "drinks",
     }
 
 
@@ -57,7 +57,8 @@ def penalty_label(mix: list[str] | str, words: dict[str, Any]) -> str:
     drinks, cards = mix.count("drink"), mix.count("card")
     parts = []
     if drinks:
-        parts.append(str(words["one"]) if drinks == 1 else f"{drinks} {words['short']}")
+        # A count as one translated phrase ("2杯", not "2 杯" glued from words in English order).
+        parts.append(str(words["one"]) if drinks == 1 else count_drinks(words["mode"], drinks))
     if cards:
         parts.append(_g("a card") if cards == 1 else _g("%(n)s cards") % {"n": cards})
     return " + ".join(parts)

@@ -26,7 +26,7 @@ from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from amnesia_site.throttle import SEAT_LINKS, guards_secret
 from games.forms import game_choices
-from games.languages import use_table_language
+from games.languages import use_seat_language
 from games.live import qr_svg
 from games.models import Seat, Table
 from games.playtests import present, service, stats
@@ -227,7 +227,7 @@ def seat_impression(request: HtmxHttpRequest, token: str) -> HttpResponse:
     the link is throttled like at every seat link)."""
     seat = get_object_or_404(Seat.objects.select_related("table"), token=token)
     table = seat.table
-    use_table_language(request, table)  # as on the seat's page the player comes from
+    use_seat_language(request, table)  # as on the seat's page the player comes from
     if table.status != Table.Status.FINISHED:
         return render(request, "playtests/impression_wait.html", {"seat": seat, "table": table})
     return _impression_page(

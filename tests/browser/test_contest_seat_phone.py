@@ -118,3 +118,35 @@ def test_both_contestants_play_at_once_from_their_phones(browser, transactional_
     finally:
         for context, _page in phones.values():
             context.close()
+
+
+def test_a_player_reads_their_phone_in_the_language_they_choose(
+    browser, transactional_db, live_server
+):
+    """A seat's page speaks its table's language (Japanese here) until its player picks
+    another with the footer's switcher: the choice is posted (not refused as a forged form) and
+    the seat's page and its rules then speak Portuguese, on that phone only."""
+    owner = get_user_model().objects.create_user(username="gm", password="x-long-passphrase")
+    table = new_tables.import_script({**SCRIPT, "language": "ja"}, owner, name="Chess")
+    seat = f"/seat/{table.seats.get(name='Ana').token}/"
+    context, page = phone_page(browser, live_server)
+    other, elsewhere = phone_page(browser, live_server)
+    try:
+        page.goto(seat)
+        expect(page.locator("html")).to_have_attribute("lang", "ja")
+        switcher = page.locator(".language-form")
+        switcher.locator("select").select_option("pt-br")
+        with page.expect_navigation() as sent:
+            switcher.locator("button[type=submit]").tap()
+        assert sent.value is not None and sent.value.status == 200, sent.value
+        assert page.url.endswith(seat), page.url
+        expect(page.locator("html")).to_have_attribute("lang", "pt-br")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Ana")
+        page.get_by_role("link", name="Regras desta mesa").click()
+        expect(page.locator("html")).to_have_attribute("lang", "pt-br")
+        # Another phone at the same table still reads it in the table's language.
+        elsewhere.goto(seat)
+        expect(elsewhere.locator("html")).to_have_attribute("lang", "ja")
+    finally:
+        context.close()
+        other.close()

@@ -50,6 +50,14 @@ def book_folder(settings, tmp_path):
     settings.STORY_CACHE_DIR = str(tmp_path / "story-cache")
 
 
+def spans(note, box) -> bool:
+    """``note`` is as wide as ``box`` (a grid it sits in), give or take a pixel."""
+    expect(note).to_be_visible()
+    inner, outer = note.bounding_box(), box.bounding_box()
+    assert inner and outer
+    return abs(inner["width"] - outer["width"]) <= 1
+
+
 def seq_of(page, panel: str) -> str:
     return page.locator(panel).get_attribute("data-seq")
 
@@ -100,6 +108,8 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         # Characters are made at the laptop. One whose points do not add up is refused in
         # the page, with what was typed kept.
         card = panel.locator(".character-seat", has=laptop.get_by_role("heading", name="Ana"))
+        # The form's note spans the form, not one attribute's cell (a column of a word a line).
+        assert spans(card.locator(".character-form > .hint"), card.locator(".character-form"))
         card.get_by_label("Character name").fill("Zed")
         card.get_by_label("Muscle").fill("4")
         card.get_by_role("button", name="Play this character").click()
@@ -227,6 +237,13 @@ def test_a_contest_evening_with_a_laptop_and_three_phones(
         winner_phone = phones[winner][1]
         expect(winner_phone.locator(".winner-banner")).to_have_text(f"{who[winner]} wins the game!")
         expect(winner_phone.get_by_text("you control the story")).to_have_count(0)
+        # The phones of those who went out say who won too, not "Stay for the story!".
+        for name in PLAYERS:
+            seat = phones[name][1]
+            expect(seat.locator(".winner-banner")).to_have_text(f"{who[winner]} wins the game!")
+            expect(seat.get_by_text("Stay for the story")).to_have_count(0)
+            if name != winner:  # out, with no card left: the note is a line, not a card's cell
+                assert spans(seat.locator(".hand-cards > .hint"), seat.locator(".hand-cards"))
         sayings = {"Ana": "The pies.", "Bo": "Taking the story at once.", "Cy": "Two drinks!"}
         for name in PLAYERS:
             seat = phones[name][1]

@@ -71,3 +71,44 @@ def test_text_size_theme_and_place_are_kept_on_this_device(
         assert page.evaluate("document.documentElement.dataset.readerTheme") == "light"
     finally:
         context.close()
+
+
+CONTEST = {
+    "game": "contest",
+    "players": ["Ana", "Bo"],
+    "seed": 7,
+    "moves": [
+        {"by": "Ana", "do": "character", "name": "Zed", "brains": 3, "muscle": 3, "moves": 3,
+         "coolness": 3},
+        {"by": "Bo", "do": "character", "name": "Yum", "brains": 3, "muscle": 3, "moves": 3,
+         "coolness": 3},
+        {"by": "Ana", "do": "challenge", "target": "Bo", "contest": "a race",
+         "attribute": "moves", "text": "The market is closed."},
+        {"by": "Bo", "do": "refuse", "penalty": ["drink", "card"]},
+        {"by": "Bo", "do": "throw_pretzel"},
+        {"by": "Bo", "do": "take_control", "with": "drinks"},
+        {"by": "Bo", "do": "challenge", "target": "Ana", "contest": "a dance",
+         "attribute": "coolness", "text": "Yum dances on the stalls."},
+    ],
+}  # fmt: skip
+
+
+def test_a_parts_margin_notes_stay_beside_its_own_text(browser, live_server, gm):
+    """A contest's part told in a line with many notes in the margin (a challenge refused, its
+    penalties, a pretzel): the next part begins below them, not with Part 1's notes beside
+    its heading."""
+    story = make_story(gm, script=CONTEST, visibility=Story.Visibility.PUBLIC, published=True)
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto(f"/stories/{story.pk}/")
+        first, second = page.locator(".chapter--part").all()
+        notes = first.locator(".margin-note")
+        expect(notes).to_have_count(5)  # the challenge, the refusal, a drink, a card, a pretzel
+        last = notes.last.bounding_box()
+        heading = second.locator(".chapter-head").bounding_box()
+        assert last and heading
+        assert last["y"] + last["height"] <= heading["y"], (last, heading)
+    finally:
+        context.close()

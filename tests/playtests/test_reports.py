@@ -16,6 +16,7 @@ from games.playtests import service as playtest_service
 from games.playtests.models import RATINGS as RATING_FIELDS
 from games.playtests.models import Impression, PlaytestReport
 from games.services import new_tables, writing
+from tests.pdfs import all_text
 
 from .conftest import finished_table, golden, with_times
 
@@ -155,9 +156,10 @@ def test_a_refused_impression_writes_nothing(gm, gm_client, client, refused):
     assert PlaytestReport.objects.get().impressions.get().player == "Ana"
 
 
-def test_a_player_may_leave_any_rating_out_on_the_phone(gm, client):
+def test_a_player_may_leave_any_rating_out_on_the_phone(gm, gm_client, client):
     """The six ratings are optional on the seat's form, as on the public form: a player who
-    only says what they would change is heard, and no rating is made up for them."""
+    only says what they would change is heard, and no rating is made up for them (the report
+    and its PDF show a dash for a rating left out, not Python's "None")."""
     table = finished_table(gm, "contest/last_card_and_winner")
     url = reverse("playtests:seat_impression", args=[table.seats.get(name="Ana").token])
     form = client.get(url).content.decode()
@@ -166,6 +168,12 @@ def test_a_player_may_leave_any_rating_out_on_the_phone(gm, client):
     impression = Impression.objects.get()
     assert impression.ratings() == dict.fromkeys(dict(RATING_FIELDS), None) | {"fun": 4}
     assert impression.change == "More pretzels"
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk])).content.decode()
+    row = page.split('<table class="table pt-impressions">', 1)[1].split("</tbody>", 1)[0]
+    assert "None" not in row and row.count(">—</td>") == 5, row
+    pdf = gm_client.get(reverse("playtests:table_report_pdf", args=[table.pk]))
+    text = all_text(b"".join(pdf) if pdf.streaming else pdf.content, " ")
+    assert "None" not in text and "—" in text, text
 
 
 def test_a_players_impressions_page_has_no_site_navigation(gm, gm_client, client):

@@ -90,8 +90,11 @@ def test_the_contest_book(gm):
     assert [c["code"] for c in ana["cards"]] == ["5C", "QC", "2C", "KS"]
     assert [c["chain"] for c in ana["cards"]] == [False, True, True, True]
     assert ana["total"] == 10 and ana["attribute"] == "muscle"
+    # Ana's drink for losing is told once, in the box (in the table page's words), not also
+    # in the margin before it (the margin's sentences: tests/games/contest/test_book.py).
+    assert ana["penalties"] == ["1 drink"]
     margin = [i["summary"] for i in second.data["items"] if i["type"] == "margin"]
-    assert margin == ["Zed (Ana) takes 1 drink."]  # the table page's own sentence
+    assert margin == []
     assert [p.text for p in second.passages] == ["I dig my heels in."]
 
 

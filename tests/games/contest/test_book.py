@@ -166,3 +166,66 @@ def test_the_book_tells_events_in_its_language_and_names_cards_as_the_table_does
         page = _text(b"".join(response).decode() if response.streaming else response.text)
         assert "10♦" in page, name
         assert "throws a pretzel at" not in page and "loses 10♦" not in page, name
+
+
+def test_a_refused_challenge_and_an_eaten_pretzel_are_in_the_book(gm):
+    """The penalties of a refusal say why (the challenge, then the refusal), and a pretzel
+    eaten is told beside the one thrown, as on the table page."""
+    table, first, second = _evening(gm)
+    for move in (
+        {"by": first, "do": "throw_pretzel"},
+        {"by": second, "do": "eat_pretzels", "count": 1},
+    ):
+        writing.play_many(table, [move], None)
+    table.refresh_from_db()
+    _book_, html = _book(table)
+    body = _text(html.split('<div class="book-body">', 1)[1])
+    challenge = f"{shown(first)} challenges {shown(second)} to a race, with Moves."
+    refusal = f"{shown(second)} refuses the challenge and pays a drink + a card."
+    lost = f"{shown(second)} loses 9♦."
+    assert challenge in body and refusal in body and lost in body, body
+    assert body.index(challenge) < body.index(refusal) < body.index(lost)
+    thrown = f"{shown(first)} throws a pretzel at {shown(second)}."
+    eaten = f"{shown(second)} eats 1 pretzel."
+    assert thrown in body and eaten in body, body
+    assert body.index(thrown) < body.index(eaten)
+
+
+def _played(gm, *after: dict):
+    """A contest played to its result (the first seat's 9♦ and 2♠ against 3♠), then
+    ``after``, each move's ``by`` given as "first" or "second"."""
+    table = contest_in_play(gm, deck_mode="physical", seed=7)
+    first = table.state["controller"]
+    second = next(name for name, _character in CAST if name != first)
+    seats = {"first": first, "second": second}
+    for move in (
+        {"by": first, "do": "challenge", "target": second, "contest": "a race",
+         "attribute": "moves"},
+        {"by": second, "do": "accept", "attribute": "moves"},
+        {"by": first, "do": "play", "card": "9D", "draws": ["2S"]},
+        {"by": second, "do": "play", "card": "3S"},
+        *({**m, "by": seats[m["by"]]} for m in after),
+    ):  # fmt: skip
+        writing.play_many(table, [move], None)
+    table.refresh_from_db()
+    return table, first, second
+
+
+def test_a_contests_penalty_is_told_once_in_its_box(gm):
+    """The loser's drink is in the contest's box, not also in the margin before the box."""
+    table, _first, second = _played(gm, {"by": "second", "do": "drink"})
+    _book_, html = _book(table)
+    body = _text(html.split('<div class="book-body">', 1)[1])
+    assert f"{shown(second)} takes 1 drink." not in body, body
+    assert "3 ♠ = 6 · 1 drink" in body, body
+
+
+def test_a_contests_result_reads_as_one_japanese_sentence(gm, gm_client):
+    """The board's result line in Japanese: 「…が合計で上回って…に勝ちました。」, no space
+    left from the English word order between how and whom."""
+    table, first, second = _played(gm)
+    gm_client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    page = _text(gm_client.get(table.get_absolute_url()).content.decode())
+    who = {name: f"{character}（{name}）" for name, character in CAST}
+    won = f"{who[first]}が合計で上回って{who[second]}に勝ちました。"
+    assert won in page, page

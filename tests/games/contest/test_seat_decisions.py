@@ -140,6 +140,14 @@ def test_the_challenged_player_refuses_paying_two_penalties(gm_client):
     phone = Client()
     page = seat_page(phone, table, "Bo")
     assert labels(page, "refuse") == ["2 drinks", "a drink + a card", "2 cards"]
+    # In the table's language each count is one phrase: 「2杯」, not 「2 杯」 glued in English order.
+    Table.objects.filter(pk=table.pk).update(language="ja")
+    assert labels(seat_page(Client(), table, "Bo"), "refuse") == [
+        "2杯",
+        "一杯 + カード1枚",
+        "カード2枚",
+    ]
+    Table.objects.filter(pk=table.pk).update(language="en")
     assert submit(phone, page, "2 drinks").status_code == 302
     s = state(table)
     assert s["phase"] == "story" and s["players"]["Bo"]["drinks"] == 2
