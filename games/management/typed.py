@@ -18,7 +18,7 @@ def manage_py(*words: str) -> str:
     as typed from there, symlinks kept), else the interpreter's whole path."""
     python = Path(os.path.abspath(sys.executable))
     try:
-        shown = python.relative_to(Path(settings.BASE_DIR)).as_posix()
+        shown = str(python.relative_to(Path(settings.BASE_DIR)))  # the system's separators
     except ValueError:
         shown = str(python)
     return " ".join([shown, "manage.py", *words])
