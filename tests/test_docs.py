@@ -136,6 +136,39 @@ def path_problems(page: Path, files: list[str]) -> list[str]:
     ]
 
 
+# A command given to run is typed as the set-up makes it runnable (README's words): a bare
+# "python" on a fresh machine is a Python without Django (ModuleNotFoundError), or none at all.
+BARE_MANAGE_PY = re.compile(r"(?<![\w/\\.-])python3? manage\.py")
+
+
+def command_problems(page: Path) -> list[str]:
+    """Each line of a page (its code blocks included) that runs manage.py under a bare python."""
+    return [
+        f"{page.name}:{number}: `{match.group(0)}`: write `.venv/bin/python manage.py`"
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        for match in BARE_MANAGE_PY.finditer(line)
+    ]
+
+
+def test_every_command_runs_under_the_setups_python():
+    problems = [problem for page in pages() for problem in command_problems(page)]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_bare_python_is_named(tmp_path):
+    page = tmp_path / "fake.md"
+    page.write_text(
+        "Run `python manage.py demo`, or `.venv/bin/python manage.py demo`.\n"
+        "```sh\nDATABASE_URL=x python3 manage.py migrate   # a comment\n```\n"
+        "Windows: `.venv\\Scripts\\python manage.py serve`; `manage.py worker` alone is a name.\n",
+        encoding="utf-8",
+    )
+    assert command_problems(page) == [
+        "fake.md:1: `python manage.py`: write `.venv/bin/python manage.py`",
+        "fake.md:3: `python3 manage.py`: write `.venv/bin/python manage.py`",
+    ]
+
+
 def test_every_link_and_named_path_resolves():
     files = repository_files()
     problems = []

@@ -112,7 +112,8 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def test_check_deploy_is_clean_with_production_settings() -> None:
+def test_check_deploy_is_clean_with_production_settings(tmp_path: Path) -> None:
+    checkout_database = (BASE_DIR / "db.sqlite3").exists()
     result = run_python(
         "manage.py",
         "check",
@@ -122,10 +123,13 @@ def test_check_deploy_is_clean_with_production_settings() -> None:
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="example.com",
+        # Its own database: the checkout's db.sqlite3 is the developer's (make run's demo).
+        DATABASE_URL=f"sqlite:///{tmp_path / 'check.sqlite3'}",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
     assert "WARNING" not in result.stderr
+    assert (BASE_DIR / "db.sqlite3").exists() == checkout_database
 
 
 # ---- The database connection ---------------------------------------------------------------

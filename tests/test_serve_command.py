@@ -45,7 +45,13 @@ def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
         LAN_ADDRESSES="192.168.1.20",
         SECURE_PROXY_SSL_HEADER="1",
         STATIC_ROOT=str(tmp_path),
+        # A database of its own, never the checkout's db.sqlite3: after `make run` that one
+        # holds the demo tables, whose pages the deep check of secrets then renders with no
+        # static manifest here (make run, then make test, failed on it); on a fresh checkout
+        # the check made an empty db.sqlite3 there.
+        DATABASE_URL=f"sqlite:///{tmp_path / 'check.sqlite3'}",
     )
+    checkout_database = (ROOT / "db.sqlite3").exists()
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
@@ -56,15 +62,23 @@ def test_check_deploy_is_clean_for_the_served_app_behind_tls(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+    assert (ROOT / "db.sqlite3").exists() == checkout_database
 
 
 # -- the command's own checks (in this process) ------------------------------------------
 @pytest.mark.django_db
-def test_serve_refuses_the_network_while_the_demo_password_is_published(django_user_model, capsys):
+def test_serve_refuses_the_network_while_the_demo_password_is_published(
+    django_user_model, capsys, monkeypatch
+):
     demo = django_user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
+    # The set-up's interpreter: the refusal names the commands as README.md has them typed (a
+    # bare "python" on a fresh machine has no Django).
+    monkeypatch.setattr(sys, "executable", str(ROOT / ".venv" / "bin" / "python"))
     with pytest.raises(CommandError) as refused:
         call_command("serve", host="0.0.0.0", no_setup=True, dry_run=True, addresses="10.0.0.2")
-    assert "changepassword demo" in str(refused.value) and "demo --retire" in str(refused.value)
+    said = str(refused.value)
+    assert "\n    .venv/bin/python manage.py changepassword demo\n" in said
+    assert "\n    .venv/bin/python manage.py demo --retire\n" in said
     # This machine only: the demo is fine.
     call_command("serve", host="127.0.0.1", no_setup=True, dry_run=True, addresses="10.0.0.2")
     demo.set_password("a-password-of-our-own")
@@ -155,3 +169,14 @@ def test_a_server_refuses_a_port_held_and_says_by_whom(command):
         holder.wait()
     # Free again: no refusal (the check alone: nothing is started here).
     assert lifeline.refuse_if_held("127.0.0.1", port) is None
+
+
+def test_a_command_is_named_as_it_is_typed_at_the_checkout(monkeypatch, tmp_path):
+    """The set-up's .venv by its path from the checkout; any other interpreter by its own."""
+    from games.management.typed import manage_py
+
+    monkeypatch.setattr(sys, "executable", str(ROOT / ".venv" / "bin" / "python"))
+    assert manage_py("demo", "--retire") == ".venv/bin/python manage.py demo --retire"
+    elsewhere = tmp_path / "bin" / "python3"
+    monkeypatch.setattr(sys, "executable", str(elsewhere))
+    assert manage_py("migrate") == f"{elsewhere} manage.py migrate"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from io import StringIO
@@ -193,4 +194,7 @@ def test_simulate_on_a_database_never_migrated_says_so_in_a_sentence(tmp_path):
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert "The database could not be read (no such table:" in result.stderr
-    assert "python manage.py migrate" in result.stderr
+    # Named as it is run here: the interpreter that ran it, from the checkout.
+    python = Path(os.path.abspath(sys.executable))
+    typed = python.relative_to(ROOT).as_posix() if python.is_relative_to(ROOT) else str(python)
+    assert f"`{typed} manage.py migrate` first" in result.stderr

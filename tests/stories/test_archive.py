@@ -89,3 +89,14 @@ def test_pages_of_twelve(client, gm):
     page = client.get(reverse("stories:archive"), {"page": 2, "sort": "new"}).content.decode()
     assert "Page 2 of 2" in page and "sort=new" in page
     assert titles(client, page=99) == second  # past the end: the last page
+
+
+def test_the_plays_to_take_away_are_offered_to_anyone_signed_in(client, gm_client):
+    """README's "Your plays, to take away on Stories": there for a person with no story of
+    their own yet (a player who never made a book), never for a visitor."""
+    plays = reverse("stories:my_plays_json")
+    assert not Story.objects.exists()
+    page = gm_client.get(reverse("stories:archive")).content.decode()
+    assert f'href="{plays}"' in page and f'href="{reverse("stories:my_plays_csv")}"' in page
+    assert "Your stories" not in page
+    assert f'href="{plays}"' not in client.get(reverse("stories:archive")).content.decode()

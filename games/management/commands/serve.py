@@ -41,6 +41,7 @@ from amnesia_site.workers import lifeline
 from amnesia_site.workers.supervise import Supervisor
 from amnesia_site.workers.work import worker_commands
 from games.management.commands.demo import DEMO_PASSWORD, DEMO_USER
+from games.management.typed import manage_py
 
 DEFAULT_KEY_FILE = ".secret_key"  # beside manage.py; .gitignore keeps it out of git
 
@@ -207,9 +208,9 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The demo account ({DEMO_USER}) still has the password the README publishes, "
                 "and this server would answer anyone on the network. Change it:\n"
-                f"    python manage.py changepassword {DEMO_USER}\n"
+                f"    {manage_py('changepassword', DEMO_USER)}\n"
                 "or switch the account off (its tables stay; it cannot log in):\n"
-                f"    python manage.py demo --retire\n"
+                f"    {manage_py('demo', '--retire')}\n"
                 "then start again. (HOST=127.0.0.1 serves this machine only, demo and all.)"
             )
         key_file = None

@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from games import registry
+from games.management.typed import manage_py
 from games.models import Ruleset
 from games.playtests.models import PlaytestReport
 from games.rules.errors import BadScript
@@ -132,7 +133,7 @@ class Command(BaseCommand):
             reason = said.splitlines()[0] if said else type(exc).__name__
             raise CommandError(
                 f"The database could not be read ({reason}): set it up with "
-                "`python manage.py migrate` first, or check DATABASE_URL."
+                f"`{manage_py('migrate')}` first, or check DATABASE_URL."
             ) from exc
         result = run(plan["spec"], plan["processes"], plan["budget"])
         add_minutes(result.records, plan["pace"])
