@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from amnesia_site import lists
-from games import languages
+from games import languages, registry
 from games import story as kept_story
 from games.models import Seat, Table
 from games.rules import BadScript, IllegalMove, get_game
@@ -86,7 +86,9 @@ def create_table(
 
 
 def default_name(setup: Setup) -> str:
-    title = get_game(setup.game).title or setup.game
+    """The game's name as people say it, in the active language (the view makes a table in
+    its own language), and the players'."""
+    title = registry.title(setup.game) or get_game(setup.game).title or setup.game
     name = f"{title}{lists.colon()}" + lists.listing(setup.players)
     # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
     limit = Table._meta.get_field("name").max_length
