@@ -433,14 +433,18 @@ class NewTableForm(forms.Form):
         """Top-level script keys beyond the options (a custom deck's ids and texts, ...)."""
         return self.kit.new_table.extra_setup(self)
 
+    def table_language(self) -> str:
+        """The language chosen for the table, else its maker's."""
+        return (
+            self.cleaned_data.get("language") or normalise(get_language()) or settings.LANGUAGE_CODE
+        )
+
     def after_create(self, table: Table, user) -> None:
         """The table records the ruleset version whose options it plays (if any); then the
         game's own first steps (a contest's seats bring saved characters)."""
         ruleset = match_ruleset(self.game, table.options, self.cleaned_data.get("ruleset"))
         table.report_sharing = self.cleaned_data.get("report_sharing") or table.report_sharing
-        table.language = (
-            self.cleaned_data.get("language") or normalise(get_language()) or settings.LANGUAGE_CODE
-        )
+        table.language = self.table_language()
         if ruleset is not None:
             table.ruleset = ruleset
         table.save(update_fields=["ruleset", "report_sharing", "language"])

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -119,7 +120,8 @@ def table_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         if start_draw is not None:
             extra[START_DRAW_KEY] = start_draw
         try:
-            with transaction.atomic():
+            # A table left unnamed is named in its own language (its pages and book speak it).
+            with transaction.atomic(), translation.override(form.table_language()):
                 table = new_tables.create_table(
                     request.user,
                     game,

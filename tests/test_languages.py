@@ -17,13 +17,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from amnesia_site.accounts.models import Profile
-from games import languages
+from games import languages, registry
 from games.models import Table
 from stories.books import story_language
 from stories.models import story_for
 from stories.services import make_book
 from tests.conftest import PASSWORD
 from tests.games.contest.pages import new_table
+from tests.games.test_views import new_table as amnesia_table
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +124,17 @@ def test_a_table_made_without_a_choice_speaks_its_makers_language(gm_client) -> 
     assert new_table(gm_client).language == "pt-br"
     page = gm_client.get(reverse("games:table_new") + "?game=contest").content.decode()
     assert re.search(r'<option value="pt-br" selected>', page)
+
+
+def test_a_table_left_unnamed_is_named_in_its_own_language(gm_client) -> None:
+    # Named after its game and players, in the table's language (its seat pages and book
+    # speak it): not the referee's English title.
+    pt = amnesia_table(gm_client, name="", players="Ana\nBento", language="pt-br")
+    ja = amnesia_table(gm_client, name="", players="Ana\nBento", language="ja")
+    assert pt.name.startswith("Amnésia: "), pt.name
+    with translation.override("ja"):
+        assert ja.name.startswith(str(registry.title("amnesia"))), ja.name
+    assert "Amnesia" not in ja.name, ja.name
 
 
 def test_the_seat_pages_speak_the_tables_language(gm_client) -> None:

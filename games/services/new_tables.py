@@ -86,9 +86,10 @@ def create_table(
 
 
 def default_name(setup: Setup) -> str:
-    # The game's name as the kit says it, in the language of the colon and the list (the
-    # referee's title is English: a Japanese table was "Contest：さくら、けんた").
-    title = str(registry.title(setup.game)) or setup.game
+    """The game's name as people say it, in the active language (the view makes a table in
+    its own language), and the players' (the referee's title is English: a Japanese table was
+    "Contest：さくら、けんた")."""
+    title = str(registry.title(setup.game) or get_game(setup.game).title or setup.game)
     name = f"{title}{lists.colon()}" + lists.listing(setup.players)
     # Eight long names run past the column (PostgreSQL refuses what SQLite would keep).
     limit = Table._meta.get_field("name").max_length

@@ -211,6 +211,10 @@ def test_an_evening_of_amnesia_in_portuguese(
         report = gm_page.locator("main")
         for name in PLAYERS:
             expect(report).to_contain_text(f"{name}: o quarto, no fim.")
+        # A move of the log is a "jogada" everywhere, the game's figures included.
+        expect(report).to_contain_text("Duração dos desafios (jogadas)")
+        expect(report).to_contain_text("na jogada")
+        expect(report).not_to_contain_text("movimento")
         expect(gm_page.locator(".pt-links-box img")).to_have_count(len(PLAYERS))
 
         # The book, in Portuguese: every scene, the dispute and its sides, the room, the end.

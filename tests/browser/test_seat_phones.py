@@ -115,13 +115,40 @@ def test_an_amnesia_turn_from_a_phone(browser, transactional_db, live_server):
         writing.play_many(fresh, [suggestion], 0, expected_turn=marker)
         expect(page.locator(".seat-story")).to_contain_text("A knock at the door.")
         expect(narration).to_have_value("She looks at her hands.")
+        # Bruno pays to insist: Ana's page shows her answer, with no narration box. Once she
+        # accepts, the box is back with what she had typed (the panels between had no box to
+        # carry it in), and a reload keeps it too.
+        fresh = Table.objects.get(pk=table.pk)
+        insist = {"by": "Bruno", "do": "insist", "text": "The door opens."}
+        writing.play_many(fresh, [insist], fresh.last_seq)
+        accept = page.get_by_role("button", name="Accept (take the token)")
+        expect(accept).to_be_visible()
+        expect(narration).to_have_count(0)
+        accept.tap()
+        expect(narration).to_have_value("She looks at her hands.")
+        page.reload()
+        expect(narration).to_have_value("She looks at her hands.")
+        narration.press("End")
+        narration.type(" She opens the door.")
         page.get_by_role("button", name="End the scene").tap()
-        expect(page.locator(".seat-story")).to_contain_text("She looks at her hands.")
+        expect(page.locator(".seat-story")).to_contain_text(
+            "She looks at her hands. She opens the door."
+        )
         fresh = Table.objects.get(pk=table.pk)
         assert [(m.payload["by"], m.payload["do"]) for m in fresh.moves.order_by("seq")] == [
             ("Ana", "continue"),
             ("Bruno", "suggest"),
+            ("Bruno", "insist"),
+            ("Ana", "accept"),
             ("Ana", "end_scene"),
         ]
+        # What the page sends is kept no longer: Ana's suggestion, sent, leaves her box empty.
+        writing.play_many(fresh, [{"by": "Bruno", "do": "continue"}], fresh.last_seq)
+        box = page.get_by_label("Suggestion")
+        box.fill("A cat in the hall.")
+        page.get_by_role("button", name="Suggest", exact=True).tap()
+        expect(page.locator(".seat-story")).to_contain_text("A cat in the hall.")
+        page.reload()
+        expect(box).to_have_value("")
     finally:
         context.close()

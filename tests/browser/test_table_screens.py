@@ -61,6 +61,11 @@ def test_amnesia_stories_links_its_join_screen_from_the_start(page, django_user_
         join.click()
         expect(page.locator("body")).to_contain_text("Ana")
         assert page.url.endswith(f"/tables/{table.pk}/join/")
+    # Printed, the sheet is the title, the words and the codes: the screen's links and its
+    # Print button are left off, and so is the dot between them.
+    page.emulate_media(media="print")
+    expect(page.locator(".join-head")).not_to_contain_text("·", use_inner_text=True)
+    expect(page.locator(".join-head")).to_contain_text("Ana")
 
 
 SKIP_ON_SCREEN = (

@@ -120,11 +120,16 @@ def test_a_whole_game_through_the_pages(gm_client):
         {"by": "Ana", "do": "end_scene"},
         {"by": "Bruno", "do": "end_story", "agreed": PLAYERS, "text": "The end."},
     ]
+    heading = "the story heads to its end"
     for move in rest:
+        if move["do"] == "end_story":
+            # The finale under way says so; once the story is over, it no longer does.
+            assert heading in gm_client.get(table.get_absolute_url()).content.decode()
         response = post_move(gm_client, table, **move)
         assert response.status_code == 302, response.content.decode()[:3000]
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
+    assert heading not in gm_client.get(table.get_absolute_url()).content.decode()
     state = reading.state_of(table)
     assert state["abilities"] == ["karate", "first aid"]
     total = sum(state["tokens"].values()) + state["bank"] + state["discard"] + state["pot"]

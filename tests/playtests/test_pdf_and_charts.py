@@ -35,6 +35,24 @@ def test_table_report_pdf_has_its_charts(gm, gm_client):
 
 
 @pytest.mark.django_db
+def test_a_rating_left_blank_reads_as_a_dash_not_none(gm, gm_client):
+    # A player may rate only the fun (every rating is optional): the others are blank cells'
+    # dash on the report's page and in its PDF, never Python's "None".
+    table = finished_table(gm, "amnesia/11_finale_and_end_story")
+    gm_client.post(reverse("playtests:gm_impression", args=[table.pk, 0]), {"fun": 5})
+    page = gm_client.get(reverse("playtests:table_report", args=[table.pk])).content.decode()
+    row = re.search(r"<th scope=\"row\">Ana</th>(.*?)</tr>", page, re.S).group(1)
+    assert [
+        re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td class=\"num\">(.*?)</td>", row)
+    ] == [
+        "5",
+        *["—"] * 5,
+    ]
+    text = pdf_text(gm_client.get(reverse("playtests:table_report_pdf", args=[table.pk])).content)
+    assert "None" not in text and "Ana 5 — — — — —" in text, text
+
+
+@pytest.mark.django_db
 def test_ruleset_version_pdf(gm, designer_client, gm_client):
     draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
     many_reports(gm, 4, [draft3])

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games import registry
 from games.models import Table
-from games.services import new_tables, reading
+from games.services import new_tables, reading, writing
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +158,22 @@ def test_a_resent_suggestion_counts_once(table):
     assert first.status_code == again.status_code == 302
     table.refresh_from_db()
     assert table.last_seq == 2
+
+
+def test_a_stake_left_unsaid_reads_as_a_side_with_nothing_after_its_colon(table):
+    # A side may state its stakes aloud and only press the button: the story so far names
+    # the side, with no colon left hanging, as the book does ("Bruno stakes —").
+    moves = [
+        {"by": "Ana", "do": "continue"},
+        {"by": "Bruno", "do": "insist", "text": "The window."},
+        {"by": "Ana", "do": "refuse"},
+        {"by": "Bruno", "do": "stake"},
+        {"by": "Ana", "do": "stake", "text": "She stays."},
+    ]
+    writing.play_many(table, moves, table.last_seq)
+    story = text_of(
+        re.search(
+            r'<div class="challenge-box">.*?</div>', page_of(Client(), table, "Caio"), re.S
+        ).group(0)
+    )
+    assert "Bruno stakes Ana stakes: She stays." in story, story
