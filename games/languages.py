@@ -41,6 +41,8 @@ def use_table_language(request, table) -> str:
     language = table_language(table)
     translation.activate(language)
     request.LANGUAGE_CODE = language
+    # The page's language is not the reader's to choose: base.html offers no switcher.
+    request.speaks_table_language = True
     return language
 
 
@@ -49,9 +51,7 @@ def use_seat_language(request, table) -> str:
     language, unless this browser chose another with the footer's switcher (Django's language
     cookie, which only the switcher sets). The browser's own Accept-Language does not count: a
     phone set to English at a Japanese table still reads the table in Japanese."""
-    chosen = normalise(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
-    if chosen is None:
-        return use_table_language(request, table)
+    chosen = normalise(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)) or table_language(table)
     translation.activate(chosen)
     request.LANGUAGE_CODE = chosen
     return chosen

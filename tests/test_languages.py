@@ -153,7 +153,14 @@ def test_the_projector_and_the_laptop_screens_speak_the_tables_language(
     table = make_table("amnesia_stories", ("Ana", "Bruno", "Caio"))
     Table.objects.filter(pk=table.pk).update(language="pt-br")
     projector = reverse("amnesia_stories:projector", args=[table.pk])
-    assert spoken(gm_client.get(projector)) == "pt-br"
+    page = gm_client.get(projector)
+    assert spoken(page) == "pt-br"
+    # Whoever reads it: so it offers no language switcher, which would change nothing there
+    # (a seat's page does: its player's choice wins on their phone).
+    assert 'id="language-select"' not in page.content.decode()
+    seat = table.seats.get(name="Ana")
+    seat_page = Client().get(reverse("amnesia_stories:seat", args=[seat.token]))
+    assert 'id="language-select"' in seat_page.content.decode()
     # The next page the owner opens elsewhere speaks their own language again.
     assert spoken(gm_client.get(reverse("games:home"))) == "en"
 
