@@ -153,8 +153,17 @@ def test_an_evening_of_amnesia_stories_in_japanese(
             for name in others:
                 expect(phones[name].get_by_role("alert")).to_have_count(0)
 
-            # The laptop follows to the reveal; the game master opens it all at once.
+            # The laptop follows to the reveal. Until the game master opens it, no phone tells
+            # the room what it holds: the scores stay as they were (all 0 after the first
+            # story) and, after the last story, the game is not over yet on any phone.
             reveal_all = panel.locator(".reveal-all button")
+            expect(reveal_all).to_be_visible()
+            for name in PLAYERS:
+                caught_up(phones[name], table)
+                expect(phones[name].get_by_test_id("seat-wait")).to_be_visible()
+                if turn == 0:
+                    board = phones[name].locator(".seat-board td")
+                    expect(board).to_have_text(["0"] * len(PLAYERS))
             reveal_all.click()
             expect(reveal_all).to_have_count(0)
 
@@ -172,9 +181,16 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         expect(panel.locator(".final-result")).to_have_text(won)
         expect(projector.locator(".final-result")).to_have_text(won)
 
-        # Each phone, at the end, leads to its player's impressions; the ratings may be left.
+        # Each phone, by itself once the last story is revealed, says who won, and says it
+        # again after a reload; then it leads to its player's impressions (the ratings may be
+        # left out).
         for name, page in phones.items():
             expect(page.locator("#seat-panel h2")).to_have_text("ゲーム終了")
+            expect(page.locator(".final-result")).to_have_text(won)
+            page.reload()
+            expect(page.locator(".final-result")).to_have_text(won)
+            winner_row = page.locator(".standings tr.winner-row th")
+            expect(winner_row).to_contain_text(state["winners"][0])
             page.locator(f'a[href$="/playtests/seat/{tokens[name]}/impression/"]').tap()
             expect(page.locator("h1")).to_have_text(f"{name}さん、ゲームはいかがでしたか？")
             page.locator('textarea[name="best_moment"]').fill(f"{name}：最後の物語。")
