@@ -214,7 +214,7 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for number, bard in enumerate(PLAYERS, start=1):
             assert f"第{number}の旅 語り：{bard} 吟遊詩人：{bard}・1巡目" in text, text
             assert TALES[bard] in text, (TALES[bard], text)
-        assert "得点：ハナ +2 · ケン +1 · ユキ +2 — レッドカード：ハナ (1)" in text, text
+        assert "得点：ハナ +2 · ケン +1 · ユキ +2 — レッドカード：ハナ（1）" in text, text
         assert "奥付" in text
     finally:
         for context in contexts:
