@@ -7,14 +7,18 @@ impressions sent from the phones, the report read and the book downloaded and re
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.services import new_tables, reading
+from tests.pdfs import all_text
 
 from .journeys2 import (
+    BOOK_MS,
     at_once,
     caught_up,
     download_book,
@@ -23,6 +27,7 @@ from .journeys2 import (
     phone,
     refused,
     seat_links,
+    squeeze,
 )
 
 PLAYERS = ["ハナ", "ケン", "ユキ"]
@@ -205,6 +210,14 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for name in PLAYERS:
             expect(gm_page.locator("main")).to_contain_text(f"{name}：最後の物語。")
         expect(gm_page.locator(".pt-links-box img")).to_have_count(len(PLAYERS))
+        # Its figures, and its PDF, are written with Japanese marks: 、 between the players,
+        # no space after the full-width colon.
+        expect(gm_page.locator("main")).to_contain_text("ハナ 1、ケン 1、ユキ 2")
+        with gm_page.expect_download(timeout=BOOK_MS) as download:
+            gm_page.locator(f'a[href="/playtests/tables/{table.pk}/pdf/"]').click()
+        report = squeeze(all_text(Path(download.value.path()).read_bytes(), "\n"))
+        assert "ハナ 1、ケン 1、ユキ 2" in report, report
+        assert f"（勝者：{state['winners'][0]}）" in report, report
 
         # The book, in Japanese: every bard's story and its telling.
         gm_page.goto(f"/tables/{table.pk}/")
