@@ -210,6 +210,12 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for name in PLAYERS:
             expect(gm_page.locator("main")).to_contain_text(f"{name}：最後の物語。")
         expect(gm_page.locator(".pt-links-box img")).to_have_count(len(PLAYERS))
+        # The place's 保存 stays one word beside its field (Japanese breaks between any two
+        # characters: squeezed by the field, the button read 保 over 存).
+        save = gm_page.locator(".pt-inline button")
+        lines = "el => { const r = document.createRange(); r.selectNodeContents(el);"
+        lines += " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"
+        assert save.evaluate(lines) == 1
         # Its figures, and its PDF, are written with Japanese marks: 、 between the players,
         # no space after the full-width colon.
         expect(gm_page.locator("main")).to_contain_text("ハナ 1、ケン 1、ユキ 2")
