@@ -186,11 +186,30 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         expect(panel.locator(".final-result")).to_have_text(won)
         expect(projector.locator(".final-result")).to_have_text(won)
 
-        # Each phone, by itself once the last story is revealed, says who won, and says it
-        # again after a reload; then it leads to its player's impressions (the ratings may be
-        # left out).
-        for name, page in phones.items():
+        # Each phone, by itself once the last story is revealed, says who won.
+        for page in phones.values():
             expect(page.locator("#seat-panel h2")).to_have_text("ゲーム終了")
+            expect(page.locator(".final-result")).to_have_text(won)
+
+        # The game master takes the last answer back after the end: every phone follows (the
+        # game is not over any more), and that player answers again on theirs.
+        last = table.moves.order_by("-seq").first()
+        assert last is not None
+        again = last.payload["by"]
+        gm_page.once("dialog", lambda dialog: dialog.accept())
+        panel.locator("details.undo-after-end summary").click()
+        panel.locator('form[action$="/undo/"] button').click()
+        expect(heading).to_have_text("全員がひそかに回答")
+        for page in phones.values():
+            expect(page.locator(".final-result")).to_have_count(0)
+        choose(phones[again], PICKS[again])
+        phones[again].locator(".answer-form button").tap()
+        # The same answers judge the turn as before: its reveal, opened already, stays open.
+        expect(panel.locator(".final-result")).to_have_text(won)
+
+        # The end again on every phone, and after a reload; then each phone leads to its
+        # player's impressions (the ratings may be left out).
+        for name, page in phones.items():
             expect(page.locator(".final-result")).to_have_text(won)
             page.reload()
             expect(page.locator(".final-result")).to_have_text(won)
