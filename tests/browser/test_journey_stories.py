@@ -249,6 +249,11 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         with gm_page.expect_navigation():
             gm_page.get_by_test_id("story-link").click()
         text = download_book(gm_page, gm_page.url, tmp_path)
+        # Japanese is set upright (a slanted Japanese font is a distorted one): the contents'
+        # first words, the footprints under the pictures and the colophon's notes too.
+        for selector in (".toc-incipit", ".journey-text", ".colophon-note"):
+            shown = gm_page.locator(selector).first
+            assert shown.evaluate("(el) => getComputedStyle(el).fontStyle") == "normal", selector
         for number, bard in enumerate(PLAYERS, start=1):
             assert f"第{number}の旅 語り：{bard} 吟遊詩人：{bard}・1巡目" in text, text
             assert TALES[bard] in text, (TALES[bard], text)
