@@ -254,6 +254,12 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for selector in (".toc-incipit", ".journey-text", ".colophon-note"):
             shown = gm_page.locator(selector).first
             assert shown.evaluate("(el) => getComputedStyle(el).fontStyle") == "normal", selector
+        # and its figures are the book's lining ones, small capitals or not (設問1, not 設問ı).
+        for selector in (".chapter-title", ".journey-figure figcaption"):
+            figures = gm_page.locator(selector).first.evaluate(
+                "(el) => getComputedStyle(el).fontVariantNumeric"
+            )
+            assert "lining-nums" in figures, (selector, figures)
         for number, bard in enumerate(PLAYERS, start=1):
             assert f"第{number}の旅 語り：{bard} 吟遊詩人：{bard}・1巡目" in text, text
             assert TALES[bard] in text, (TALES[bard], text)
