@@ -154,15 +154,33 @@ def chronicle(entries: list[dict[str, Any]], texts: MoveTexts) -> list[Chapter]:
 
 
 def incipit(text: str, words: int = 7, chars: int = 16) -> str:
-    """The first words of a text (the first characters, for text written without spaces)."""
+    """The first words of a text (the first characters, for text written without spaces).
+
+    A text may mix both: Japanese with a space or two in it (a full-width one between its
+    sentences, a name in Latin letters) counts its Japanese by characters, as ``counted``
+    does, and its spaced words by words, so that a few spaces never put a whole paragraph in
+    the table of contents."""
     line = " ".join(text.split())
     if not line:
         return ""
     parts = line.split(" ")
     if len(parts) == 1 or len(parts[0]) > chars * 2:
         return line if len(line) <= chars else line[:chars].rstrip() + "…"
-    head = " ".join(parts[:words])
-    return head if len(parts) <= words else head.rstrip(",;:.") + "…"
+    head: list[str] = []
+    spaced = wide = 0
+    for part in parts:
+        if any(ord(ch) >= 0x3000 for ch in part):
+            room = chars - wide
+            if len(part) > room:
+                head.append(part[: max(room, 0)])
+                return " ".join(head).rstrip() + "…"
+            wide += len(part)
+        else:
+            spaced += 1
+            if spaced > words:
+                return " ".join(head).rstrip(",;:.") + "…"
+        head.append(part)
+    return line
 
 
 def word_count(text: str) -> int:

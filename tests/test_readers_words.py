@@ -14,7 +14,7 @@ from django.utils import translation
 from games import registry
 from games.playtests import charts
 from games.playtests.forms import add_option_fields
-from stories.books import Credit, credits
+from stories.books import Credit, credits, incipit
 
 ASCII_BESIDE_JAPANESE = re.compile(
     r"[\u3040-\u30ff\u3400-\u9fff] ?[,:;()]|[,:;()] ?[\u3040-\u9fff]"
@@ -173,3 +173,17 @@ def test_the_glossarys_refused_variants_are_in_no_catalogue_entry() -> None:
         for entry in polib.pofile(f"locale/{folder}/LC_MESSAGES/django.po"):
             for wrong, right in refused[language]:
                 assert wrong not in entry.msgstr, (entry.msgid, wrong, right)
+
+
+def test_a_japanese_incipit_is_cut_by_characters_even_with_spaces() -> None:
+    """A chapter's line in the table of contents: Japanese narration with a full-width space
+    between its sentences was kept whole (three "words"), a paragraph beside the others' few
+    characters; it is cut as the same text without the spaces is. Spaced words still count
+    as words."""
+    spaced = (
+        "勇者は旅立った。\u3000山を越え、谷を渡り、海の果てまで歩いた。\u3000そして帰らなかった。"
+    )
+    assert incipit(spaced) == "勇者は旅立った。 山を越え、谷を渡…"
+    assert incipit(spaced.replace("\u3000", "")) == "勇者は旅立った。山を越え、谷を渡…"
+    assert incipit("Ana は 森 へ 行った") == "Ana は 森 へ 行った"
+    assert incipit("She wakes on a cold floor with no memory") == "She wakes on a cold floor with…"

@@ -15,6 +15,7 @@ from typing import Any
 from amnesia_site.htmx import HtmxHttpRequest
 from amnesia_site.numbers import number_or_text
 from games.amnesia_stories import card_faces, players
+from games.amnesia_stories import reveal as reveal_state
 from games.amnesia_stories import timer as answer_timer
 from games.facing import Facing
 from games.forms import Posted, posted_move
@@ -27,8 +28,12 @@ GAME = "amnesia_stories"
 
 def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
     table = seat.table
-    # The public view: every pick of the open turn is hidden, this player's own included.
-    seen = facing.public
+    # The public view: every pick of the open turn is hidden, this player's own included; and
+    # a judged turn's result only as far as the room's reveal has opened it (the scores, the
+    # red cards, the winners), as on the table page and the projector: a phone in a player's
+    # hand must not tell the room what the game master is about to show it.
+    judged = reveal_state.on_screen(facing.public)
+    seen = reveal_state.shown_view(facing.public, reveal_state.opened(table, judged))
     legal = facing.legal.get(seat.name, {})
     answering = seen["phase"] == "answer"
     card = card_faces.card_lookup(table, seat.token)
@@ -44,6 +49,11 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         "story": [card(c) for c in seen["story"]] if answering else [],
         "numbers": range(1, seen["options"]["choices"] + 1),
         "board": players.scoreboard(seen),
+        # at the end, once the last story's reveal is over: who won, and the final standings
+        "standings": players.standings(seen)
+        if seen.get("finished") and not seen["revealing"]
+        else [],
+        "draw": len(seen.get("winners", [])) > 1,
         # the answer timer the laptop and the projector show (the same end time)
         "answer_timer": answer_timer.info(table, seen, facing.story_tail.entries)
         if answering

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from amnesia_site import lists
 from games import registry
 from games.playtests import charts
 from games.playtests.models import RATINGS
@@ -39,7 +40,8 @@ def figure_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def join_values(values: dict[str, Any]) -> str:
-    return ", ".join(f"{name} {value}" for name, value in values.items()) or "—"
+    """``{name: value}`` as a list in the reader's language ("Ana 1, Bruno 0"; 、 in Japanese)."""
+    return lists.listing(f"{name} {value}" for name, value in values.items()) or "—"
 
 
 def table_charts(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -86,12 +86,17 @@ def test_nothing_of_the_turn_shows_before_its_step(page, django_user_model) -> N
     # Steps 2 and 3, then the turn's total (Bruno's set bonus): everything, at last.
     page.get_by_role("button", name=re.compile("Open step 2")).click()
     expect(page.locator("#reveal .reveal-step.is-open")).to_have_count(2)
+    expect(page.locator('.actions a[href="#reveal"]')).to_have_text("To step 3 of the reveal")
     page.get_by_role("button", name=re.compile("Open step 3")).click()
     expect(page.locator('#reveal [data-reveal-step="3"] .outcome')).to_have_text(
         "Nobody matched: Ana gets a red card."
     )
     assert scores(page)[0] == ["4", "1"]
     expect(page.locator(".bonus")).to_have_count(0)
+    # What is left is the turn's points, not a fourth step of a three-step story (in Japanese
+    # "step" is the story's question: 設問4 named a question the story does not have).
+    to_next = page.locator('.actions a[href="#reveal"]')
+    expect(to_next).to_have_text("To the points of this turn")
     page.get_by_role("button", name=re.compile("Open the points")).click()
     expect(page.locator(".bonus")).to_contain_text("Bruno +2")
     assert scores(page) == [["4", "1"], ["3", "0"], ["1", "0"]]

@@ -7,14 +7,18 @@ impressions sent from the phones, the report read and the book downloaded and re
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from games.amnesia_stories.modes import PHONES
 from games.models import Table
 from games.services import new_tables, reading
+from tests.pdfs import all_text
 
 from .journeys2 import (
+    BOOK_MS,
     at_once,
     caught_up,
     download_book,
@@ -23,6 +27,7 @@ from .journeys2 import (
     phone,
     refused,
     seat_links,
+    squeeze,
 )
 
 PLAYERS = ["ハナ", "ケン", "ユキ"]
@@ -153,8 +158,17 @@ def test_an_evening_of_amnesia_stories_in_japanese(
             for name in others:
                 expect(phones[name].get_by_role("alert")).to_have_count(0)
 
-            # The laptop follows to the reveal; the game master opens it all at once.
+            # The laptop follows to the reveal. Until the game master opens it, no phone tells
+            # the room what it holds: the scores stay as they were (all 0 after the first
+            # story) and, after the last story, the game is not over yet on any phone.
             reveal_all = panel.locator(".reveal-all button")
+            expect(reveal_all).to_be_visible()
+            for name in PLAYERS:
+                caught_up(phones[name], table)
+                expect(phones[name].get_by_test_id("seat-wait")).to_be_visible()
+                if turn == 0:
+                    board = phones[name].locator(".seat-board td")
+                    expect(board).to_have_text(["0"] * len(PLAYERS))
             reveal_all.click()
             expect(reveal_all).to_have_count(0)
 
@@ -172,9 +186,35 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         expect(panel.locator(".final-result")).to_have_text(won)
         expect(projector.locator(".final-result")).to_have_text(won)
 
-        # Each phone, at the end, leads to its player's impressions; the ratings may be left.
-        for name, page in phones.items():
+        # Each phone, by itself once the last story is revealed, says who won.
+        for page in phones.values():
             expect(page.locator("#seat-panel h2")).to_have_text("ゲーム終了")
+            expect(page.locator(".final-result")).to_have_text(won)
+
+        # The game master takes the last answer back after the end: every phone follows (the
+        # game is not over any more), and that player answers again on theirs.
+        last = table.moves.order_by("-seq").first()
+        assert last is not None
+        again = last.payload["by"]
+        gm_page.once("dialog", lambda dialog: dialog.accept())
+        panel.locator("details.undo-after-end summary").click()
+        panel.locator('form[action$="/undo/"] button').click()
+        expect(heading).to_have_text("全員がひそかに回答")
+        for page in phones.values():
+            expect(page.locator(".final-result")).to_have_count(0)
+        choose(phones[again], PICKS[again])
+        phones[again].locator(".answer-form button").tap()
+        # The same answers judge the turn as before: its reveal, opened already, stays open.
+        expect(panel.locator(".final-result")).to_have_text(won)
+
+        # The end again on every phone, and after a reload; then each phone leads to its
+        # player's impressions (the ratings may be left out).
+        for name, page in phones.items():
+            expect(page.locator(".final-result")).to_have_text(won)
+            page.reload()
+            expect(page.locator(".final-result")).to_have_text(won)
+            winner_row = page.locator(".standings tr.winner-row th")
+            expect(winner_row).to_contain_text(state["winners"][0])
             page.locator(f'a[href$="/playtests/seat/{tokens[name]}/impression/"]').tap()
             expect(page.locator("h1")).to_have_text(f"{name}さん、ゲームはいかがでしたか？")
             page.locator('textarea[name="best_moment"]').fill(f"{name}：最後の物語。")
@@ -189,16 +229,41 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for name in PLAYERS:
             expect(gm_page.locator("main")).to_contain_text(f"{name}：最後の物語。")
         expect(gm_page.locator(".pt-links-box img")).to_have_count(len(PLAYERS))
+        # The place's 保存 stays one word beside its field (Japanese breaks between any two
+        # characters: squeezed by the field, the button read 保 over 存).
+        save = gm_page.locator(".pt-inline button")
+        lines = "el => { const r = document.createRange(); r.selectNodeContents(el);"
+        lines += " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"
+        assert save.evaluate(lines) == 1
+        # Its figures, and its PDF, are written with Japanese marks: 、 between the players,
+        # no space after the full-width colon.
+        expect(gm_page.locator("main")).to_contain_text("ハナ 1、ケン 1、ユキ 2")
+        with gm_page.expect_download(timeout=BOOK_MS) as download:
+            gm_page.locator(f'a[href="/playtests/tables/{table.pk}/pdf/"]').click()
+        report = squeeze(all_text(Path(download.value.path()).read_bytes(), "\n"))
+        assert "ハナ 1、ケン 1、ユキ 2" in report, report
+        assert f"（勝者：{state['winners'][0]}）" in report, report
 
         # The book, in Japanese: every bard's story and its telling.
         gm_page.goto(f"/tables/{table.pk}/")
         with gm_page.expect_navigation():
             gm_page.get_by_test_id("story-link").click()
         text = download_book(gm_page, gm_page.url, tmp_path)
+        # Japanese is set upright (a slanted Japanese font is a distorted one): the contents'
+        # first words, the footprints under the pictures and the colophon's notes too.
+        for selector in (".toc-incipit", ".journey-text", ".colophon-note"):
+            shown = gm_page.locator(selector).first
+            assert shown.evaluate("(el) => getComputedStyle(el).fontStyle") == "normal", selector
+        # and its figures are the book's lining ones, small capitals or not (設問1, not 設問ı).
+        for selector in (".chapter-title", ".journey-figure figcaption"):
+            figures = gm_page.locator(selector).first.evaluate(
+                "(el) => getComputedStyle(el).fontVariantNumeric"
+            )
+            assert "lining-nums" in figures, (selector, figures)
         for number, bard in enumerate(PLAYERS, start=1):
             assert f"第{number}の旅 語り：{bard} 吟遊詩人：{bard}・1巡目" in text, text
             assert TALES[bard] in text, (TALES[bard], text)
-        assert "得点：ハナ +2 · ケン +1 · ユキ +2 — レッドカード：ハナ (1)" in text, text
+        assert "得点：ハナ +2 · ケン +1 · ユキ +2 — レッドカード：ハナ（1）" in text, text
         assert "奥付" in text
     finally:
         for context in contexts:
