@@ -15,7 +15,9 @@ from games import registry
 from games.models import Table
 from games.playtests.models import RATINGS, Impression
 from games.services import new_tables, writing
+from tests.browser.helpers import log_in
 from tests.browser.journeys2 import QUICK_POLLS
+from tests.games.long_games import ended_game
 
 PHONE = {"width": 390, "height": 844}
 
@@ -66,3 +68,50 @@ def test_a_phone_goes_from_the_last_move_to_its_impressions(
         assert impression.ratings() == dict.fromkeys(dict(RATINGS))
     finally:
         phone.close()
+
+
+MOVE_FORMS = "form:has(input[name=expected_seq])"  # a move form ({% moveform %}), no other
+
+
+@pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits() if kit.seat_page])
+def test_every_phone_follows_an_undo_after_the_end(
+    slug, browser, transactional_db, live_server, django_user_model
+) -> None:
+    """The game master takes the last move back on the finished table's page: every phone
+    leaves the end by itself (no way to its player's impressions any more), and a move is
+    offered again on the phones, without a reload."""
+    laptop = browser.new_context(base_url=live_server.url)
+    laptop.set_default_timeout(10_000)
+    phones = browser.new_context(
+        base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    phones.set_default_timeout(10_000)
+    phones.add_init_script(QUICK_POLLS)  # the same poll that brings the undo, only sooner
+    try:
+        gm_page = laptop.new_page()
+        gm = log_in(gm_page, django_user_model)
+        # A game played to its end by the game's bots, imported as played (no browser).
+        table = new_tables.import_script(ended_game(slug), gm)
+        assert table.status == Table.Status.FINISHED
+        seat_page = registry.kit(slug).seat_page
+        pages = []
+        for seat in table.seats.order_by("position"):
+            page = phones.new_page()
+            page.goto(reverse(seat_page, args=[seat.token]))
+            expect(page.get_by_test_id("seat-impressions")).to_be_visible()
+            expect(page.locator(MOVE_FORMS)).to_have_count(0)
+            pages.append(page)
+
+        gm_page.goto(table.get_absolute_url())
+        gm_page.once("dialog", lambda dialog: dialog.accept())
+        gm_page.locator("details.undo-after-end summary").click()
+        gm_page.locator('form[action$="/undo/"] button').click()
+        expect(gm_page.locator("details.undo-after-end")).to_have_count(0)
+
+        # Every phone, by itself, is back in the game; the move taken back is offered again.
+        for page in pages:
+            expect(page.get_by_test_id("seat-impressions")).to_have_count(0)
+        assert sum(page.locator(MOVE_FORMS).count() for page in pages) > 0
+    finally:
+        phones.close()
+        laptop.close()

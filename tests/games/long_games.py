@@ -132,3 +132,12 @@ def next_move(table: Table) -> dict[str, Any]:
             continue
         return move
     raise RuntimeError(f"{table.game}: no legal move left")
+
+
+def ended_game(game: str, seed: int = 3) -> dict[str, Any]:
+    """A legal script of ``game`` played by its bots to its end (on the first set-up of
+    :func:`setups`, the end reached within ``LONGEST`` moves, else a RuntimeError), as a copy."""
+    script = _played(game, 0, seed, LONGEST)
+    if len(script["moves"]) >= LONGEST:
+        raise RuntimeError(f"{game}'s bots play on past {LONGEST} moves (seed {seed})")
+    return copy.deepcopy(script)
