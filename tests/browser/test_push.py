@@ -17,12 +17,14 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
+from django.urls import reverse
+from playwright.sync_api import expect
 
 from games import registry
 from games.models import Table
 from games.services import new_tables
 from tests.browser.helpers import PASSWORD
-from tests.games.long_games import next_move
+from tests.games.long_games import ended_game, next_move
 from tests.serving import (
     Phone,
     collected_static,
@@ -275,3 +277,36 @@ def test_a_pushed_version_is_fetched_within_the_spread(laptop, gm, browser, push
     top, bottom = waits
     assert spread * 0.9 <= top <= spread + 200, waits
     assert bottom < spread * 0.5, waits
+
+
+@pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits() if kit.seat_page])
+def test_a_phone_hears_an_undo_after_the_end(laptop, gm, browser, push_server, slug) -> None:
+    """After the end a seat's page keeps its push: the game master's undo of the last move
+    (on the table page) brings the phone back into the game with its polls off."""
+    page, _sender = laptop
+    table = new_tables.import_script(ended_game(slug), gm)
+    assert table.status == Table.Status.FINISHED
+    seat = table.seats.order_by("position").first()
+    assert seat is not None
+    phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")
+    try:
+        seat_page = phone.new_page()
+        sockets, frames = listening(seat_page)
+        seat_page.goto(reverse(registry.kit(slug).seat_page, args=[seat.token]))
+        expect(seat_page.locator("[data-poll][data-version]")).to_have_count(1)  # it follows
+        seat_page.evaluate(NO_POLLS)
+        first_frame(seat_page, sockets, frames)
+        impressions = seat_page.get_by_test_id("seat-impressions")
+        expect(impressions).to_be_visible()
+
+        page.goto(table.get_absolute_url())
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("details.undo-after-end summary").click()
+        page.locator('form[action$="/undo/"] button').click()
+        expect(page.locator("details.undo-after-end")).to_have_count(0)
+        table.refresh_from_db()
+        assert table.status != Table.Status.FINISHED
+        wait_for_version(seat_page, table.version, within=1.0)
+        expect(impressions).to_have_count(0)
+    finally:
+        phone.close()
