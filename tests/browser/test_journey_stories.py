@@ -163,9 +163,11 @@ def test_an_evening_of_amnesia_stories_in_japanese(
             # story) and, after the last story, the game is not over yet on any phone.
             reveal_all = panel.locator(".reveal-all button")
             expect(reveal_all).to_be_visible()
+            # No phone leads to the player's impressions before the end is shown.
             for name in PLAYERS:
                 caught_up(phones[name], table)
                 expect(phones[name].get_by_test_id("seat-wait")).to_be_visible()
+                expect(phones[name].get_by_test_id("seat-impressions")).to_have_count(0)
                 if turn == 0:
                     board = phones[name].locator(".seat-board td")
                     expect(board).to_have_text(["0"] * len(PLAYERS))
