@@ -42,6 +42,8 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         "state": seen,
         "me": seat.name,
         "can_answer": "answer" in legal,
+        # this player is the bard, about to tell (or deal): at the laptop, not on this page
+        "bard_turn": seen["phase"] in ("deal", "tell") and seen["bard"] == seat.name,
         "answered": [n for n in players.pass_order(seen) if n in seen["answered"]]
         if answering
         else [],
