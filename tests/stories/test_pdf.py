@@ -213,6 +213,17 @@ def test_the_running_heads_are_upright_in_japanese(printed, language):
         assert slanted, fonts
 
 
+def test_no_japanese_is_slanted(printed):
+    """Nowhere in a Japanese book is the CJK font slanted (WeasyPrint's oblique of a font with
+    no italic): a dispute's stakes, the plays and the verdict, the ending's agreement included."""
+    fonts = set()
+    for page in printed["ja"].reader.pages:
+        found = page["/Resources"].get("/Font", {})
+        fonts |= {str(found[key].get_object()["/BaseFont"]).split("+", 1)[-1] for key in found}
+    assert "Amnesia-Serif-JP" in fonts
+    assert not [name for name in fonts if name.startswith("Amnesia-Serif-JP-")], fonts
+
+
 def test_the_japanese_text_has_no_missing_glyph(printed):
     sample = SAMPLES["ja"]
     text = "".join(
