@@ -28,7 +28,7 @@ from games.answers import answer_move, seat_answer
 from games.facing import Facing
 from games.forms import posted_move
 from games.languages import use_seat_language
-from games.models import Seat
+from games.models import Seat, Table
 from games.prepared import Prepared
 from games.services import writing
 from games.snapshot import Snapshot
@@ -74,6 +74,9 @@ def seat_context(seat: Seat, error: str = "") -> dict[str, Any]:
         "expected_turn": facing.expected_turn,
         "move_url": reverse(f"{kit.slug}:seat_move", args=[seat.token]),
         "error": error,
+        # The game is over for this phone: it leads to the player's impressions. A game whose
+        # end the room is shown step by step (Amnesia Stories' reveal) says so only once it is.
+        "game_over": table.status == Table.Status.FINISHED,
     }
     if kit.seat_context is not None:
         context.update(kit.seat_context(facing, seat))

@@ -42,6 +42,8 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         "state": seen,
         "me": seat.name,
         "can_answer": "answer" in legal,
+        # this player is the bard, about to tell (or deal): at the laptop, not on this page
+        "bard_turn": seen["phase"] in ("deal", "tell") and seen["bard"] == seat.name,
         "answered": [n for n in players.pass_order(seen) if n in seen["answered"]]
         if answering
         else [],
@@ -54,6 +56,9 @@ def seat_context(facing: Facing, seat: Seat) -> dict[str, Any]:
         if seen.get("finished") and not seen["revealing"]
         else [],
         "draw": len(seen.get("winners", [])) > 1,
+        # the way to the player's impressions, with the winner: not while the room is still
+        # being shown the last story (games/seats.py)
+        "game_over": bool(seen.get("finished")) and not seen["revealing"],
         # the answer timer the laptop and the projector show (the same end time)
         "answer_timer": answer_timer.info(table, seen, facing.story_tail.entries)
         if answering

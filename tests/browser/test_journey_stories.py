@@ -39,6 +39,10 @@ TALES = {
 }
 # Each player's numbers for the two steps of each story (three slots, two steps).
 PICKS = {"ハナ": (1, 2), "ケン": (1, 3), "ユキ": (2, 1)}
+# What the bard's phone says before the story is told.
+BARD_PHONE = (
+    "あなたが吟遊詩人です。ノートPCで物語を語ってください。このページは自動で更新されます。"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +99,9 @@ def test_an_evening_of_amnesia_stories_in_japanese(
         for turn, bard in enumerate(PLAYERS):
             expect(heading).to_have_text(f"{bard}が吟遊詩人です")
             caught_up(gm_page, table)
+            # The bard's phone sends them to the laptop, where they tell their story.
+            caught_up(phones[bard], table)
+            expect(phones[bard].get_by_test_id("seat-bard")).to_have_text(BARD_PHONE)
             steps = panel.locator("select[name=story]")
             box = gm_page.locator("#narration")
             box.fill(TALES[bard])
@@ -163,9 +170,15 @@ def test_an_evening_of_amnesia_stories_in_japanese(
             # story) and, after the last story, the game is not over yet on any phone.
             reveal_all = panel.locator(".reveal-all button")
             expect(reveal_all).to_be_visible()
+            # The next bard's phone already sends them to the laptop; no phone leads to the
+            # player's impressions before the end is shown.
             for name in PLAYERS:
                 caught_up(phones[name], table)
-                expect(phones[name].get_by_test_id("seat-wait")).to_be_visible()
+                next_bard = turn + 1 < len(PLAYERS) and name == PLAYERS[turn + 1]
+                expect(
+                    phones[name].get_by_test_id("seat-bard" if next_bard else "seat-wait")
+                ).to_be_visible()
+                expect(phones[name].get_by_test_id("seat-impressions")).to_have_count(0)
                 if turn == 0:
                     board = phones[name].locator(".seat-board td")
                     expect(board).to_have_text(["0"] * len(PLAYERS))

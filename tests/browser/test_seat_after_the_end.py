@@ -12,9 +12,11 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import registry
+from games.amnesia_stories import reveal
 from games.models import Table
 from games.playtests.models import RATINGS, Impression
 from games.services import new_tables, writing
+from games.snapshot import Snapshot
 from tests.browser.helpers import log_in
 from tests.browser.journeys2 import QUICK_POLLS
 from tests.games.long_games import ended_game
@@ -56,6 +58,16 @@ def test_a_phone_goes_from_the_last_move_to_its_impressions(
         expect(impressions).to_have_count(0)
 
         writing.play_many(table, [last], None, gm)  # the game's last move, made at the laptop
+        if slug == "amnesia_stories":
+            # Amnesia Stories shows the room its end step by step (the last story's reveal):
+            # the phone follows the last move, and leads on only once the laptop has opened
+            # the reveal's last step.
+            expect(page.get_by_test_id("seat-wait")).to_be_visible()
+            expect(impressions).to_have_count(0)
+            fresh = Table.objects.get(pk=table.pk)
+            judged = reveal.on_screen(Snapshot(fresh).view)
+            assert judged is not None
+            reveal.open_step(fresh, judged, reveal.step_count(judged))
         impressions.click(timeout=10_000)  # once the page has followed it by itself
 
         expect(page.get_by_role("heading", level=1)).to_contain_text("ゲームはいかがでしたか")

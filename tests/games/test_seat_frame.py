@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import registry
+from games.amnesia_stories import reveal
 from games.models import Table
 from games.services import new_tables
+from games.snapshot import Snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +57,16 @@ def test_a_seat_page_leads_to_the_players_impressions_once_the_game_is_over(slug
     table = demo_table(gm, slug, finished=True)
     seat = table.seats.order_by("position").first()
     link = f'href="{reverse("playtests:seat_impression", args=[seat.token])}"'
+    if slug == "amnesia_stories":
+        # Amnesia Stories shows the room its end step by step (the last story's reveal): the
+        # phones say the game is over, and lead on, only once its last step is open.
+        judged = reveal.on_screen(Snapshot(table).view)
+        assert judged is not None
+        assert link not in seat_page(table)
+        assert link not in seat_page(table, htmx=True)
+        reveal.open_step(table, judged, reveal.step_count(judged) - 1)
+        assert link not in seat_page(table, htmx=True)
+        reveal.open_step(table, judged, reveal.step_count(judged))
     assert link in seat_page(table)
     # The phone that followed the last move gets the panel alone (its poll's refresh).
     assert link in seat_page(table, htmx=True)

@@ -185,6 +185,45 @@ def test_only_the_bundled_fonts_are_embedded(printed):
     assert any(family.startswith("Amnesia-Serif-JP") for family in families)
 
 
+def running_head_fonts(pdf: PdfReader) -> set[str]:
+    """The fonts of the text set in the pages' top margin (the running heads), by name."""
+    fonts: set[str] = set()
+    for page in pdf.pages:
+        top = float(page.mediabox.top) - 19 * 72 / 25.4  # the book's top margin: 19 mm
+
+        def visit(text, cm, tm, font, size, page_top=top):
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            if text.strip() and font and y > page_top:
+                fonts.add(str(font["/BaseFont"]).split("+", 1)[-1])
+
+        page.extract_text(visitor_text=visit)
+    return fonts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_running_heads_are_upright_in_japanese(printed, language):
+    """Japanese has no italics (the CJK font is slanted, distorted): the running heads in the
+    margin are set upright in a Japanese book; the other languages keep their italic."""
+    fonts = running_head_fonts(printed[language].reader)
+    assert fonts, "no running head found"
+    slanted = {name for name in fonts if "Italic" in name or "Oblique" in name}
+    if language == "ja":
+        assert not slanted, fonts
+    else:
+        assert slanted, fonts
+
+
+def test_no_japanese_is_slanted(printed):
+    """Nowhere in a Japanese book is the CJK font slanted (WeasyPrint's oblique of a font with
+    no italic): a dispute's stakes, the plays and the verdict, the ending's agreement included."""
+    fonts = set()
+    for page in printed["ja"].reader.pages:
+        found = page["/Resources"].get("/Font", {})
+        fonts |= {str(found[key].get_object()["/BaseFont"]).split("+", 1)[-1] for key in found}
+    assert "Amnesia-Serif-JP" in fonts
+    assert not [name for name in fonts if name.startswith("Amnesia-Serif-JP-")], fonts
+
+
 def test_the_japanese_text_has_no_missing_glyph(printed):
     sample = SAMPLES["ja"]
     text = "".join(

@@ -190,3 +190,38 @@ def test_an_answer_to_a_story_taken_back_does_not_count_for_the_story_told_again
     assert answer(Client(), table, "Bruno", (1, 2)).status_code == 302
     table.refresh_from_db()
     assert reading.state_of(table)["answered"] == ["Bruno"]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "You are the bard: tell your story at the laptop."),
+        ("pt-br", "É a sua vez de ser o bardo: conte a sua história no notebook."),
+        ("ja", "あなたが吟遊詩人です。ノートPCで物語を語ってください。"),
+    ],
+    ids=["en", "pt-br", "ja"],
+)
+def test_the_bards_phone_says_they_tell_at_the_laptop(gm, language, words):
+    """Before the story is told, the bard's phone sends them to the laptop; the others have
+    nothing to do but watch the table. Once it is told, every phone answers."""
+    table = new_tables.create_table(
+        gm,
+        "amnesia_stories",
+        PLAYERS,
+        options={"choices": 3, "questions": 2, "rounds": 1},
+        seed=7,
+        extra={"answer_mode": PHONES},
+    )
+    Table.objects.filter(pk=table.pk).update(language=language)
+    state = reading.state_of(table)
+    assert state["phase"] == "tell"
+    for name in PLAYERS:
+        page = Client().get(seat_url(table, name)).content.decode()
+        bard = name == state["bard"]
+        assert ('data-testid="seat-bard"' in page) == bard, name
+        assert (words in page) == bard, name
+        assert ('data-testid="seat-wait"' in page) != bard, name
+    tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
+    writing.play_many(table, [tell], table.last_seq)
+    page = Client().get(seat_url(table, state["bard"])).content.decode()
+    assert 'data-testid="seat-bard"' not in page and "answer-form" in page
