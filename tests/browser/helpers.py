@@ -134,3 +134,19 @@ def back_and_forward(page, before: str, path: str, check) -> None:
     assert urlsplit(page.url).path == path, f"Forward went to {page.url}"
     assert response is None or response.status == 200, response
     check()
+
+
+def end_revealed(table) -> None:
+    """A finished table as its room has seen it end: Amnesia Stories shows its last story's
+    reveal step by step and leads the phones on (to the impressions) only once the laptop has
+    opened its last step; the other games end at their last move."""
+    if table.game != "amnesia_stories":
+        return
+    from games.amnesia_stories import reveal
+    from games.models import Table
+    from games.snapshot import Snapshot
+
+    fresh = Table.objects.get(pk=table.pk)
+    judged = reveal.on_screen(Snapshot(fresh).view)
+    assert judged is not None
+    reveal.open_step(fresh, judged, reveal.step_count(judged))

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from games import registry
 from games.models import Table
 from games.services import new_tables
-from tests.browser.helpers import PASSWORD
+from tests.browser.helpers import PASSWORD, end_revealed
 from tests.games.long_games import ended_game, next_move
 from tests.serving import (
     Phone,
@@ -286,6 +286,7 @@ def test_a_phone_hears_an_undo_after_the_end(laptop, gm, browser, push_server, s
     page, _sender = laptop
     table = new_tables.import_script(ended_game(slug), gm)
     assert table.status == Table.Status.FINISHED
+    end_revealed(table)
     seat = table.seats.order_by("position").first()
     assert seat is not None
     phone = browser.new_context(base_url=f"http://127.0.0.1:{push_server.port}")

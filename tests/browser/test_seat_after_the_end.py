@@ -12,12 +12,10 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import registry
-from games.amnesia_stories import reveal
 from games.models import Table
 from games.playtests.models import RATINGS, Impression
 from games.services import new_tables, writing
-from games.snapshot import Snapshot
-from tests.browser.helpers import log_in
+from tests.browser.helpers import end_revealed, log_in
 from tests.browser.journeys2 import QUICK_POLLS
 from tests.games.long_games import ended_game
 
@@ -64,10 +62,7 @@ def test_a_phone_goes_from_the_last_move_to_its_impressions(
             # the reveal's last step.
             expect(page.get_by_test_id("seat-wait")).to_be_visible()
             expect(impressions).to_have_count(0)
-            fresh = Table.objects.get(pk=table.pk)
-            judged = reveal.on_screen(Snapshot(fresh).view)
-            assert judged is not None
-            reveal.open_step(fresh, judged, reveal.step_count(judged))
+            end_revealed(table)
         impressions.click(timeout=10_000)  # once the page has followed it by itself
 
         expect(page.get_by_role("heading", level=1)).to_contain_text("ゲームはいかがでしたか")
@@ -105,6 +100,7 @@ def test_every_phone_follows_an_undo_after_the_end(
         # A game played to its end by the game's bots, imported as played (no browser).
         table = new_tables.import_script(ended_game(slug), gm)
         assert table.status == Table.Status.FINISHED
+        end_revealed(table)
         seat_page = registry.kit(slug).seat_page
         pages = []
         for seat in table.seats.order_by("position"):
