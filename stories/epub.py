@@ -34,7 +34,7 @@ from amnesia_site.accounts.models import display_name
 from stories import markup
 from stories.assets import PLAIN_IMAGES, book_files
 from stories.epub_css import epub_stylesheet
-from stories.fonts import FONTS, JAPANESE_FAMILY
+from stories.fonts import EMOJI_FAMILY, FONTS, JAPANESE_FAMILY, BundledFont
 from stories.pdf import COVER_PATH, book_html
 from stories.services import Book
 
@@ -122,12 +122,19 @@ def _sections(root: markup.Element) -> tuple[dict[str, markup.Element], list[mar
 def _stylesheet(japanese: bool) -> str:
     """story.css as readers take it (``stories.epub_css``), with only the fonts the book
     carries (a missing file is an EPUB error)."""
-    jp_files = {f.file for f in FONTS if f.family == JAPANESE_FAMILY}
+    left_out = {f.file for f in FONTS if f not in book_fonts(japanese)}
     # The pages' WOFF2 cut is for browsers; the book carries the OpenType files only.
     css = WEB_FONT_SOURCE.sub("", STYLESHEET.read_text())
-    return epub_stylesheet(
-        css, lambda block: japanese or not any(name in block for name in jp_files)
-    )
+    return epub_stylesheet(css, lambda block: not any(name in block for name in left_out))
+
+
+def book_fonts(japanese: bool) -> list[BundledFont]:
+    """The bundled fonts an EPUB carries: the Japanese cut for a book with Japanese in it;
+    never the emoji cut, which only the PDF's print rules name (a reader draws emoji with
+    the device's own colour font)."""
+    return [
+        f for f in FONTS if f.family != EMOJI_FAMILY and (japanese or f.family != JAPANESE_FAMILY)
+    ]
 
 
 def _licence_page(lang: str) -> Document:
@@ -274,7 +281,7 @@ def _render(book: Book) -> bytes:
     documents.append(_licence_page(lang))
 
     japanese = bool(JAPANESE.search(root.text())) or book.language == "ja"
-    fonts = [f for f in FONTS if japanese or f.family != JAPANESE_FAMILY]
+    fonts = book_fonts(japanese)
 
     manifest: list[tuple[str, str, str, str]] = [
         ("nav", "nav.xhtml", "application/xhtml+xml", "nav"),

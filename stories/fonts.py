@@ -1,18 +1,22 @@
 """The book's bundled fonts, and the developer tool that made them.
 
 The PDF must not depend on the fonts of the machine that renders it, so the story stylesheet
-loads two families from ``static/fonts`` (see ``static/fonts/README.md``):
+loads its families from ``static/fonts`` (see ``static/fonts/README.md``):
 
 - **Amnesia Serif**: EB Garamond 12 (regular and italic), for Latin text;
 - **Amnesia Serif JP**: Noto Serif CJK JP cut down to kana, JIS X 0208 symbols, the JIS level 1
   and level 2 kanji, the Jōyō and Jinmeiyō kanji (``stories/kanji``, from KANJIDIC2), Latin and
   the punctuation and card suits the book prints, every character of the texts the registered
   games print in their books (their kits' ``printed_texts``) and of the Japanese catalogue.
-  The same cut serves the pages, as WOFF2 (``static/css/app.css``), and the PDF, as OTF.
+  The same cut serves the pages, as WOFF2 (``static/css/app.css``), and the PDF, as OTF;
+- **Amnesia Symbols**: the card suits, the arrows and the check mark, for pages in any language;
+- **Amnesia Emoji**: Noto Color Emoji cut to the emoji, its colour bitmaps made smaller, for
+  the PDF alone (the emoji players type on their phones).
 
-``build_fonts`` rebuilds both from Debian's ``fonts-ebgaramond`` and ``fonts-noto-cjk``, and the
-kanji lists from Debian's ``kanjidic-xml`` when it is installed (``python manage.py story fonts``). It runs on a developer's machine, never during set-up: the
-checked-in files are what the site uses. The families are renamed so that a PDF's font list
+``build_fonts`` rebuilds them from Debian's ``fonts-ebgaramond``, ``fonts-noto-cjk`` and
+``fonts-noto-color-emoji``, and the kanji lists from Debian's ``kanjidic-xml`` when it is
+installed (``python manage.py story fonts``). It runs on a developer's machine, never during
+set-up: the checked-in files are what the site uses. The families are renamed so that a PDF's font list
 shows whether the bundled fonts (and not a system font of the same name) were used.
 """
 
@@ -40,6 +44,7 @@ FONT_DIR = Path(settings.BASE_DIR) / "static" / "fonts"
 LATIN_FAMILY = "Amnesia Serif"
 JAPANESE_FAMILY = "Amnesia Serif JP"
 SYMBOLS_FAMILY = "Amnesia Symbols"
+EMOJI_FAMILY = "Amnesia Emoji"
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ FONTS = (
     # The card suits and the check mark alone, so an English page need not fetch the
     # Japanese font to print a 7♥.
     BundledFont("AmnesiaSymbols-Regular.otf", SYMBOLS_FAMILY, "Regular", "AmnesiaSymbols-Regular"),
+    # Noto Color Emoji cut to the emoji, its colour bitmaps halved: for the PDF only (the
+    # print rules of story.css), after the text fonts.
+    BundledFont("AmnesiaEmoji-Regular.ttf", EMOJI_FAMILY, "Regular", "AmnesiaEmoji-Regular"),
 )
 POSTSCRIPT_NAMES = frozenset(f.postscript for f in FONTS)
 # The Japanese cut again, compressed for browsers (the pages); the PDF embeds the OTF.
@@ -76,6 +84,7 @@ KANJI_GRADES = {"joyo": {"1", "2", "3", "4", "5", "6", "8"}, "jinmeiyo": {"9", "
 
 DEBIAN_GARAMOND = Path("/usr/share/fonts/opentype/ebgaramond")
 DEBIAN_NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
+DEBIAN_NOTO_EMOJI = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
 
 
 def _ranges(*pairs: tuple[int, int]) -> set[int]:
@@ -98,6 +107,39 @@ JAPANESE_EXTRA = _ranges(
 
 
 SYMBOLS = _ranges((0x20, 0x20), (0x2190, 0x2193), (0x2660, 0x2667), (0x2713, 0x2713))
+
+# What the emoji cut keeps of Noto Color Emoji: the emoji blocks, the older symbols that are
+# emoji too (⭐ ⌛ ☀ ✨ ⬆...), the joiner and the keycap (a 👨‍👩‍👧 is one of the font's
+# ligatures; its variation sequences, ❤️, are in its cmap's format 14) and the tags of the
+# subdivision flags. Not the digits, #, *, © or ®, which Noto maps too: the text fonts draw
+# those. story.css's unicode-range for the cut is its characters exactly (``unicode_range``).
+EMOJI = _ranges(
+    (0x200D, 0x200D),
+    (0x203C, 0x203C),
+    (0x2049, 0x2049),
+    (0x20E3, 0x20E3),
+    (0x2122, 0x2122),
+    (0x2139, 0x2139),
+    (0x2194, 0x21FF),
+    (0x2300, 0x23FF),
+    (0x24C2, 0x24C2),
+    (0x25A0, 0x25FF),
+    (0x2600, 0x27BF),
+    (0x2900, 0x297F),
+    (0x2B00, 0x2BFF),
+    (0x3030, 0x3030),
+    (0x303D, 0x303D),
+    (0x3297, 0x3299),
+    (0xFE0F, 0xFE0F),
+    (0x1F000, 0x1FAFF),
+    (0xE0020, 0xE007F),
+)
+# The colour bitmaps in the cut: Noto draws each emoji 136 by 128 pixels (109 pixels an em),
+# 10 MB of PNGs for the emoji alone. Scaled to 49 by 46 pixels, an emoji at 11 pt still has
+# 300 pixels an inch on paper; and 40 colours an emoji (from thousands, most of them the
+# anti-aliased edges) look the same at that size. The cut is a third of the size (3.3 MB).
+EMOJI_SCALE = 0.36
+EMOJI_COLOURS = 40
 
 
 # The Japanese cut's OpenType features: composition, kerning and proportional punctuation, and
@@ -201,7 +243,10 @@ def _rename(font, bundled: BundledFont, source: str) -> None:
 
 
 def build_fonts(
-    garamond_dir: Path = DEBIAN_GARAMOND, noto_cjk: Path = DEBIAN_NOTO_CJK, out: Path = FONT_DIR
+    garamond_dir: Path = DEBIAN_GARAMOND,
+    noto_cjk: Path = DEBIAN_NOTO_CJK,
+    out: Path = FONT_DIR,
+    noto_emoji: Path = DEBIAN_NOTO_EMOJI,
 ) -> list[Path]:
     """Cut and rename the bundled fonts from Debian's packages; returns the files written."""
     from fontTools import subset  # the font tool's: the site starts without fontTools (above)
@@ -249,7 +294,81 @@ def build_fonts(
             web = out / JAPANESE_WEB_FONT.name
             font.save(web)
             written.append(web)
+    written.append(build_emoji_font(noto_emoji, out / FONTS[4].file))
     return written
+
+
+def unicode_range(points: set[int]) -> str:
+    """A CSS ``unicode-range`` of exactly ``points`` (story.css's for the emoji cut)."""
+    runs: list[list[int]] = []
+    for point in sorted(points):
+        if runs and point == runs[-1][1] + 1:
+            runs[-1][1] = point
+        else:
+            runs.append([point, point])
+    return ", ".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs)
+
+
+def build_emoji_font(source: Path = DEBIAN_NOTO_EMOJI, out: Path = FONTS[4].path) -> Path:
+    """Noto Color Emoji cut to ``EMOJI`` (its ZWJ sequences, skin tones and flags kept: they
+    are its ligatures) with its PNG bitmaps scaled by ``EMOJI_SCALE``. WeasyPrint draws each
+    emoji as the glyph's PNG, sized by the glyph's advance, and keeps the character in the
+    PDF's text; the bitmaps' metrics are scaled with them, so any other reader agrees."""
+    from io import BytesIO
+
+    from fontTools import subset  # the font tool's: the site starts without fontTools (above)
+    from fontTools.ttLib import TTFont  # the same
+    from PIL import Image
+
+    NONE = Image.Dither.NONE
+    font = TTFont(source)
+    options = subset.Options()
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.glyph_names = False
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(EMOJI & set(font.getBestCmap()) | {0x20}))
+    subsetter.subset(font)
+    # The space, at the text's width: Pango shapes a space between two emoji of text style
+    # (♂ ♀, ☀ ☎) with the emoji font, and Noto's space is as wide as an emoji (1.25 em), which
+    # left a gap of two spaces' worth. The Latin cut's space instead; story.css does not
+    # give the cut the space, so every other space is the text font's own.
+    latin = TTFont(FONTS[0].path, lazy=True)
+    width = latin["hmtx"][latin.getBestCmap()[0x20]][0] / latin["head"].unitsPerEm
+    space = font.getBestCmap()[0x20]
+    font["hmtx"][space] = (round(width * font["head"].unitsPerEm), 0)
+
+    def scaled(value: int) -> int:
+        return round(value * EMOJI_SCALE)
+
+    for strike in font["CBLC"].strikes:
+        size = strike.bitmapSizeTable
+        size.ppemX, size.ppemY = scaled(size.ppemX), scaled(size.ppemY)
+        for line in (size.hori, size.vert):
+            for attr in ("ascender", "descender", "widthMax", "maxBeforeBL", "minAfterBL"):
+                setattr(line, attr, scaled(getattr(line, attr)))
+            for attr in ("minOriginSB", "minAdvanceSB"):
+                setattr(line, attr, scaled(getattr(line, attr)))
+    for strike in font["CBDT"].strikeData:
+        for glyph in strike.values():
+            glyph.ensureDecompiled()
+            image = Image.open(BytesIO(glyph.imageData)).convert("RGBA")
+            width, height = max(1, scaled(image.width)), max(1, scaled(image.height))
+            # Scaled in RGBA (Pillow premultiplies the alpha), then back to a palette.
+            small = image.resize((width, height), Image.Resampling.LANCZOS)
+            data = BytesIO()
+            palette = small.quantize(EMOJI_COLOURS, method=Image.Quantize.FASTOCTREE, dither=NONE)
+            palette.save(data, "PNG", optimize=True)
+            glyph.imageData = data.getvalue()
+            metrics = glyph.metrics
+            metrics.width, metrics.height = width, height
+            for attr in ("BearingX", "BearingY", "Advance"):
+                setattr(metrics, attr, scaled(getattr(metrics, attr)))
+    _rename(font, FONTS[4], source.name)
+    font.save(out)
+    return out
 
 
 def merge_overlaps(font: TTFont) -> None:
@@ -287,12 +406,19 @@ def overlapping_glyphs(path: Path) -> list[str]:
     return found
 
 
+# A variation selector (an emoji's U+FE0F) is never drawn: the font picks the form by its own
+# table of sequences (Noto's cmap format 14), and HarfBuzz hides one a font does not map.
+VARIATION_SELECTORS = _ranges((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+
+
 def missing_glyphs(text: str, family: str = JAPANESE_FAMILY) -> set[str]:
-    """The characters of ``text`` that no bundled font of ``family`` (or the Latin one) draws."""
+    """The characters of ``text`` that no bundled font of ``family`` (nor the Latin, symbols or
+    emoji one) draws."""
     from fontTools.ttLib import TTFont  # read when asked: the site starts without fontTools
 
     covered: set[int] = set()
     for bundled in FONTS:
-        if bundled.family in (family, LATIN_FAMILY, SYMBOLS_FAMILY):
+        if bundled.family in (family, LATIN_FAMILY, SYMBOLS_FAMILY, EMOJI_FAMILY):
             covered |= set(TTFont(bundled.path, lazy=True).getBestCmap())
+    covered |= VARIATION_SELECTORS
     return {ch for ch in text if not ch.isspace() and ord(ch) not in covered}

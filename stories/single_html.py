@@ -20,7 +20,7 @@ from django.utils import translation
 from stories import markup
 from stories.assets import book_files
 from stories.epub import FONT_FACE, JAPANESE, STYLESHEET, authors
-from stories.fonts import FONTS, JAPANESE_FAMILY
+from stories.fonts import EMOJI_FAMILY, FONTS, JAPANESE_FAMILY
 from stories.pdf import book_html
 from stories.services import Book
 
@@ -81,6 +81,8 @@ def _stylesheet(japanese: bool, text: str = "") -> str:
         # The first of its sources this project bundles (a face may list a WOFF2 first).
         font = next((by_file[f] for f in FONT_URL.findall(block) if f in by_file), None)
         if font is None or (font.family == JAPANESE_FAMILY and not japanese):
+            return ""
+        if font.family == EMOJI_FAMILY:  # the PDF's alone: a browser has its own emoji
             return ""
         if font.family == JAPANESE_FAMILY:
             uri = data_uri(japanese_subset(font.path, text), "font/otf")

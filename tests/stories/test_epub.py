@@ -287,6 +287,8 @@ def test_the_cover_fonts_and_pictures_are_inside(made):
         assert any(n.startswith("EPUB/images/cover.") for n in names)
         assert "EPUB/fonts/AmnesiaSerif-Regular.otf" in names
         assert ("EPUB/fonts/AmnesiaSerifJP-Regular.otf" in names) == (book.language == "ja")
+        # The emoji cut is the PDF's: a reader draws emoji with the device's colour font.
+        assert "EPUB/fonts/AmnesiaEmoji-Regular.ttf" not in names
         pictures = [n for n in names if n.startswith("EPUB/images/picture-")]
         assert len(pictures) == book.images, key
         opf, docs = contents(book.data)

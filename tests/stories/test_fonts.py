@@ -1,10 +1,13 @@
 """The bundled Japanese cut: every JIS X 0208 kanji (levels 1 and 2), the Jōyō and Jinmeiyō
-lists, the Japanese catalogue's text; the same cut as WOFF2 for the pages; and a character
-outside it reported by the missing-glyph check, never silently boxed."""
+lists, the Japanese catalogue's text; the same cut as WOFF2 for the pages; a character
+outside it reported by the missing-glyph check, never silently boxed; and the emoji cut the
+PDF draws a player's emoji with."""
 
 from __future__ import annotations
 
+import logging
 import re
+from io import BytesIO
 from pathlib import Path
 
 import polib
@@ -12,13 +15,18 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 from fontTools.ttLib import TTFont
+from pypdf import PdfReader
 
 from amnesia_site.catalogues import catalogue_path
 from games import registry
 from games.models import Table
-from stories import fonts
+from stories import fonts, services
+from stories import pdf as story_pdf
 from stories.fonts import JAPANESE_WEB_FONT, jis_x_0208, kanji_list, missing_glyphs
 from stories.models import story_for
+from tests.pdfs import all_text, page_texts
+
+from .conftest import make_story, short_script, squeeze
 
 JAPANESE_OTF = next(f for f in fonts.FONTS if f.family == fonts.JAPANESE_FAMILY).path
 
@@ -93,8 +101,9 @@ def test_the_japanese_catalogue_is_drawn_by_the_bundled_fonts() -> None:
 
 
 def test_a_character_outside_the_bundled_fonts_is_reported() -> None:
-    # U+2A6B2: an extension-B kanji in no list; U+1F004: a mahjong tile.
-    assert missing_glyphs("麒麟𪚲🀄 a") == {"𪚲", "🀄"}
+    # U+2A6B2: an extension-B kanji in no list; U+1F000: a mahjong tile that is no emoji (the
+    # emoji cut draws the one that is, 🀄).
+    assert missing_glyphs("麒麟𪚲🀀🀄 a") == {"𪚲", "🀀"}
     assert missing_glyphs("𠮟る 頰 剝がす") == set()  # Jōyō kanji outside JIS X 0208
 
 
@@ -172,3 +181,70 @@ def test_the_overlap_check_finds_overlapping_strokes(tmp_path):
     path = tmp_path / "test.otf"
     builder.save(path)
     assert fonts.overlapping_glyphs(path) == ["a"]
+
+
+# What players type on their phones: faces, a die, a heart and a sun with the emoji variation
+# selector (U+FE0F), a family and a wizard joined by ZWJ (U+200D), a thumb with a skin tone,
+# a flag, a star (U+2B50, outside the emoji blocks) and two emoji newer than Unicode 10.
+EMOJI_NARRATION = "She rolls 🎲 and laughs 😀 ❤️ 🔥 👻 🌙 ✨ ☀️ 👨‍👩‍👧 🧙‍♂️ 👍🏽 🇧🇷 ⭐ 🥰 🫠."
+
+
+def test_the_emoji_players_type_are_in_the_bundled_fonts():
+    assert missing_glyphs(EMOJI_NARRATION) == set()
+    assert missing_glyphs(EMOJI_NARRATION, family=fonts.LATIN_FAMILY) == set()
+    emoji = next(f for f in fonts.FONTS if f.family == fonts.EMOJI_FAMILY)
+    assert emoji.path.stat().st_size < 3_500_000  # a cut: the whole Noto Color Emoji is 11 MB
+    # Its space (Pango sets the one between two emoji of text style, ♂ ♀, in the emoji font)
+    # is a word space, not Noto's, as wide as an emoji.
+    cut, latin = TTFont(emoji.path), TTFont(fonts.FONTS[0].path)
+    widths = [f["hmtx"][f.getBestCmap()[0x20]][0] / f["head"].unitsPerEm for f in (cut, latin)]
+    assert widths[0] == pytest.approx(widths[1], abs=0.01)
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "story.css").read_text()
+    face = re.search(r'@font-face \{\s*font-family: "Amnesia Emoji";(.*?)\}', css, re.S)
+    assert face and emoji.file in face.group(1)
+    # Its range is the cut's characters and the emoji variation selector, exactly: WeasyPrint
+    # takes a face to have every character of its range, so a ★ (in the emoji block, not an
+    # emoji) would print as nothing. Rebuilt, the cut's range is the one to paste here.
+    declared = set()
+    for start, end in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", face.group(1)):
+        declared |= set(range(int(start, 16), int(end or start, 16) + 1))
+    held = cmap(emoji.path) - {0x20} | {0xFE0F}  # its space is for the runs of emoji alone
+    assert declared == held, fonts.unicode_range(held)
+    # On paper, after the text fonts: a ♥ or a ☝ the text fonts draw stays theirs.
+    stack = re.search(r"@media print \{.*?--book-font:([^;]*);", css, re.S).group(1)
+    assert (
+        stack.index('"Amnesia Serif JP"') < stack.index('"Amnesia Emoji"') < stack.rindex("serif")
+    )
+
+
+@pytest.mark.django_db
+def test_a_narration_with_emoji_prints_them_with_the_bundled_cut(gm, caplog):
+    """The book of a story whose narration has emoji: WeasyPrint draws each with the bundled
+    emoji cut (its colour pictures), fetched from our static files, and no character falls to
+    a .notdef box (WeasyPrint warns of each); the PDF's text keeps the emoji."""
+    story = make_story(gm, "en", script=short_script(EMOJI_NARRATION))
+    fetchers = []
+    real = story_pdf._fetcher
+
+    def recording(extra):
+        fetchers.append(real(extra))
+        return fetchers[-1]
+
+    with pytest.MonkeyPatch.context() as patch, caplog.at_level(logging.WARNING, "weasyprint"):
+        patch.setattr(story_pdf, "_fetcher", recording)
+        data = story_pdf.render_book_pdf(services.make_book(story))
+    assert not [r.getMessage() for r in caplog.records if ".notdef" in r.getMessage()]
+    served = [url for fetcher in fetchers for url in fetcher.served]
+    assert any(url.endswith("/fonts/AmnesiaEmoji-Regular.ttf") for url in served)
+    assert not [url for fetcher in fetchers for url in fetcher.refused]
+
+    reader = PdfReader(BytesIO(data))
+    page = reader.pages[next(i for i, text in enumerate(page_texts(data)) if "🎲" in text)]
+    fonts_used = page["/Resources"]["/Font"]
+    names = {str(fonts_used[key].get_object()["/BaseFont"]).split("+", 1)[-1] for key in fonts_used}
+    assert "Amnesia-Emoji" in names
+    assert all(name.startswith(("Amnesia-Serif", "Amnesia-Emoji")) for name in names), names
+    assert len(page.images) >= 10  # the emoji's colour pictures
+    assert squeeze(EMOJI_NARRATION.replace("\ufe0f", "")) in squeeze(
+        all_text(data).replace("\ufe0f", "")
+    )

@@ -57,3 +57,5 @@ def test_an_english_story_carries_no_japanese_font(gm) -> None:
     story = make_story(gm, "en")
     html = render_single_html(services.make_book(story, "en")).decode()
     assert "Amnesia Serif JP" not in embedded_fonts(html)
+    # nor the PDF's 3 MB emoji cut: a browser draws emoji with the device's own colour font
+    assert "Amnesia Emoji" not in embedded_fonts(html)

@@ -49,10 +49,13 @@ class Command(BaseCommand):
                 "Default: the story's own.",
             )
         fonts = sub.add_parser(
-            "fonts", help="Rebuild static/fonts from Debian's fonts-ebgaramond and fonts-noto-cjk."
+            "fonts",
+            help="Rebuild static/fonts from Debian's fonts-ebgaramond, fonts-noto-cjk and "
+            "fonts-noto-color-emoji.",
         )
         fonts.add_argument("--garamond-dir", type=Path, default=None)
         fonts.add_argument("--noto-cjk", type=Path, default=None)
+        fonts.add_argument("--noto-emoji", type=Path, default=None)
 
     def handle(self, *args, **options) -> None:
         if options["action"] == "pdf":
@@ -64,7 +67,7 @@ class Command(BaseCommand):
                 options["action"], options["table_id"], options["out"], options["language"]
             )
         else:
-            self.build_fonts(options["garamond_dir"], options["noto_cjk"])
+            self.build_fonts(options["garamond_dir"], options["noto_cjk"], options["noto_emoji"])
 
     def write_pdf(self, table_id: int, out: Path, size: str, language: str | None = None) -> None:
         chosen = self.language(language)
@@ -103,7 +106,9 @@ class Command(BaseCommand):
         out.write_bytes(data)
         self.stdout.write(f"{out}: {len(data):,} bytes, “{story.title}” ({book.language}).")
 
-    def build_fonts(self, garamond_dir: Path | None, noto_cjk: Path | None) -> None:
+    def build_fonts(
+        self, garamond_dir: Path | None, noto_cjk: Path | None, noto_emoji: Path | None = None
+    ) -> None:
         # The kanji lists first: the Japanese cut keeps every kanji they name.
         if fonts.DEBIAN_KANJIDIC2.is_file():
             for path in fonts.write_kanji_lists():
@@ -112,11 +117,19 @@ class Command(BaseCommand):
             self.stdout.write("kanjidic-xml is not installed: the committed kanji lists are used.")
         try:
             written = fonts.build_fonts(
-                garamond_dir or fonts.DEBIAN_GARAMOND, noto_cjk or fonts.DEBIAN_NOTO_CJK
+                garamond_dir or fonts.DEBIAN_GARAMOND,
+                noto_cjk or fonts.DEBIAN_NOTO_CJK,
+                noto_emoji=noto_emoji or fonts.DEBIAN_NOTO_EMOJI,
             )
         except FileNotFoundError as exc:
             raise CommandError(
-                f"{exc}. Install Debian's fonts-ebgaramond and fonts-noto-cjk first."
+                f"{exc}. Install Debian's fonts-ebgaramond, fonts-noto-cjk and "
+                "fonts-noto-color-emoji first."
             ) from None
         for path in written:
             self.stdout.write(f"{path}: {path.stat().st_size:,} bytes")
+        # story.css names the emoji cut's characters exactly (the font tests check it).
+        from fontTools.ttLib import TTFont  # the font tool's, as stories.fonts says
+
+        emoji = set(TTFont(fonts.FONTS[4].path, lazy=True).getBestCmap()) - {0x20} | {0xFE0F}
+        self.stdout.write(f"story.css, Amnesia Emoji's unicode-range: {fonts.unicode_range(emoji)}")
