@@ -49,6 +49,11 @@ class Command(makemessages.Command):
         )
 
     def handle(self, *args, **options):
+        # The catalogues' committed form: each entry's files without line numbers, no wrapping,
+        # so a run changes the entries whose strings changed and nothing else (with line
+        # numbers and wrapping, every run moved thousands of lines).
+        options["no_wrap"] = True
+        options["add_location"] = options.get("add_location") or "file"
         options["ignore_patterns"] = [*options["ignore_patterns"], *DEFAULT_IGNORES]
         keywords = dict.fromkeys([*DEFAULT_KEYWORDS, *options["keyword"]])
         self.xgettext_options = self.xgettext_options[:] + [f"--keyword={k}" for k in keywords]
@@ -75,7 +80,7 @@ class Command(makemessages.Command):
 
 
 def _set_header(po_path: Path, locale: str, plural_forms: str) -> None:
-    catalogue = polib.pofile(str(po_path), wrapwidth=79)
+    catalogue = polib.pofile(str(po_path), wrapwidth=0)  # no wrapping, as xgettext's --no-wrap
     changed = (
         catalogue.metadata.get("Plural-Forms") != plural_forms
         or catalogue.metadata.get("Language") != locale
