@@ -22,9 +22,9 @@ pytestmark = pytest.mark.django_db
 PLAYERS = ["Ana", "Bruno", "Caio"]
 
 
-def told(gm, **extra) -> Table:
-    """A table in the answer phase: the bard has told a two-step story."""
-    table = new_tables.create_table(
+def small_table(gm, **extra) -> Table:
+    """A one-round table of two-step stories, before its first story is told."""
+    return new_tables.create_table(
         gm,
         "amnesia_stories",
         PLAYERS,
@@ -32,6 +32,11 @@ def told(gm, **extra) -> Table:
         seed=7,
         extra=extra,
     )
+
+
+def told(gm, **extra) -> Table:
+    """A table in the answer phase: the bard has told a two-step story."""
+    table = small_table(gm, **extra)
     state = reading.state_of(table)
     tell = {"by": state["bard"], "do": "tell", "story": state["journey"][:2], "text": "Far."}
     writing.play_many(table, [tell], table.last_seq)
@@ -204,14 +209,7 @@ def test_an_answer_to_a_story_taken_back_does_not_count_for_the_story_told_again
 def test_the_bards_phone_says_they_tell_at_the_laptop(gm, language, words):
     """Before the story is told, the bard's phone sends them to the laptop; the others have
     nothing to do but watch the table. Once it is told, every phone answers."""
-    table = new_tables.create_table(
-        gm,
-        "amnesia_stories",
-        PLAYERS,
-        options={"choices": 3, "questions": 2, "rounds": 1},
-        seed=7,
-        extra={"answer_mode": PHONES},
-    )
+    table = small_table(gm, answer_mode=PHONES)
     Table.objects.filter(pk=table.pk).update(language=language)
     state = reading.state_of(table)
     assert state["phase"] == "tell"
