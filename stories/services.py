@@ -201,9 +201,10 @@ def finished_changed(sender, table, **kwargs) -> None:
 def refresh_search_text(story: Story, book: Book | None = None) -> None:
     book = book or make_book(story)
     text = book.plain_text()
-    if text != story.search_text:
+    if text != story.search_text or story.search_key != story.folded_search_key():
         story.search_text = text
-        Story.objects.filter(pk=story.pk).update(search_text=text)
+        story.search_key = story.folded_search_key()
+        Story.objects.filter(pk=story.pk).update(search_text=text, search_key=story.search_key)
 
 
 # -- editing the narration ---------------------------------------------------------------

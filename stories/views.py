@@ -37,6 +37,7 @@ from stories.models import (
     NarrationEdit,
     Story,
     Tag,
+    fold_for_search,
     is_table_author,
     new_secret,
     story_for,
@@ -83,6 +84,7 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
             | Q(subtitle__icontains=q)
             | Q(blurb__icontains=q)
             | Q(search_text__icontains=q)
+            | Q(search_key__contains=fold_for_search(q))
             | Q(tags__name__icontains=q)
             # A player shown as a label is not found by their name.
             | Q(table__seats__name__iexact=q, table__seats__alias="")

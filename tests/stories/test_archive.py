@@ -79,6 +79,18 @@ def test_search_in_titles_text_tags_and_names(client, shelf):
     assert "No story matches." in page
 
 
+def test_search_ignores_accents_and_the_case_of_accented_letters(client, gm):
+    """A Brazilian reader types "heroi" or "ACUCAR" (a laptop's keyboard, a search box's
+    habits): the story of "O herói" and its "açúcar" is found all the same. SQLite's LIKE
+    folds only ASCII letters, so "HERÓI" missed "herói" there too."""
+    quick_story(gm, "O herói que esqueceu", language="pt-br", text="Açúcar queimado no pântano.")
+    quick_story(gm, "窓のない部屋", language="ja", text="ガラスの鍵")
+    for q in ("herói", "heroi", "HERÓI", "Heroi", "acucar", "AÇÚCAR", "pantano", "Pântano"):
+        assert titles(client, q=q) == ["O herói que esqueceu"], q
+    assert titles(client, q="ガラス") == ["窓のない部屋"]
+    assert titles(client, q="カラス") == []  # a Japanese sound mark is not an accent
+
+
 def test_pages_of_twelve(client, gm):
     for i in range(14):
         quick_story(gm, f"Story {i:02d}", days_ago=i)
