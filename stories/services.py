@@ -222,6 +222,16 @@ def current_text(story: Story, seq: int) -> str:
     return edit.text if edit is not None else move.text
 
 
+def emptied_passages(story: Story) -> list[int]:
+    """The moves in force whose words an author has emptied: out of the book, and so out of
+    its Edit links; the story page lists them for its authors, so they can be written again
+    or restored from their history."""
+    empty = {seq for seq, text in NarrationEdit.objects.current_texts(story).items() if not text}
+    if not empty:
+        return []
+    return [m.seq for m in reading.live_moves(story.table) if m.seq in empty]
+
+
 def _clean(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if len(text) > MAX_NARRATION:

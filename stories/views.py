@@ -156,10 +156,12 @@ def _phase_label(build: BookBuild) -> str:
 def _reading_page(request, story: Story, *, shared: bool = False):
     book = services.make_book(story)
     base = _base(story, shared)
+    can_edit = story.is_author(request.user)
     context = {
         "story": story,
         "book": book,
-        "can_edit": story.is_author(request.user),
+        "can_edit": can_edit,
+        "emptied": services.emptied_passages(story) if can_edit else [],
         "cover_src": base + "cover/",
         "pdf_links": _pdf_links(story, base),
         "share_url": phone_url(request, reverse("stories:shared", args=[story.secret])),
