@@ -123,9 +123,9 @@ class Story(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # The narration as plain text (with the authors' edits), for the archive's search.
     search_text = models.TextField(blank=True, default="", editable=False)
-    # The title, subtitle, blurb and narration folded (fold_for_search): what a search of the
-    # archive looks in, whatever the accents and case it is typed with. Kept by save() and by
-    # services.refresh_search_text.
+    # The title, subtitle, blurb, narration and tags folded (fold_for_search): what a search of
+    # the archive looks in, whatever the accents and case it is typed with. Kept by save() and
+    # by services.refresh_search_text (which the title page's form calls once its tags are set).
     search_key = models.TextField(blank=True, default="", editable=False)
 
     objects = StoryQuerySet.as_manager()
@@ -149,7 +149,9 @@ class Story(models.Model):
         return reverse("stories:detail", args=[self.pk])
 
     def folded_search_key(self) -> str:
-        parts = (self.title, self.subtitle, self.blurb, self.search_text)
+        parts = [self.title, self.subtitle, self.blurb, self.search_text]
+        if self.pk is not None:  # a new story has no tags yet
+            parts.extend(self.tags.values_list("name", flat=True))
         return fold_for_search("\n".join(p for p in parts if p))
 
     @property

@@ -13,10 +13,11 @@ def fold(text):
 
 def fold_existing(apps, schema_editor):
     # The stories already here are found without accents too: their title page and the
-    # narration their search_text already holds.
+    # narration their search_text already holds, and their tags.
     Story = apps.get_model("stories", "Story")
-    for story in Story.objects.only("title", "subtitle", "blurb", "search_text").iterator():
-        parts = (story.title, story.subtitle, story.blurb, story.search_text)
+    for story in Story.objects.only("title", "subtitle", "blurb", "search_text"):
+        parts = [story.title, story.subtitle, story.blurb, story.search_text]
+        parts.extend(story.tags.values_list("name", flat=True))
         key = fold("\n".join(p for p in parts if p))
         Story.objects.filter(pk=story.pk).update(search_key=key)
 

@@ -91,6 +91,17 @@ def test_search_ignores_accents_and_the_case_of_accented_letters(client, gm):
     assert titles(client, q="カラス") == []  # a Japanese sound mark is not an accent
 
 
+def test_search_finds_a_tag_without_its_accents(client, gm, gm_client):
+    story = quick_story(gm, "O herói que esqueceu", language="pt-br")
+    form = {"title": story.title, "language": "pt-br", "visibility": "public"}
+    edit = reverse("stories:edit", args=[story.pk])
+    assert gm_client.post(edit, {**form, "tags_text": "mistério, Ação"}).status_code == 302
+    for q in ("mistério", "misterio", "MISTERIO", "acao"):
+        assert titles(client, q=q) == ["O herói que esqueceu"], q
+    assert gm_client.post(edit, {**form, "tags_text": "noir"}).status_code == 302
+    assert titles(client, q="misterio") == []  # the tag is gone, and so is the match
+
+
 def test_pages_of_twelve(client, gm):
     for i in range(14):
         quick_story(gm, f"Story {i:02d}", days_ago=i)
