@@ -10,6 +10,7 @@ the current text of a move is its latest edit, or the text typed at the table.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 import uuid
 from pathlib import PurePath
 
@@ -25,6 +26,18 @@ from games.languages import normalise, table_language
 from games.models import Table
 
 MAX_TAGS = 12
+
+# The accents a Latin letter takes (acute, grave, circumflex, tilde, cedilla, diaeresis...):
+# Combining Diacritical Marks. A Japanese sound mark (U+3099, U+309A) is not among them: か
+# and が are different words.
+_ACCENTS = range(0x0300, 0x0370)
+
+
+def fold_for_search(text: str) -> str:
+    """Text as the archive's search compares it: without accents and in one case, so "heroi"
+    and "HERÓI" find "herói" (SQLite's LIKE folds the case of ASCII letters only)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if ord(c) not in _ACCENTS)
+    return unicodedata.normalize("NFC", bare).casefold()
 
 
 def new_secret() -> str:
@@ -110,6 +123,10 @@ class Story(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # The narration as plain text (with the authors' edits), for the archive's search.
     search_text = models.TextField(blank=True, default="", editable=False)
+    # The title, subtitle, blurb, narration and tags folded (fold_for_search): what a search of
+    # the archive looks in, whatever the accents and case it is typed with. Kept by save() and
+    # by services.refresh_search_text (which the title page's form calls once its tags are set).
+    search_key = models.TextField(blank=True, default="", editable=False)
 
     objects = StoryQuerySet.as_manager()
 
@@ -121,8 +138,21 @@ class Story(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def save(self, *args, **kwargs) -> None:
+        self.search_key = self.folded_search_key()
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"title", "subtitle", "blurb", "search_text"} & set(fields):
+            kwargs["update_fields"] = {*fields, "search_key"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("stories:detail", args=[self.pk])
+
+    def folded_search_key(self) -> str:
+        parts = [self.title, self.subtitle, self.blurb, self.search_text]
+        if self.pk is not None:  # a new story has no tags yet
+            parts.extend(self.tags.values_list("name", flat=True))
+        return fold_for_search("\n".join(p for p in parts if p))
 
     @property
     def is_published(self) -> bool:

@@ -201,9 +201,10 @@ def finished_changed(sender, table, **kwargs) -> None:
 def refresh_search_text(story: Story, book: Book | None = None) -> None:
     book = book or make_book(story)
     text = book.plain_text()
-    if text != story.search_text:
+    if text != story.search_text or story.search_key != story.folded_search_key():
         story.search_text = text
-        Story.objects.filter(pk=story.pk).update(search_text=text)
+        story.search_key = story.folded_search_key()
+        Story.objects.filter(pk=story.pk).update(search_text=text, search_key=story.search_key)
 
 
 # -- editing the narration ---------------------------------------------------------------
@@ -219,6 +220,16 @@ def current_text(story: Story, seq: int) -> str:
     move = _live_move(story, seq)
     edit = NarrationEdit.objects.filter(story=story, move_seq=seq).order_by("-pk").first()
     return edit.text if edit is not None else move.text
+
+
+def emptied_passages(story: Story) -> list[int]:
+    """The moves in force whose words an author has emptied: out of the book, and so out of
+    its Edit links; the story page lists them for its authors, so they can be written again
+    or restored from their history."""
+    empty = {seq for seq, text in NarrationEdit.objects.current_texts(story).items() if not text}
+    if not empty:
+        return []
+    return [m.seq for m in reading.live_moves(story.table) if m.seq in empty]
 
 
 def _clean(text: str) -> str:

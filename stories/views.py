@@ -37,6 +37,7 @@ from stories.models import (
     NarrationEdit,
     Story,
     Tag,
+    fold_for_search,
     is_table_author,
     new_secret,
     story_for,
@@ -83,6 +84,7 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
             | Q(subtitle__icontains=q)
             | Q(blurb__icontains=q)
             | Q(search_text__icontains=q)
+            | Q(search_key__contains=fold_for_search(q))
             | Q(tags__name__icontains=q)
             # A player shown as a label is not found by their name.
             | Q(table__seats__name__iexact=q, table__seats__alias="")
@@ -154,10 +156,12 @@ def _phase_label(build: BookBuild) -> str:
 def _reading_page(request, story: Story, *, shared: bool = False):
     book = services.make_book(story)
     base = _base(story, shared)
+    can_edit = story.is_author(request.user)
     context = {
         "story": story,
         "book": book,
-        "can_edit": story.is_author(request.user),
+        "can_edit": can_edit,
+        "emptied": services.emptied_passages(story) if can_edit else [],
         "cover_src": base + "cover/",
         "pdf_links": _pdf_links(story, base),
         "share_url": phone_url(request, reverse("stories:shared", args=[story.secret])),

@@ -79,6 +79,29 @@ def test_search_in_titles_text_tags_and_names(client, shelf):
     assert "No story matches." in page
 
 
+def test_search_ignores_accents_and_the_case_of_accented_letters(client, gm):
+    """A Brazilian reader types "heroi" or "ACUCAR" (a laptop's keyboard, a search box's
+    habits): the story of "O herói" and its "açúcar" is found all the same. SQLite's LIKE
+    folds only ASCII letters, so "HERÓI" missed "herói" there too."""
+    quick_story(gm, "O herói que esqueceu", language="pt-br", text="Açúcar queimado no pântano.")
+    quick_story(gm, "窓のない部屋", language="ja", text="ガラスの鍵")
+    for q in ("herói", "heroi", "HERÓI", "Heroi", "acucar", "AÇÚCAR", "pantano", "Pântano"):
+        assert titles(client, q=q) == ["O herói que esqueceu"], q
+    assert titles(client, q="ガラス") == ["窓のない部屋"]
+    assert titles(client, q="カラス") == []  # a Japanese sound mark is not an accent
+
+
+def test_search_finds_a_tag_without_its_accents(client, gm, gm_client):
+    story = quick_story(gm, "O herói que esqueceu", language="pt-br")
+    form = {"title": story.title, "language": "pt-br", "visibility": "public"}
+    edit = reverse("stories:edit", args=[story.pk])
+    assert gm_client.post(edit, {**form, "tags_text": "mistério, Ação"}).status_code == 302
+    for q in ("mistério", "misterio", "MISTERIO", "acao"):
+        assert titles(client, q=q) == ["O herói que esqueceu"], q
+    assert gm_client.post(edit, {**form, "tags_text": "noir"}).status_code == 302
+    assert titles(client, q="misterio") == []  # the tag is gone, and so is the match
+
+
 def test_pages_of_twelve(client, gm):
     for i in range(14):
         quick_story(gm, f"Story {i:02d}", days_ago=i)

@@ -189,6 +189,37 @@ def test_editing_through_the_pages(gm, gm_client):
     assert log_of(story) == before
 
 
+def test_an_emptied_passage_stays_within_its_authors_reach(gm, gm_client, client):
+    """An author who empties a passage takes it out of the book, and with it its Edit link:
+    the story page lists it for its authors, with the way to its history (to restore it);
+    readers see nothing of it."""
+    story = make_story(gm, "en")
+    book = services.make_book(story)
+    # A passage in a chapter that keeps other words: no "Write it" link stands in for it.
+    told = [
+        [i["passage"] for i in c.data.get("items", []) if i["type"] == "text"]
+        for c in book.chapters
+    ]
+    seq = next(t for t in told if len(t) > 1)[-1].seq
+    url = reverse("stories:narration", args=[story.pk, seq])
+    assert gm_client.post(url, {"text": ""}).status_code == 302
+    page = gm_client.get(story.get_absolute_url()).content.decode()
+    assert f'id="m{seq}"' not in page  # out of the book
+    emptied = page[page.index('data-testid="emptied-passages"') :]
+    emptied = emptied[: emptied.index("</p>")]
+    assert "Emptied passages" in emptied and f'href="{url}"' in emptied
+    story.publish()
+    story.visibility = Story.Visibility.UNLISTED
+    story.save()
+    shared = client.get(reverse("stories:shared", args=[story.secret])).content.decode()
+    assert "emptied-passages" not in shared and url not in shared
+    # Restored, it is back in the book and off the list.
+    revert = reverse("stories:revert", args=[story.pk, seq])
+    assert gm_client.post(revert, {"version": "original"}).status_code == 302
+    page = gm_client.get(story.get_absolute_url()).content.decode()
+    assert f'id="m{seq}"' in page and "emptied-passages" not in page
+
+
 def test_a_seated_player_is_an_author(gm, other, other_client):
     story = make_story(gm, "en")
     seat = story.table.seats.get(name="Bruno")
