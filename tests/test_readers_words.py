@@ -31,6 +31,23 @@ def test_a_form_label_ends_in_the_languages_colon() -> None:
         assert Named()["name"].label_tag().endswith(":</label>")
 
 
+def test_djangos_own_words_the_site_says_otherwise_are_in_its_catalogues() -> None:
+    """Django's strings the catalogues word otherwise (its label colon, the sign-up form's
+    confirmation with full-width brackets) are marked in amnesia_site/django_words.py, so
+    makemessages --no-obsolete keeps them (a run without the marks dropped them: the sign-up
+    and the impressions forms said 'パスワード(確認用):')."""
+    from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
+
+    with translation.override("ja"):
+        signup = UserCreationForm()
+        assert signup["password2"].label_tag() == (
+            '<label for="id_password2">パスワード（確認用）：</label>'
+        )
+        assert str(SetPasswordForm(None)["new_password2"].label) == "新しいパスワード（確認用）"
+    with translation.override("pt-br"):
+        assert str(UserCreationForm()["password2"].label) == "Confirmação de senha"
+
+
 @pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits()])
 def test_the_ruleset_form_shows_each_choice_by_its_label(slug) -> None:
     """As the new-table form does: ``zero_at_climax``, ``refuse``, ``defender`` are values the
