@@ -204,3 +204,29 @@ def test_a_japanese_incipit_is_cut_by_characters_even_with_spaces() -> None:
     assert incipit(spaced.replace("\u3000", "")) == "勇者は旅立った。山を越え、谷を渡…"
     assert incipit("Ana は 森 へ 行った") == "Ana は 森 へ 行った"
     assert incipit("She wakes on a cold floor with no memory") == "She wakes on a cold floor with…"
+
+
+def test_the_dashboards_summary_lists_and_brackets_as_the_language_does() -> None:
+    """The dashboard's *All playtests* said '3人：3, 4人：2' and '19.1 (19.1–26.0)' in
+    Japanese: an ASCII comma and brackets among Japanese words."""
+    from games.playtests.dashboard_views import _summary_rows
+
+    summary = {
+        "count": 5,
+        "tables": 5,
+        "external": 0,
+        "player_counts": [(3, 3), (4, 2)],
+        "duration": {"median": 19.1, "q1": 19.1, "q3": 26.0},
+        "score_spread": {"median": 5.0, "min": 1, "max": 14},
+        "margin": {"median": 1.0, "min": 1, "max": 8},
+        "draws": 0.0,
+    }
+    with translation.override("ja"):
+        rows = dict((str(label), value) for label, value in _summary_rows(summary))
+    assert rows["プレイ人数"] == "3人：3、4人：2"
+    assert rows["プレイ時間（分）：中央値（第1〜第3四分位）"] == "19.1（19.1〜26.0）"
+    assert rows["得点の幅：中央値（最小〜最大）"] == "5.0（1〜14）"
+    with translation.override("pt-br"):
+        rows = dict((str(label), value) for label, value in _summary_rows(summary))
+    assert "3 jogadores: 3, 4 jogadores: 2" in rows.values()
+    assert "19,1 (19,1–26,0)" in rows.values()
