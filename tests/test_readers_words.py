@@ -230,3 +230,10 @@ def test_the_dashboards_summary_lists_and_brackets_as_the_language_does() -> Non
         rows = dict((str(label), value) for label, value in _summary_rows(summary))
     assert "3 jogadores: 3, 4 jogadores: 2" in rows.values()
     assert "19,1 (19,1–26,0)" in rows.values()
+
+
+def test_the_labs_real_tables_are_counted_in_taku() -> None:
+    """A run's length said '実際のテーブルのペース（1手あたり0.71分、5テーブル）' where the
+    dashboard beside it says '実卓のペース' and '（5卓）': a game's table is 卓 (the glossary)."""
+    with translation.override("ja"):
+        assert translation.ngettext("%(n)s table", "%(n)s tables", 5) % {"n": 5} == "5卓"

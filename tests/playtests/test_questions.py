@@ -117,7 +117,7 @@ def test_minutes_come_from_the_real_tables_pace_or_are_said_unknown():
         assert "(1,50 minutos por jogada, 1 mesa)" in one
     with translation.override("ja"):
         answer = questions.answers("amnesia_stories", figures, 3, entries)[0]["answer"]
-        assert "（1手あたり1分、5テーブル）では、40（36〜44）分です。" in answer
+        assert "（1手あたり1分、5卓）では、40（36〜44）分です。" in answer
 
 
 def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
