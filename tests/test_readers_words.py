@@ -237,3 +237,14 @@ def test_the_labs_real_tables_are_counted_in_taku() -> None:
     dashboard beside it says '実卓のペース' and '（5卓）': a game's table is 卓 (the glossary)."""
     with translation.override("ja"):
         assert translation.ngettext("%(n)s table", "%(n)s tables", 5) % {"n": 5} == "5卓"
+
+
+def test_japanese_numbers_are_written_in_half_width_digits() -> None:
+    """The run page mixed '１ゲームは24手かかります' and '15ゲームに１回' with '1手あたり' and
+    '1ゲームで': the catalogue writes every number in half-width digits (as the figures are)."""
+    import polib
+
+    full_width = re.compile("[\uff10-\uff19]")
+    for entry in polib.pofile("locale/ja/LC_MESSAGES/django.po"):
+        for text in (entry.msgstr, *entry.msgstr_plural.values()):
+            assert not full_width.search(text), (entry.msgid, text)

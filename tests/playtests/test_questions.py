@@ -144,7 +144,7 @@ def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
     from tests.crawl_reading import visible
 
     url = reverse("playtests:run_detail", args=[run.pk])
-    for lang, words in (("pt-br", "A liderança muda de mãos"), ("ja", "首位は１ゲームに")):
+    for lang, words in (("pt-br", "A liderança muda de mãos"), ("ja", "首位は1ゲームに")):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
         part = page.split('data-testid="design-questions"', 1)[1].split("</section>", 1)[0]
         assert words in part
