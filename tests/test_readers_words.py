@@ -131,7 +131,7 @@ def test_a_japanese_chart_says_its_figures_with_japanese_marks() -> None:
     assert "プレイ時間：3人：中央値 35。4人：中央値 40" in svg
     assert charts._band_text(([30], [40]), 0) == " (30–40)"
     with translation.override("ja"):
-        assert charts._band_text(([30], [40]), 0) == "（30–40）"
+        assert charts._band_text(([30], [40]), 0) == "（30〜40）"  # as the pages write an interval
 
 
 def test_the_japanese_colophon_names_the_site_as_it_is_named() -> None:
