@@ -45,7 +45,7 @@ def test_designer_compares_draft_3_and_draft_4(page, django_user_model) -> None:
     page.get_by_test_id("version-b").select_option(label=f"{draft3.label} (4)")
     expect(legend.locator("span").nth(1)).to_have_text(f"B {draft3.label}")
     playtests = table.locator("tbody tr").filter(has_text="Playtests")
-    expect(playtests.locator("td")).to_have_text(["6", "4", "-2"])
+    expect(playtests.locator("td")).to_have_text(["6", "4", "−2"])
     expect(table.locator("tbody tr").filter(has_text="Bard matched at step 1")).to_be_visible()
     expect(page.locator("#comparison svg.chart").first).to_be_visible()
     # the address keeps the choice, so the comparison can be shared or reloaded
