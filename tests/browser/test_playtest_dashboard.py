@@ -101,3 +101,31 @@ def test_a_new_designer_counts_the_demo_tables_only_by_choice(page, django_user_
     expect(count).to_have_text("5")
     said.get_by_role("link", name="Leave the demo tables out").click()
     expect(count).to_have_text("2")
+
+
+def test_a_phone_reads_the_versions_and_the_reports_in_japanese(
+    page, django_user_model, live_server
+) -> None:
+    """At 390 px in Japanese the versions' changelog was squeezed into a column two
+    characters wide (the share links held on one line beside it, Latin names around it) and
+    a report's name broke after each character ('試' / '遊' / '卓' / '4'): Japanese breaks
+    anywhere, so its columns gave way to every other."""
+    from games.models import Table
+
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    many_reports(designer, 2, [draft3])
+    Table.objects.filter(owner=designer).update(name="第3稿の試遊")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto("/playtests/dashboard/amnesia_stories/")
+    changelog = page.locator("td.pt-changelog").first
+    expect(changelog).to_contain_text("草案3")
+    width, font = changelog.evaluate(
+        "e => [e.clientWidth, parseFloat(getComputedStyle(e).fontSize)]"
+    )
+    assert width >= 10 * font, (width, font)
+    name = page.locator("section[aria-labelledby=recent-h] tbody a").first
+    expect(name).to_have_text("第3稿の試遊")
+    assert name.evaluate("e => e.getClientRects().length") == 1
