@@ -8,6 +8,7 @@ from io import StringIO
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
+from games.playtests import lab_chunks, lab_start
 from games.playtests.models import DESIGNERS_GROUP
 from tests.playtests.conftest import builtin, many_reports, newest
 
@@ -117,6 +118,11 @@ def test_a_phone_reads_the_versions_and_the_reports_in_japanese(
     draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
     many_reports(designer, 2, [draft3])
     Table.objects.filter(owner=designer).update(name="第3稿の試遊")
+    # A simulation of the version puts its figures beside the real ones, a table of its own.
+    run = lab_start.start(
+        designer, "amnesia_stories", draft3, players=3, games=5, bots=["sensible"], seed=1
+    )
+    lab_chunks.run_everything(run)
     page.set_viewport_size({"width": 390, "height": 844})
     page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
     page.goto("/playtests/dashboard/amnesia_stories/")
@@ -129,3 +135,6 @@ def test_a_phone_reads_the_versions_and_the_reports_in_japanese(
     name = page.locator("section[aria-labelledby=recent-h] tbody a").first
     expect(name).to_have_text("第3稿の試遊")
     assert name.evaluate("e => e.getClientRects().length") == 1
+    figure = page.get_by_test_id("beside-real").locator("tbody th").first
+    expect(figure).to_contain_text("分で見た長さ")
+    assert figure.evaluate("e => e.clientWidth") >= 6 * font
