@@ -138,3 +138,6 @@ def test_a_phone_reads_the_versions_and_the_reports_in_japanese(
     figure = page.get_by_test_id("beside-real").locator("tbody th").first
     expect(figure).to_contain_text("分で見た長さ")
     assert figure.evaluate("e => e.clientWidth") >= 6 * font
+    rating = page.locator("tr[data-rating=length] th")
+    expect(rating).to_contain_text("長さ")
+    assert rating.evaluate("e => e.clientWidth") >= 6 * font
