@@ -260,3 +260,5 @@ def test_every_string_of_the_code_is_in_the_catalogue(extracted, locale: str) ->
     # The referee's N_ templates are extracted too (games/rules), and the aliased gettext.
     assert ("", "Option {name} must be true or false.") in shipped
     assert ("", "a card") in shipped  # games/contest/story.py: _g("a card")
+    # Django's own strings the site words otherwise (amnesia_site/django_words.py).
+    assert {("", ":"), ("", "Password confirmation")} <= catalogues.msgids(extracted)

@@ -31,6 +31,23 @@ def test_a_form_label_ends_in_the_languages_colon() -> None:
         assert Named()["name"].label_tag().endswith(":</label>")
 
 
+def test_djangos_own_words_the_site_says_otherwise_are_in_its_catalogues() -> None:
+    """Django's strings the catalogues word otherwise (its label colon, the sign-up form's
+    confirmation with full-width brackets) are marked in amnesia_site/django_words.py, so
+    makemessages --no-obsolete keeps them (a run without the marks dropped them: the sign-up
+    and the impressions forms said 'パスワード(確認用):')."""
+    from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
+
+    with translation.override("ja"):
+        signup = UserCreationForm()
+        assert signup["password2"].label_tag() == (
+            '<label for="id_password2">パスワード（確認用）：</label>'
+        )
+        assert str(SetPasswordForm(None)["new_password2"].label) == "新しいパスワード（確認用）"
+    with translation.override("pt-br"):
+        assert str(UserCreationForm()["password2"].label) == "Confirmação de senha"
+
+
 @pytest.mark.parametrize("slug", [kit.slug for kit in registry.kits()])
 def test_the_ruleset_form_shows_each_choice_by_its_label(slug) -> None:
     """As the new-table form does: ``zero_at_climax``, ``refuse``, ``defender`` are values the
@@ -114,7 +131,7 @@ def test_a_japanese_chart_says_its_figures_with_japanese_marks() -> None:
     assert "プレイ時間：3人：中央値 35。4人：中央値 40" in svg
     assert charts._band_text(([30], [40]), 0) == " (30–40)"
     with translation.override("ja"):
-        assert charts._band_text(([30], [40]), 0) == "（30–40）"
+        assert charts._band_text(([30], [40]), 0) == "（30〜40）"  # as the pages write an interval
 
 
 def test_the_japanese_colophon_names_the_site_as_it_is_named() -> None:
@@ -187,3 +204,47 @@ def test_a_japanese_incipit_is_cut_by_characters_even_with_spaces() -> None:
     assert incipit(spaced.replace("\u3000", "")) == "勇者は旅立った。山を越え、谷を渡…"
     assert incipit("Ana は 森 へ 行った") == "Ana は 森 へ 行った"
     assert incipit("She wakes on a cold floor with no memory") == "She wakes on a cold floor with…"
+
+
+def test_the_dashboards_summary_lists_and_brackets_as_the_language_does() -> None:
+    """The dashboard's *All playtests* said '3人：3, 4人：2' and '19.1 (19.1–26.0)' in
+    Japanese: an ASCII comma and brackets among Japanese words."""
+    from games.playtests.dashboard_views import _summary_rows
+
+    summary = {
+        "count": 5,
+        "tables": 5,
+        "external": 0,
+        "player_counts": [(3, 3), (4, 2)],
+        "duration": {"median": 19.1, "q1": 19.1, "q3": 26.0},
+        "score_spread": {"median": 5.0, "min": 1, "max": 14},
+        "margin": {"median": 1.0, "min": 1, "max": 8},
+        "draws": 0.0,
+    }
+    with translation.override("ja"):
+        rows = dict((str(label), value) for label, value in _summary_rows(summary))
+    assert rows["プレイ人数"] == "3人：3、4人：2"
+    assert rows["プレイ時間（分）：中央値（第1〜第3四分位）"] == "19.1（19.1〜26.0）"
+    assert rows["得点の幅：中央値（最小〜最大）"] == "5.0（1〜14）"
+    with translation.override("pt-br"):
+        rows = dict((str(label), value) for label, value in _summary_rows(summary))
+    assert "3 jogadores: 3, 4 jogadores: 2" in rows.values()
+    assert "19,1 (19,1–26,0)" in rows.values()
+
+
+def test_the_labs_real_tables_are_counted_in_taku() -> None:
+    """A run's length said '実際のテーブルのペース（1手あたり0.71分、5テーブル）' where the
+    dashboard beside it says '実卓のペース' and '（5卓）': a game's table is 卓 (the glossary)."""
+    with translation.override("ja"):
+        assert translation.ngettext("%(n)s table", "%(n)s tables", 5) % {"n": 5} == "5卓"
+
+
+def test_japanese_numbers_are_written_in_half_width_digits() -> None:
+    """The run page mixed '１ゲームは24手かかります' and '15ゲームに１回' with '1手あたり' and
+    '1ゲームで': the catalogue writes every number in half-width digits (as the figures are)."""
+    import polib
+
+    full_width = re.compile("[\uff10-\uff19]")
+    for entry in polib.pofile("locale/ja/LC_MESSAGES/django.po"):
+        for text in (entry.msgstr, *entry.msgstr_plural.values()):
+            assert not full_width.search(text), (entry.msgid, text)

@@ -307,7 +307,7 @@ def _band_text(band, j: int, show=_num) -> str:
     lo, hi = band[0][j], band[1][j]
     if lo is None or hi is None:
         return ""
-    return lists.bracketed(f"{show(lo)}–{show(hi)}")
+    return lists.bracketed(lists.span(show(lo), show(hi)))
 
 
 def bar_chart(

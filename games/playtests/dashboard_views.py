@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
+from amnesia_site import lists
 from amnesia_site.addresses import phone_url
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from amnesia_site.numbers import whole_number
@@ -49,7 +50,7 @@ def _summary_rows(summary: dict) -> list[tuple[str, str]]:
         (_("… reported through the form"), str(summary["external"])),
         (
             _("Player counts"),
-            ", ".join(
+            lists.listing(
                 ngettext("%(n)s player: %(c)s", "%(n)s players: %(c)s", n) % {"n": n, "c": c}
                 for n, c in summary["player_counts"]
             )
@@ -57,9 +58,7 @@ def _summary_rows(summary: dict) -> list[tuple[str, str]]:
         ),
         (
             _("Duration (minutes): median, quartiles"),
-            f"{stats.fmt(d.get('median'))} ({stats.fmt(d.get('q1'))}–{stats.fmt(d.get('q3'))})"
-            if d
-            else "—",
+            _middle(d.get("median"), d.get("q1"), d.get("q3")) if d else "—",
         ),
         (
             _("Score spread: median (lowest–highest)"),
@@ -73,7 +72,12 @@ def _summary_rows(summary: dict) -> list[tuple[str, str]]:
 def _spread(q: dict | None) -> str:
     if not q:
         return "—"
-    return f"{stats.fmt(q['median'])} ({stats.fmt(q['min'])}–{stats.fmt(q['max'])})"
+    return _middle(q["median"], q["min"], q["max"])
+
+
+def _middle(middle: object, low: object, high: object) -> str:
+    """A middle value and its ends: "19.1 (17.0–26.0)", or "19.1（17.0〜26.0）" in Japanese."""
+    return stats.fmt(middle) + lists.bracketed(lists.span(stats.fmt(low), stats.fmt(high)))
 
 
 def _balance_rows(summary: dict) -> list[tuple[str, str]]:

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from amnesia_site import lists
 from amnesia_site.htmx import AuthenticatedHttpRequest
 from amnesia_site.numbers import whole_number
 from amnesia_site.workers import work
@@ -67,6 +68,17 @@ def _run(request, pk: int, own: bool = False) -> SimulationRun:
 
 def _context_runs(user, game: str):
     return lab_bounds.visible_runs(user).filter(game=game).select_related("owner", "ruleset")[:50]
+
+
+def _measured_words(game: str, name: str, measured: dict) -> str:
+    """A parameter measured from real plays with its 95% interval, as the pages write one:
+    "0.52 (0.44–0.59)", "0.52（0.44〜0.59）" in Japanese."""
+    words = lab_words.value_words(game, "param", name, measured["value"])
+    low, high = measured.get("low"), measured.get("high")
+    if low is None or high is None:
+        return words
+    ends = [lab_words.value_words(game, "param", name, end) for end in (low, high)]
+    return words + lists.bracketed(lists.span(*ends))
 
 
 @login_required
@@ -126,7 +138,7 @@ def lab_page(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
                         name: {
                             **p,
                             "label": lab_words.param_label(game, name),
-                            "value_words": lab_words.value_words(game, "param", name, p["value"]),
+                            "value_words": _measured_words(game, name, p),
                         }
                         for name, p in m["params"].items()
                     },

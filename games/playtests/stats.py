@@ -215,9 +215,13 @@ def fmt_delta(value: Any, kind: str = "number") -> str:
         return ""
     if kind == "percent":
         value = round(value * 100)
-        return "0" if value == 0 else _("%(n)s pts") % {"n": f"{value:+d}"}
+        return "0" if value == 0 else _("%(n)s pts") % {"n": _sign(value) + str(abs(value))}
     if isinstance(value, float):
         value = round(value, 1)
-        sign = "+" if value > 0 else "-"
-        return "0" if value == 0 else sign + formats.number_format(abs(value), 1)
-    return "0" if value == 0 else f"{value:+d}"
+        return "0" if value == 0 else _sign(value) + formats.number_format(abs(value), 1)
+    return "0" if value == 0 else _sign(value) + str(abs(value))
+
+
+def _sign(value: float) -> str:
+    """+ or the minus sign (−, as the lab's differences and the charts write it)."""
+    return "+" if value > 0 else "−"

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from amnesia_site import lists
 from games.playtests import charts
 from games.playtests import figures as names
 from games.playtests.study_reading import Cell, View, axis_label, figure, value_words
@@ -166,7 +167,7 @@ def histograms(view: View) -> list[dict[str, Any]]:
         labels = [
             f"{lo + i * width:.0f}"
             if width == 1
-            else f"{lo + i * width:.0f}–{lo + (i + 1) * width - 1:.0f}"
+            else lists.span(f"{lo + i * width:.0f}", f"{lo + (i + 1) * width - 1:.0f}")
             for i in range(bins)
         ]
         series: dict[str, list[float | None]] = {}

@@ -8,6 +8,7 @@ from io import StringIO
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
+from games.playtests import lab_chunks, lab_start
 from games.playtests.models import DESIGNERS_GROUP
 from tests.playtests.conftest import builtin, many_reports, newest
 
@@ -45,7 +46,7 @@ def test_designer_compares_draft_3_and_draft_4(page, django_user_model) -> None:
     page.get_by_test_id("version-b").select_option(label=f"{draft3.label} (4)")
     expect(legend.locator("span").nth(1)).to_have_text(f"B {draft3.label}")
     playtests = table.locator("tbody tr").filter(has_text="Playtests")
-    expect(playtests.locator("td")).to_have_text(["6", "4", "-2"])
+    expect(playtests.locator("td")).to_have_text(["6", "4", "−2"])
     expect(table.locator("tbody tr").filter(has_text="Bard matched at step 1")).to_be_visible()
     expect(page.locator("#comparison svg.chart").first).to_be_visible()
     # the address keeps the choice, so the comparison can be shared or reloaded
@@ -101,3 +102,42 @@ def test_a_new_designer_counts_the_demo_tables_only_by_choice(page, django_user_
     expect(count).to_have_text("5")
     said.get_by_role("link", name="Leave the demo tables out").click()
     expect(count).to_have_text("2")
+
+
+def test_a_phone_reads_the_versions_and_the_reports_in_japanese(
+    page, django_user_model, live_server
+) -> None:
+    """At 390 px in Japanese the versions' changelog was squeezed into a column two
+    characters wide (the share links held on one line beside it, Latin names around it) and
+    a report's name broke after each character ('試' / '遊' / '卓' / '4'): Japanese breaks
+    anywhere, so its columns gave way to every other."""
+    from games.models import Table
+
+    designer = log_in(page, django_user_model, username="designer")
+    designer.groups.add(Group.objects.get_or_create(name=DESIGNERS_GROUP)[0])
+    draft3 = builtin("amnesia_stories", "Amnesia Stories draft 3")
+    many_reports(designer, 2, [draft3])
+    Table.objects.filter(owner=designer).update(name="第3稿の試遊")
+    # A simulation of the version puts its figures beside the real ones, a table of its own.
+    run = lab_start.start(
+        designer, "amnesia_stories", draft3, players=3, games=5, bots=["sensible"], seed=1
+    )
+    lab_chunks.run_everything(run)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto("/playtests/dashboard/amnesia_stories/")
+    changelog = page.locator("td.pt-changelog").first
+    expect(changelog).to_contain_text("草案3")
+    width, font = changelog.evaluate(
+        "e => [e.clientWidth, parseFloat(getComputedStyle(e).fontSize)]"
+    )
+    assert width >= 10 * font, (width, font)
+    name = page.locator("section[aria-labelledby=recent-h] tbody a").first
+    expect(name).to_have_text("第3稿の試遊")
+    assert name.evaluate("e => e.getClientRects().length") == 1
+    figure = page.get_by_test_id("beside-real").locator("tbody th").first
+    expect(figure).to_contain_text("分で見た長さ")
+    assert figure.evaluate("e => e.clientWidth") >= 6 * font
+    rating = page.locator("tr[data-rating=length] th")
+    expect(rating).to_contain_text("長さ")
+    assert rating.evaluate("e => e.clientWidth") >= 6 * font

@@ -18,7 +18,14 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Move, Ruleset
-from games.playtests import lab_beside_real, lab_bounds, lab_chunks, lab_reading, lab_start
+from games.playtests import (
+    lab_beside_real,
+    lab_bounds,
+    lab_chunks,
+    lab_reading,
+    lab_start,
+    lab_words,
+)
 from games.playtests.charts import _num as chart_num
 from games.playtests.models import DESIGNERS_GROUP, SimulationChunk, SimulationRun
 from games.services import new_tables, writing
@@ -371,7 +378,16 @@ def test_the_listeners_agreement_measured_from_real_picks_is_offered(designer, c
     client.force_login(designer)
     url = reverse("playtests:lab", args=[GAME])
     body = client.get(url).content.decode()
-    assert f"the real plays measure Listeners’ agreement: {expected} (3 plays)" in body
+    # Its interval beside it, as the pages write one (it stood alone after the sentence,
+    # "(3 plays). 0.44–0.59 Listeners matched…", and so in Japanese too).
+    low, high = (
+        lab_words.value_words(GAME, "param", "agreement", agreement[k]) for k in ("low", "high")
+    )
+    assert (
+        f"the real plays measure Listeners’ agreement: {expected} ({low}–{high}) (3 plays)" in body
+    )
+    body = page_in(client, url, "ja")
+    assert f"聞き手の一致：{expected}（{low}〜{high}）（3プレイ）。" in body
     # The link fills the form with the ruleset and the parameter, in its own field.
     body = client.get(url, {"ruleset": draft4.pk, "params": f"agreement={expected}"}).content
     assert f'name="param_agreement" value="{expected}"' in body.decode()

@@ -60,7 +60,16 @@ def test_the_report_pdfs_write_portuguese_dates_and_decimals(
 def test_a_chart_labels_its_numbers_in_the_readers_decimals() -> None:
     with translation.override("pt-br"):
         svg = str(charts.bar_chart("Média", ["A", "B"], {"x": [3.5, 0.25]}))
-        assert stats.fmt(35.0) == "35,0" and stats.fmt_delta(-1.5) == "-1,5"
+        assert stats.fmt(35.0) == "35,0" and stats.fmt_delta(-1.5) == "−1,5"
+    # The dashboard's B − A column with the minus its header and the lab's differences have
+    # (it said "-1", "-6.8", "-67ポイント" under "B − A", beside the study's "−5.3ポイント").
+    with translation.override("ja"):
+        assert [stats.fmt_delta(-1), stats.fmt_delta(-6.8), stats.fmt_delta(2)] == [
+            "−1",
+            "−6.8",
+            "+2",
+        ]
+        assert stats.fmt_delta(-0.67, "percent") == "−67ポイント"
     labels = " ".join(re.findall(r">([^<>]*)<", svg))
     assert "3,5" in labels and "0,2" in labels
     assert not DECIMAL_POINT.search(labels), labels

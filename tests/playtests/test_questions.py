@@ -117,7 +117,7 @@ def test_minutes_come_from_the_real_tables_pace_or_are_said_unknown():
         assert "(1,50 minutos por jogada, 1 mesa)" in one
     with translation.override("ja"):
         answer = questions.answers("amnesia_stories", figures, 3, entries)[0]["answer"]
-        assert "（1手あたり1分、5テーブル）では、40（36〜44）分です。" in answer
+        assert "（1手あたり1分、5卓）では、40（36〜44）分です。" in answer
 
 
 def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
@@ -144,7 +144,7 @@ def test_the_run_page_asks_the_design_questions_with_minutes_from_real_tables(
     from tests.crawl_reading import visible
 
     url = reverse("playtests:run_detail", args=[run.pk])
-    for lang, words in (("pt-br", "A liderança muda de mãos"), ("ja", "首位は１ゲームに")):
+    for lang, words in (("pt-br", "A liderança muda de mãos"), ("ja", "首位は1ゲームに")):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
         part = page.split('data-testid="design-questions"', 1)[1].split("</section>", 1)[0]
         assert words in part

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.playtests import lab_chunks, lab_start, study_answer, study_reading, study_start
 from tests.pdfs import all_text
@@ -68,3 +69,24 @@ def test_a_sweeps_report_pdf_shows_its_figures(designer, client):
         "label"
     ]
     assert label in text
+
+
+def test_a_studys_pdf_lists_its_player_counts_as_the_language_does(designer, client):
+    """The PDF's line under 'Study #N' said 'プレイヤー 3, 4' (the study's page: 'プレイヤー：3、4')."""
+    draft4 = builtin(GAME, "Amnesia Stories draft 4")
+    draft3 = builtin(GAME, "Amnesia Stories draft 3")
+    grid = [{"kind": "param", "name": "agreement", "values": [0.3, 0.9]}]
+    top = study_start.start(
+        designer, GAME, [draft4, draft3], players=[3, 4], games=5, bots=["sensible"], grid=grid
+    )
+    lab_chunks.run_everything(top)
+    client.force_login(designer)
+    url = reverse("playtests:ruleset_pdf", args=[draft4.pk])
+    with translation.override("ja"):
+        text = words(client.get(url, {"run": top.pk}, HTTP_ACCEPT_LANGUAGE="ja").content)
+    # The PDF's text has a space where a Japanese line breaks: read it without spaces.
+    packed = text.replace(" ", "")
+    assert "プレイヤー3、4" in packed and "3,4" not in packed
+    assert "聞き手の一致：0.3、0.9" in packed and "0.3,0.9" not in packed
+    text = words(client.get(url, {"run": top.pk}, HTTP_ACCEPT_LANGUAGE="en").content)
+    assert "Players 3, 4" in text and "Listeners’ agreement: 0.3, 0.9" in text
