@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import gettext
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -202,6 +203,11 @@ def test_shipped_catalogue_has_the_language_and_its_plural_rule(locale: str) -> 
     assert po.metadata["Plural-Forms"] == LOCALES[locale]
     assert po.metadata["Language"] == locale
     assert not po.metadata_is_fuzzy
+    # Each header line once: two branches' makemessages runs merged (union) left two creation
+    # dates in one header; makemessages now keeps the date steady (games' makemessages).
+    header = catalogue_path(locale).read_text(encoding="utf-8").split("\n\n", 1)[0]
+    keys = re.findall(r'^"([A-Za-z-]+): ', header, re.M)
+    assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
 
 
 @pytest.mark.catalogue

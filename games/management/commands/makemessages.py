@@ -15,6 +15,7 @@ the languages the site ships get their plural rule and language in the header
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import polib
@@ -66,6 +67,7 @@ class Command(makemessages.Command):
                 po_path = Path(root) / locale / "LC_MESSAGES" / f"{self.domain}.po"
                 if po_path.is_file():
                     _set_header(po_path, locale, plural_forms)
+                    _steady_date(po_path)
         return result
 
     def find_files(self, root):
@@ -91,3 +93,22 @@ def _set_header(po_path: Path, locale: str, plural_forms: str) -> None:
         catalogue.metadata["Language"] = locale
         catalogue.metadata_is_fuzzy = False
         catalogue.save()
+
+
+def _steady_date(po_path: Path) -> None:
+    """The header's POT-Creation-Date (xgettext's clock at each run) set to the catalogue's
+    PO-Revision-Date, so a run that changes no entry changes no line: two branches that each
+    ran makemessages merged (``*.po merge=union``) with both dates in one header."""
+    text = po_path.read_text(encoding="utf-8")
+    revised = re.search(r'^"PO-Revision-Date: ([^"\\]*)\\n"$', text, re.M)
+    if revised is None:
+        return
+    steady = re.sub(
+        r'^"POT-Creation-Date: [^"\\]*\\n"\n(?:"POT-Creation-Date: [^"\\]*\\n"\n)*',
+        f'"POT-Creation-Date: {revised.group(1)}\\\\n"\n',
+        text,
+        count=1,
+        flags=re.M,
+    )
+    if steady != text:
+        po_path.write_text(steady, encoding="utf-8")
