@@ -25,11 +25,13 @@ from __future__ import annotations
 import gzip
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polib
 from django.conf import settings
+from PIL import Image
 
 from amnesia_site.catalogues import catalogue_path
 from games import registry
@@ -314,11 +316,8 @@ def build_emoji_font(source: Path = DEBIAN_NOTO_EMOJI, out: Path = FONTS[4].path
     are its ligatures) with its PNG bitmaps scaled by ``EMOJI_SCALE``. WeasyPrint draws each
     emoji as the glyph's PNG, sized by the glyph's advance, and keeps the character in the
     PDF's text; the bitmaps' metrics are scaled with them, so any other reader agrees."""
-    from io import BytesIO
-
     from fontTools import subset  # the font tool's: the site starts without fontTools (above)
     from fontTools.ttLib import TTFont  # the same
-    from PIL import Image
 
     NONE = Image.Dither.NONE
     font = TTFont(source)
