@@ -77,6 +77,21 @@ def played(top: SimulationRun) -> study_reading.View:
     return study_reading.view_of(top)
 
 
+def skill_study(designer, game: str, versions, players: int, games: int):
+    """A study of skill (the search bot against sensible, sensible against random), with the
+    search bot at a small budget."""
+    return study_start.start(
+        designer,
+        game,
+        versions,
+        players=[players],
+        games=games,
+        bots=["sensible"],
+        question=study_start.SKILL,
+        params={"budget": 2},
+    )
+
+
 def test_a_dominant_line_is_a_rule_hole_and_an_inert_choice_is_said(chance, designer, client):
     """Loaded, the seat that may not call high hardly ever wins: a dominant line, corrected for
     false discoveries, whose game replays the same game (the cell plays the restricted seat
@@ -134,16 +149,7 @@ def test_a_study_of_skill_finds_none_in_a_game_of_chance(chance, designer):
             study_start.start(
                 designer, "chance", fair, players=[2], games=4, bots=["sensible"], **asked
             )
-    top = study_start.start(
-        designer,
-        "chance",
-        fair,
-        players=[2],
-        games=40,
-        bots=["sensible"],
-        question=study_start.SKILL,
-        params={"budget": 2},
-    )
+    top = skill_study(designer, "chance", fair, players=2, games=40)
     assert sorted(c.bots for c in top.children.all()) == [
         ["search", "sensible"],
         ["sensible", "random"],
@@ -172,16 +178,7 @@ def test_in_a_game_nobody_wins_the_edge_is_said_in_points_of_what_a_seat_plays_f
     for", which reads as a level and names nothing), in each language."""
     base = Ruleset.objects.filter(game="amnesia").order_by("pk").first()
     assert base is not None
-    top = study_start.start(
-        designer,
-        "amnesia",
-        [base],
-        players=[3],
-        games=6,
-        bots=["sensible"],
-        question=study_start.SKILL,
-        params={"budget": 2},
-    )
+    top = skill_study(designer, "amnesia", [base], players=3, games=6)
     view = played(top)
     expected = {
         "en": ("a seat plays for its share of the tokens the players hold", " points from"),
@@ -289,16 +286,7 @@ def test_a_skill_studys_header_says_what_its_cells_play(chance, designer, client
     first cell's ("search, sensible"); it says what the cells play, in words, in each
     language; a restricted study says its one seat forbidden a choice among its bots."""
     fair = rulesets(designer, False)
-    study = study_start.start(
-        designer,
-        "chance",
-        fair,
-        players=[2],
-        games=4,
-        bots=["sensible"],
-        question=study_start.SKILL,
-        params={"budget": 2},
-    )
+    study = skill_study(designer, "chance", fair, players=2, games=4)
     played(study)
     client.force_login(designer)
     expected = {
