@@ -139,10 +139,13 @@ class Story(models.Model):
         return self.title
 
     def save(self, *args, **kwargs) -> None:
-        self.search_key = self.folded_search_key()
+        # The key follows what it folds; a save of other fields (a publication, a book's
+        # date) leaves it, without reading the tags again.
         fields = kwargs.get("update_fields")
-        if fields is not None and {"title", "subtitle", "blurb", "search_text"} & set(fields):
-            kwargs["update_fields"] = {*fields, "search_key"}
+        if fields is None or {"title", "subtitle", "blurb", "search_text"} & set(fields):
+            self.search_key = self.folded_search_key()
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "search_key"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
